@@ -1,0 +1,1 @@
+"""BookSORT / SORT: records, loaders, the trial generator and SORT scoring."""

@@ -1,0 +1,1 @@
+"""fastbook-benchmark: the benchmark file, chapters and chunks, retrieval scoring and the audit."""

@@ -1,0 +1,148 @@
+"""Reading JSON Lines (plain or bzip2) with errors that name the file and line.
+
+Every benchmark file format here is JSONL; one reader keeps the messages and the edge cases (truncated
+archives, a torn last line after a crash, blank lines) the same everywhere.
+"""
+
+from __future__ import annotations
+
+import bz2
+import json
+import os
+from collections.abc import Iterator
+from pathlib import Path
+from typing import IO, Any, TypeVar
+
+from pydantic import BaseModel, ValidationError
+
+from benchlab.data.errors import BenchlabError
+
+M = TypeVar("M", bound=BaseModel)
+
+
+def open_text(path: str | Path) -> IO[str]:
+    """Open a ``.jsonl`` or ``.jsonl.bz2`` file for reading text, with a clear error when it cannot be read."""
+    p = Path(path)
+    if p.is_dir():
+        raise BenchlabError("is a folder, expected a file", p)
+    try:
+        if p.suffix == ".bz2":
+            return bz2.open(p, "rt", encoding="utf-8")
+        return open(p, encoding="utf-8")
+    except FileNotFoundError as exc:
+        raise BenchlabError("no such file", p) from exc
+    except PermissionError as exc:
+        raise BenchlabError("permission denied: cannot read this file", p) from exc
+    except OSError as exc:
+        raise BenchlabError(f"cannot read this file ({exc.strerror or exc})", p) from exc
+
+
+def iter_json_lines(path: str | Path, *, allow_torn_tail: bool = False) -> Iterator[tuple[int, dict[str, Any]]]:
+    """Yield ``(line_number, object)`` for each non-blank line (line numbers start at 1).
+
+    ``allow_torn_tail`` skips an unparsable *last* line that has no newline: that is what a process killed
+    mid-write leaves behind, and the lines before it are intact.
+    """
+    p = Path(path)
+    with open_text(p) as handle:
+        lineno = 0
+        try:
+            pending: tuple[int, str] | None = None
+            for raw in handle:
+                lineno += 1
+                if pending is not None:
+                    yield _parse(p, *pending)
+                    pending = None
+                if not raw.strip():
+                    continue
+                if not raw.endswith("\n") and allow_torn_tail:
+                    pending = (lineno, raw)
+                    continue
+                yield _parse(p, lineno, raw)
+            if pending is not None:
+                try:
+                    yield _parse(p, *pending)
+                except BenchlabError:
+                    return
+        except EOFError as exc:
+            raise BenchlabError(
+                f"the compressed file is truncated after line {lineno} (download it again)", p
+            ) from exc
+        except (OSError, UnicodeDecodeError) as exc:
+            if isinstance(exc, BenchlabError):
+                raise
+            raise BenchlabError(f"cannot read after line {lineno}: {exc}", p, lineno + 1) from exc
+
+
+def _parse(path: Path, lineno: int, raw: str) -> tuple[int, dict[str, Any]]:
+    try:
+        obj = json.loads(raw)
+    except json.JSONDecodeError as exc:
+        raise BenchlabError(f"not valid JSON ({exc.msg}, column {exc.colno})", path, lineno) from exc
+    if not isinstance(obj, dict):
+        raise BenchlabError(f"expected a JSON object, found {type(obj).__name__}", path, lineno)
+    return lineno, obj
+
+
+def validate(model: type[M], obj: dict[str, Any], path: str | Path, line: int | None = None) -> M:
+    """Validate one parsed object, turning pydantic's error into one line naming the file, line and field."""
+    try:
+        return model.model_validate(obj)
+    except ValidationError as exc:
+        raise BenchlabError(describe_validation_error(exc), path, line) from exc
+
+
+def describe_validation_error(exc: ValidationError) -> str:
+    """Summarise a pydantic error as ``field 'x': message`` (first problem, plus a count of the others)."""
+    errors = exc.errors()
+    first = errors[0]
+    loc = ".".join(str(part) for part in first["loc"]) or "(record)"
+    msg = first["msg"]
+    if first["type"] == "missing":
+        text = f"missing field '{loc}'"
+    else:
+        text = f"field '{loc}': {msg}"
+    if len(errors) > 1:
+        text += f" (and {len(errors) - 1} more problem{'s' if len(errors) > 2 else ''})"
+    return text
+
+
+def read_models(model: type[M], path: str | Path, *, allow_torn_tail: bool = False) -> Iterator[tuple[int, M]]:
+    """Parse and validate every line of a JSONL file as ``model``."""
+    for lineno, obj in iter_json_lines(path, allow_torn_tail=allow_torn_tail):
+        yield lineno, validate(model, obj, path, lineno)
+
+
+def drop_torn_tail(path: str | Path) -> bool:
+    """Cut a partial last line (no trailing newline) left by a killed writer; return True if one was cut.
+
+    Called before appending to a log on resume so the next record starts on its own line.
+    """
+    p = Path(path)
+    if not p.exists():
+        return False
+    with open(p, "rb+") as handle:
+        handle.seek(0, os.SEEK_END)
+        size = handle.tell()
+        if size == 0:
+            return False
+        handle.seek(size - 1)
+        if handle.read(1) == b"\n":
+            return False
+        # Scan back for the last newline.
+        pos = size - 1
+        block = 4096
+        while pos > 0:
+            start = max(0, pos - block)
+            handle.seek(start)
+            chunk = handle.read(pos - start)
+            idx = chunk.rfind(b"\n")
+            if idx != -1:
+                handle.truncate(start + idx + 1)
+                break
+            pos = start
+        else:
+            handle.truncate(0)
+        handle.flush()
+        os.fsync(handle.fileno())
+    return True

@@ -1,0 +1,115 @@
+"""Rendering result tables in the formats researchers paste into papers and notebooks.
+
+Every ``score``/``compare`` command builds pandas DataFrames of already formatted cells and hands them here,
+so ``--format table|csv|json|markdown|latex`` behaves the same for every benchmark.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import pandas as pd
+
+FORMATS = ("table", "csv", "json", "markdown", "latex")
+
+
+@dataclass(frozen=True)
+class Table:
+    """A titled table; ``frame`` holds display-ready cells (strings or numbers), its index the row labels."""
+
+    title: str
+    frame: pd.DataFrame
+
+
+def render(tables: Sequence[Table], fmt: str = "table") -> str:
+    """Render tables one after another in ``fmt`` (one of :data:`FORMATS`)."""
+    if fmt not in FORMATS:
+        raise ValueError(f"unknown format {fmt!r}; choose one of {', '.join(FORMATS)}")
+    if fmt == "json":
+        payload = [
+            {
+                "title": t.title,
+                "index_names": [str(n) if n is not None else "" for n in t.frame.index.names],
+                "columns": [_label(c) for c in t.frame.columns],
+                "rows": [
+                    {"index": _label(idx), "cells": {_label(c): _jsonable(v) for c, v in row.items()}}
+                    for idx, row in t.frame.iterrows()
+                ],
+            }
+            for t in tables
+        ]
+        return json.dumps(payload, indent=2, ensure_ascii=False) + "\n"
+    parts = [_render_one(t, fmt) for t in tables]
+    sep = "\n" if fmt == "csv" else "\n\n"
+    return sep.join(parts).rstrip("\n") + "\n"
+
+
+def _render_one(table: Table, fmt: str) -> str:
+    frame = table.frame
+    if fmt == "table":
+        with pd.option_context(
+            "display.width", 10_000, "display.max_columns", None, "display.max_rows", None,
+            "display.max_colwidth", None,
+        ):
+            return f"{table.title}\n{frame.to_string()}"
+    if fmt == "csv":
+        buf = io.StringIO()
+        frame.to_csv(buf)
+        return f"# {table.title}\n{buf.getvalue()}"
+    if fmt == "markdown":
+        return f"### {table.title}\n\n{_markdown(frame)}"
+    # latex: a plain tabular, escaped, without requiring jinja2 at run time.
+    return f"% {table.title}\n{_latex(frame)}"
+
+
+def _label(value: object) -> str:
+    if isinstance(value, tuple):
+        return " / ".join(str(v) for v in value)
+    return str(value)
+
+
+def _jsonable(value: object) -> object:
+    if value is None:
+        return None
+    if isinstance(value, float) and value != value:  # NaN
+        return None
+    if hasattr(value, "item"):
+        return value.item()  # numpy scalar
+    return value
+
+
+def _markdown(frame: pd.DataFrame) -> str:
+    index_header = " / ".join(str(n) if n is not None else "" for n in frame.index.names)
+    header = [index_header] + [_label(c) for c in frame.columns]
+    lines = ["| " + " | ".join(header) + " |", "|" + "|".join(["---"] + ["---:"] * len(frame.columns)) + "|"]
+    for idx, row in frame.iterrows():
+        cells = [_label(idx)] + ["" if _is_missing(v) else str(v) for v in row.tolist()]
+        lines.append("| " + " | ".join(c.replace("|", "\\|") for c in cells) + " |")
+    return "\n".join(lines)
+
+
+def _is_missing(value: object) -> bool:
+    return value is None or (isinstance(value, float) and value != value)
+
+
+_LATEX_SPECIALS = {"&": r"\&", "%": r"\%", "$": r"\$", "#": r"\#", "_": r"\_", "{": r"\{", "}": r"\}",
+                   "~": r"\textasciitilde{}", "^": r"\textasciicircum{}", "\\": r"\textbackslash{}"}
+
+
+def latex_escape(text: str) -> str:
+    return "".join(_LATEX_SPECIALS.get(ch, ch) for ch in text)
+
+
+def _latex(frame: pd.DataFrame) -> str:
+    index_header = " / ".join(str(n) if n is not None else "" for n in frame.index.names)
+    cols = "l" + "r" * len(frame.columns)
+    head = " & ".join(latex_escape(h) for h in [index_header] + [_label(c) for c in frame.columns])
+    body = []
+    for idx, row in frame.iterrows():
+        cells = [_label(idx)] + ["" if _is_missing(v) else str(v) for v in row.tolist()]
+        body.append(" & ".join(latex_escape(c) for c in cells) + r" \\")
+    return "\n".join([rf"\begin{{tabular}}{{{cols}}}", r"\toprule", head + r" \\", r"\midrule", *body,
+                      r"\bottomrule", r"\end{tabular}"])

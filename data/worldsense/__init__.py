@@ -1,0 +1,1 @@
+"""WorldSense: trial and results records, loaders, and the benchmark's own scoring."""

@@ -1,0 +1,39 @@
+"""Shared fixtures: where the full datasets are, and the rule for tests that need them.
+
+Tests that need ``../shared/datasets`` skip with the reason shown when it is absent (a user's fresh clone);
+CI sets ``BENCHLAB_REQUIRE_FULL_DATA=1`` so that such a test fails instead of skipping.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+REPO_ROOT = Path(__file__).resolve().parents[1]
+SHARED_DATASETS = Path(os.environ.get("BENCHLAB_SHARED_DATASETS", REPO_ROOT.parent / "shared" / "datasets"))
+
+
+def full_data(*parts: str) -> Path:
+    """Path under ``../shared/datasets``; skips (or fails in CI) when it is not there."""
+    path = SHARED_DATASETS.joinpath(*parts)
+    if not path.exists():
+        reason = f"full dataset not found at {path} (put ../shared/datasets beside the repo to run this test)"
+        if os.environ.get("BENCHLAB_REQUIRE_FULL_DATA") == "1":
+            pytest.fail(reason)
+        pytest.skip(reason)
+    return path
+
+
+@pytest.fixture
+def shared_datasets() -> Path:
+    return full_data()
+
+
+@pytest.fixture(autouse=True)
+def _isolated_user_dirs(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Keep user config, logs and caches of the developer's machine out of the tests."""
+    home = tmp_path_factory.mktemp("xdg")
+    for var in ("XDG_CONFIG_HOME", "XDG_DATA_HOME", "XDG_CACHE_HOME", "XDG_STATE_HOME"):
+        monkeypatch.setenv(var, str(home / var.lower()))

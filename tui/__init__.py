@@ -1,0 +1,1 @@
+"""The benchlab Textual app and the ``benchlab`` command line (the only layer that imports Textual)."""

@@ -1,0 +1,60 @@
+"""Entry point of the ``benchlab`` command: one clear line for user errors, never a traceback."""
+
+from __future__ import annotations
+
+import sys
+import traceback
+from collections.abc import Sequence
+from datetime import datetime, timezone
+
+import click
+
+from benchlab.data.errors import BenchlabError
+from benchlab.tui.commands import groups
+
+# Importing a command module registers its commands on the groups (one line per module, kept sorted).
+
+cli = groups.cli
+
+
+def _crash_report(exc: BaseException) -> str:
+    """Save the traceback under the user log folder (never on screen) and return its path."""
+    from pathlib import Path
+
+    from platformdirs import user_log_dir
+
+    folder = Path(user_log_dir("benchlab", appauthor=False))
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        path = folder / f"crash-{datetime.now(timezone.utc).strftime('%Y%m%dT%H%M%S%f')}.txt"
+        path.write_text("".join(traceback.format_exception(exc)), encoding="utf-8")
+        return str(path)
+    except OSError:
+        return "(could not be saved)"
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    """Run the CLI; exit 2 with ``benchlab: error: ...`` on bad input, 70 with a crash report on a bug."""
+    try:
+        cli.main(args=list(argv) if argv is not None else None, prog_name="benchlab", standalone_mode=False)
+    except BenchlabError as exc:
+        click.echo(f"benchlab: error: {exc}", err=True)
+        sys.exit(2)
+    except click.exceptions.Exit as exc:
+        sys.exit(exc.exit_code)
+    except click.ClickException as exc:
+        exc.show()
+        sys.exit(exc.exit_code)
+    except (click.Abort, KeyboardInterrupt):
+        click.echo("benchlab: interrupted", err=True)
+        sys.exit(130)
+    except BrokenPipeError:
+        sys.exit(0)
+    except Exception as exc:
+        report = _crash_report(exc)
+        click.echo(f"benchlab: internal error: {type(exc).__name__}: {exc}. Report saved to {report}", err=True)
+        sys.exit(70)
+
+
+if __name__ == "__main__":
+    main()
