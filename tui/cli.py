@@ -5,7 +5,7 @@ from __future__ import annotations
 import sys
 import traceback
 from collections.abc import Sequence
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 
 import click
 
@@ -26,7 +26,7 @@ def _crash_report(exc: BaseException) -> str:
     folder = Path(user_log_dir("benchlab", appauthor=False))
     try:
         folder.mkdir(parents=True, exist_ok=True)
-        path = folder / f"crash-{datetime.now(timezone.utc).strftime('%Y%m%dT%H%M%S%f')}.txt"
+        path = folder / f"crash-{datetime.now(UTC).strftime('%Y%m%dT%H%M%S%f')}.txt"
         path.write_text("".join(traceback.format_exception(exc)), encoding="utf-8")
         return str(path)
     except OSError:
