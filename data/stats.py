@@ -362,7 +362,7 @@ class RTBin:
 
 def accuracy_by_rt_quantile(rts_ms: Sequence[float] | np.ndarray, correct: Sequence[bool] | np.ndarray,
                             quantiles: int = 4) -> list[RTBin]:
-    """Accuracy within RT quantile bins (speed-accuracy check); ties go to the lower bin, every response counted once."""
+    """Accuracy per RT quantile bin (speed-accuracy check); ties go to the lower bin, each response counted once."""
     rt = np.asarray(rts_ms, dtype=float)
     ok = np.asarray(correct, dtype=bool)
     keep = ~np.isnan(rt)
