@@ -10,9 +10,10 @@ from datetime import UTC, datetime
 import click
 
 from benchlab.data.errors import BenchlabError
-from benchlab.tui.commands import groups
 
 # Importing a command module registers its commands on the groups (one line per module, kept sorted).
+from benchlab.tui.commands import compare as _compare  # noqa: F401
+from benchlab.tui.commands import groups
 
 cli = groups.cli
 
