@@ -1,0 +1,262 @@
+"""The curation session without the app: edits, undo/redo, dirty marker, change log, safe save, diff."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from benchlab.annotations.change_log import ChangeLog, log_path_for
+from benchlab.annotations.context_edits import (
+    AddContext,
+    AddQuestionContext,
+    DeleteContext,
+    DeleteQuestionContext,
+    EditMismatch,
+    ReplaceContext,
+    SetFlag,
+    SetQuestionComponent,
+    Slot,
+    toggled,
+)
+from benchlab.annotations.fastbook_curation import CurationSession, SaveConflict
+from benchlab.data.errors import BenchlabError
+from benchlab.data.fastbook.benchmark import load_benchmark
+
+# Written the way the real file is: 4-space indent, trailing space after "simple", (the @), a \u escape.
+SMALL = """{
+    "questions": [
+        {
+            "chapter": 1,
+            "question_number": 1,
+            "question_text": "\\"What is a GPU?\\"",
+            "gold_standard_answer": "\\"A graphics processing unit \\u2013 a processor.\\"",
+            "answer_context": [
+                {
+                    "answer_component": "\\"A graphics processing unit\\"",
+                    "scoring_type": "simple",@
+                    "context": [
+                        "a graphics processing unit (GPU)"
+                    ],
+                    "explicit_context": "true",
+                    "extraneous_answer": "false"
+                },
+                {
+                    "answer_component": ["a", "processor"],
+                    "scoring_type": "simple",@
+                    "context": [],
+                    "explicit_context": "false",
+                    "extraneous_answer": "false"
+                }
+            ],
+            "question_context": []
+        },
+        {
+            "chapter": 1,
+            "question_number": 3,
+            "question_text": "\\"Why?\\"",
+            "gold_standard_answer": "\\"Because.\\"",
+            "answer_context": [
+                {
+                    "answer_component": "\\"Because.\\"",
+                    "scoring_type": "simple",@
+                    "context": [
+                        "because it is"
+                    ],
+                    "explicit_context": "true",
+                    "extraneous_answer": "false"
+                }
+            ],
+            "question_context": [
+                {
+                    "question_component": "Why",
+                    "context": [
+                        "why not"
+                    ]
+                }
+            ]
+        }
+    ]
+}
+""".replace("@\n", " \n")
+
+Q1 = (1, 1)
+Q3 = (1, 3)
+
+
+@pytest.fixture
+def bench_file(tmp_path: Path) -> Path:
+    path = tmp_path / "fastbook-benchmark.json"
+    path.write_text(SMALL, encoding="utf-8")
+    return path
+
+
+@pytest.fixture
+def session(bench_file: Path) -> CurationSession:
+    return CurationSession.open(bench_file, curator="ada")
+
+
+def contexts(path: Path, qid: tuple[int, int], component: int) -> list[str]:
+    data = json.loads(path.read_text(encoding="utf-8"))
+    for q in data["questions"]:
+        if (q["chapter"], q["question_number"]) == qid:
+            return list(q["answer_context"][component]["context"])
+    raise AssertionError(qid)
+
+
+def test_every_edit_kind_applies_and_undoes_exactly(session: CurationSession) -> None:
+    q1 = session.benchmark.question(Q1)
+    q3 = session.benchmark.question(Q3)
+    before = (q1.to_json(), q3.to_json())
+    edits = [
+        AddContext(Q1, Slot("answer", 1), 0, "processor"),
+        ReplaceContext(Q1, Slot("answer", 0), 0, "a graphics processing unit (GPU)", "graphics processing unit"),
+        SetFlag(Q1, 1, "explicit_context", "false", "true"),
+        SetFlag(Q1, 0, "extraneous_answer", "false", "true"),
+        DeleteContext(Q3, Slot("answer", 0), 0, "because it is"),
+        AddContext(Q3, Slot("question", 0), 1, "why indeed"),
+        SetQuestionComponent(Q3, 0, "Why", "Why is it"),
+        AddQuestionContext(Q1, 0, "GPU", ("a graphics processing unit (GPU)",)),
+        DeleteQuestionContext(Q3, 0, q3.question_context[0]),
+    ]
+    for edit in edits:
+        session.apply(edit)
+    assert q1.answer_context[1].context == ["processor"]
+    assert q1.answer_context[0].context == ["graphics processing unit"]
+    assert (q1.answer_context[1].explicit_context, q1.answer_context[0].extraneous_answer) == ("true", "true")
+    assert q3.answer_context[0].context == []
+    assert q3.question_context == []
+    assert q1.question_context[0].question_component == "GPU"
+    for _ in edits:
+        assert session.undo() is not None
+    assert session.undo() is None
+    assert (q1.to_json(), q3.to_json()) == before
+    assert not session.dirty
+    for _ in edits:
+        session.redo()
+    assert q3.question_context == [] and q1.answer_context[1].context == ["processor"]
+
+
+def test_a_new_edit_clears_redo_and_dirty_follows_the_saved_point(session: CurationSession) -> None:
+    assert not session.dirty
+    session.apply(AddContext(Q1, Slot("answer", 1), 0, "x"))
+    assert session.dirty
+    session.save()
+    assert not session.dirty
+    session.undo()
+    assert session.dirty and session.history.can_redo
+    session.apply(AddContext(Q1, Slot("answer", 1), 0, "y"))
+    assert not session.history.can_redo
+    assert session.dirty  # not the saved state, even though the stacks have the same depth
+
+
+def test_a_stale_edit_is_refused_and_changes_nothing(session: CurationSession) -> None:
+    q1 = session.benchmark.question(Q1)
+    with pytest.raises(EditMismatch):
+        session.apply(ReplaceContext(Q1, Slot("answer", 0), 0, "not what is there", "new"))
+    with pytest.raises(EditMismatch):
+        session.apply(AddContext(Q1, Slot("answer", 7), 0, "new"))
+    assert q1.answer_context[0].context == ["a graphics processing unit (GPU)"]
+    assert not session.history.can_undo
+    assert session.log.read() == []
+
+
+def test_toggled_keeps_the_string_booleans() -> None:
+    assert toggled("true") == "false" and toggled("false") == "true"
+
+
+def test_change_log_records_who_when_where_before_after_for_edits_undo_and_save(session: CurationSession) -> None:
+    session.apply(ReplaceContext(Q1, Slot("answer", 0), 0, "a graphics processing unit (GPU)", "GPU"))
+    session.undo()
+    session.redo()
+    result = session.save()
+    records = ChangeLog(log_path_for(session.path)).read()
+    assert [r.action for r in records] == ["replace_context", "undo", "redo", "save"]
+    first = records[0]
+    assert (first.curator, first.chapter, first.question_number, first.component) == ("ada", 1, 1, 0)
+    assert first.field == "answer_context[0].context[0]"
+    assert (first.before, first.after) == ("a graphics processing unit (GPU)", "GPU")
+    assert (records[1].before, records[1].after, records[1].undoes) == ("GPU", "a graphics processing unit (GPU)",
+                                                                        "replace_context")
+    assert first.time.endswith("Z") and first.time[:4].isdigit()
+    assert records[3].sha256 == result.sha256 and records[3].backup == str(result.backup)
+    assert len({r.session for r in records}) == 1
+    # Every line is on disk as its own JSON object, the file beside the benchmark.
+    lines = log_path_for(session.path).read_text(encoding="utf-8").splitlines()
+    assert len(lines) == 4 and json.loads(lines[0])["before"] == "a graphics processing unit (GPU)"
+
+
+def test_log_survives_a_torn_last_line_from_a_killed_editor(session: CurationSession) -> None:
+    log = log_path_for(session.path)
+    log.write_text('{"time": "2026-01-01T00:00:00.000Z", "curator": "x", "sess', encoding="utf-8")
+    session.apply(AddContext(Q1, Slot("answer", 1), 0, "x"))
+    records = ChangeLog(log).read()
+    assert [r.action for r in records] == ["add_context"]
+
+
+def test_unwritable_log_takes_the_edit_back(session: CurationSession, tmp_path: Path) -> None:
+    session.log.path = tmp_path / "a-folder"
+    session.log.path.mkdir()
+    with pytest.raises(BenchlabError):
+        session.apply(AddContext(Q1, Slot("answer", 1), 0, "x"))
+    assert session.benchmark.question(Q1).answer_context[1].context == []
+    assert not session.dirty and not session.history.can_redo
+
+
+def test_save_is_atomic_with_backup_and_keeps_untouched_questions_byte_for_byte(session: CurationSession) -> None:
+    session.apply(AddContext(Q1, Slot("answer", 1), 0, "a processor"))
+    result = session.save()
+    assert result.backup is not None and result.backup.read_text(encoding="utf-8") == SMALL
+    text = session.path.read_text(encoding="utf-8")
+    assert contexts(session.path, Q1, 1) == ["a processor"]
+    # The untouched question keeps its trailing space after "simple", (the file's own formatting).
+    q3_raw = SMALL[SMALL.index('{\n            "chapter": 1,\n            "question_number": 3'):]
+    assert q3_raw.split("\n        }")[0] in text
+    reloaded = load_benchmark(session.path)
+    assert reloaded.question(Q1).answer_context[1].answer_component == ["a", "processor"]
+    assert reloaded.question(Q1).answer_context[1].explicit_context == "false"
+    assert not list(session.path.parent.glob("*.tmp"))
+
+
+def test_unedited_save_round_trip_is_identical(session: CurationSession) -> None:
+    session.save()
+    assert session.path.read_text(encoding="utf-8") == SMALL
+
+
+def test_save_refuses_to_overwrite_a_file_changed_on_disk_unless_forced(session: CurationSession) -> None:
+    session.apply(AddContext(Q1, Slot("answer", 1), 0, "mine"))
+    theirs = SMALL.replace("because it is", "because it is, says Bob")
+    session.path.write_text(theirs, encoding="utf-8")
+    with pytest.raises(SaveConflict, match="changed by someone else"):
+        session.save()
+    assert session.path.read_text(encoding="utf-8") == theirs
+    assert session.dirty
+    result = session.save(force=True)
+    assert contexts(session.path, Q1, 1) == ["mine"]
+    assert result.backup is not None and "says Bob" in result.backup.read_text(encoding="utf-8")
+    # After a save, the next save compares with what we wrote, so it is not a conflict.
+    session.apply(AddContext(Q1, Slot("answer", 1), 1, "more"))
+    session.save()
+
+
+def test_save_refuses_when_the_file_was_deleted(session: CurationSession) -> None:
+    session.path.unlink()
+    with pytest.raises(SaveConflict, match="deleted or moved"):
+        session.save()
+    assert not session.path.exists()
+
+
+def test_diff_shows_only_changed_questions_and_goes_empty_after_undo(session: CurationSession) -> None:
+    assert session.diff() == ""
+    session.apply(SetFlag(Q3, 0, "extraneous_answer", "false", "true"))
+    session.apply(AddContext(Q1, Slot("answer", 1), 0, "a processor"))
+    diff = session.diff()
+    assert diff.index("chapter 1 question 1") < diff.index("chapter 1 question 3")  # file order
+    assert '-                    "extraneous_answer": "false"' in diff
+    assert '+                    "extraneous_answer": "true"' in diff
+    assert '+                        "a processor"' in diff
+    session.undo()
+    session.undo()
+    assert session.diff() == ""
+    assert session.changed_ids() == []
