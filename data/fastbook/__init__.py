@@ -1,1 +1,20 @@
-"""fastbook-benchmark: the benchmark file, chapters and chunks, retrieval scoring and the audit."""
+"""fastbook-benchmark: the benchmark file, chapters and chunks, retrieval scoring and the audit.
+
+Public API (names are stable; the curation editor builds on them):
+
+- ``benchmark``: ``Benchmark``, ``Question``, ``Component``, ``QuestionContext``, ``QuestionId`` (chapter,
+  question_number), ``Flag`` (``"true"``/``"false"``), ``load_benchmark(path)``, ``loads_benchmark(text, path)``,
+  ``save_benchmark(benchmark, path, backup=True)`` (atomic, ``.bak`` of the previous file, unedited questions
+  written byte for byte), ``file_fingerprint(path)`` vs ``Benchmark.source_fingerprint`` (changed on disk?),
+  ``Benchmark.dumps()``, ``Benchmark.is_edited(q)``, ``Benchmark.edited_ids()``, ``strip_outer_quotes``.
+- ``chapters``: ``Chapter`` (``text``, ``chunks``, ``halving_cut``, ``line_of``), ``Chunk`` (``start``, ``end``,
+  ``text``), ``load_chapter(folder, n)``, ``load_chapters(folder, numbers)``, ``notebook_to_text(path)``,
+  ``chunk_spans(text)``, ``chunking_available()``.
+- ``runs``: ``RunLine``, ``Run``, ``read_run(path, benchmark)``, ``write_run(path, run)``.
+- ``scoring``: ``Scorer(benchmark, chapters?)``, ``QuestionScore``, ``RunScore``, ``score_run``, ``modified_mrr``,
+  ``modified_recall``, ``score_tables``.
+- ``audit``: ``ContextStatus``, ``Reason``, ``Auditor(chapters)``, ``check_context(chapter, text)``,
+  ``audit_benchmark(benchmark, chapters)``, ``AuditReport``.
+- ``baseline``: ``fts_run(benchmark, chapters, query="keywords"|"question", keywords=...)``, ``read_keywords``.
+- ``locate``: ``default_benchmark_path()``, ``chapters_dir_for(benchmark_path)``.
+"""
