@@ -257,7 +257,7 @@ def unpaired_bootstrap(first: Sequence[float] | np.ndarray, second: Sequence[flo
 class Agreement:
     """Agreement of several raters on shared items."""
 
-    raters: int
+    raters: int  # most ratings on one item
     items: int
     percent: float  # mean pairwise agreement per item (Fleiss' P-bar)
     unanimous: float  # share of items where everybody gave the same answer
@@ -278,27 +278,39 @@ def percent_agreement(ratings: Sequence[Sequence[Hashable]]) -> float:
 
 
 def fleiss_kappa(ratings: Sequence[Sequence[Hashable]]) -> float:
-    """Fleiss' kappa (statsmodels) for items each rated by the same number of raters."""
+    """Fleiss' kappa; items need >= 2 ratings each.
+
+    With the same number of raters per item this is statsmodels' implementation. When the number varies (people
+    answered overlapping but different item sets) it uses the usual extension: per-item agreement
+    ``P_i = sum_j n_ij (n_ij - 1) / (n_i (n_i - 1))`` averaged over items, chance agreement from the pooled category
+    shares; it reduces to Fleiss (1971) when every n_i is equal.
+    """
     from statsmodels.stats.inter_rater import fleiss_kappa as sm_fleiss
 
     rows = [list(r) for r in ratings]
     if not rows:
         return math.nan
-    k = len(rows[0])
-    if k < 2 or any(len(r) != k for r in rows):
-        raise ValueError("Fleiss' kappa needs the same number (>= 2) of ratings for every item")
+    if any(len(r) < 2 for r in rows):
+        raise ValueError("Fleiss' kappa needs at least 2 ratings for every item")
     cats = sorted({c for r in rows for c in r}, key=str)
-    table = np.array([[Counter(r)[c] for c in cats] for r in rows], dtype=float)
     if len(cats) == 1:
         return math.nan  # no variation at all: chance agreement is 1, kappa undefined
-    return float(sm_fleiss(table, method="fleiss"))
+    table = np.array([[Counter(r)[c] for c in cats] for r in rows], dtype=float)
+    n_i = table.sum(axis=1)
+    if np.all(n_i == n_i[0]):
+        return float(sm_fleiss(table, method="fleiss"))
+    p_i = ((table * (table - 1)).sum(axis=1)) / (n_i * (n_i - 1))
+    p_cat = table.sum(axis=0) / table.sum()
+    pe = float((p_cat**2).sum())
+    return (float(p_i.mean()) - pe) / (1 - pe)
 
 
 def agreement(ratings: Sequence[Sequence[Hashable]]) -> Agreement:
-    rows = [list(r) for r in ratings]
-    k = len(rows[0]) if rows else 0
+    """Agreement over the items that have at least 2 ratings (``raters`` = most ratings on one item)."""
+    rows = [list(r) for r in ratings if len(r) >= 2]
+    k = max((len(r) for r in rows), default=0)
     unanimous = float(np.mean([len(set(r)) == 1 for r in rows])) if rows else math.nan
-    kappa = fleiss_kappa(rows) if rows and k >= 2 else math.nan
+    kappa = fleiss_kappa(rows) if rows else math.nan
     return Agreement(k, len(rows), percent_agreement(rows), unanimous, kappa)
 
 

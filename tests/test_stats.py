@@ -75,6 +75,17 @@ def test_fleiss_kappa_wikipedia_example() -> None:
     assert agr.raters == 14 and agr.items == 10 and agr.unanimous == pytest.approx(0.1)
 
 
+def test_fleiss_kappa_variable_raters_hand_computed() -> None:
+    # item 1: a,a,a (P=1); item 2: a,b (P=0); item 3: b,b (P=1) -> P-bar = 2/3
+    # category shares: a 4/7, b 3/7 -> P_e = 25/49; kappa = (2/3 - 25/49) / (1 - 25/49)
+    ratings = [["a", "a", "a"], ["a", "b"], ["b", "b"]]
+    expected = (2 / 3 - 25 / 49) / (1 - 25 / 49)
+    assert stats.fleiss_kappa(ratings) == pytest.approx(expected)
+    agr = stats.agreement([*ratings, ["c"]])  # an item with a single rating is left out
+    assert (agr.items, agr.raters) == (3, 3)
+    assert agr.percent == pytest.approx(2 / 3)
+
+
 def test_cohen_kappa_hand_and_statsmodels() -> None:
     # 50 items: yes/yes 20, yes/no 5, no/yes 10, no/no 15 -> p_o = .7, p_e = .5, kappa = .4
     a = ["y"] * 25 + ["n"] * 25
