@@ -167,7 +167,8 @@ class Benchmark(BaseModel):
     # -- writing --------------------------------------------------------------------------------------------
     def dumps(self) -> str:
         """The file text: unedited questions verbatim from the loaded file, the others formatted like it."""
-        head, seps, tail = '{\n    "questions": [\n        ', [], "\n    ]\n}\n"
+        head, tail = '{\n    "questions": [\n        ', "\n    ]\n}\n"
+        seps: list[str] = []
         if self._layout is not None:
             head, seps, tail = self._layout
         if len(seps) != max(len(self.questions) - 1, 0):  # questions added or removed: one separator style
