@@ -92,7 +92,9 @@ MODEL_ORDER: Final[tuple[str, ...]] = (
     "llama_finetuned_100k",
     "llama_finetuned_1M",
 )
-PROMPTING_ORDER: Final[tuple[str, ...]] = ("basic", "direct", "clarified", "COT", "incontext_IID", "incontext_DIFFERENTCAT")
+PROMPTING_ORDER: Final[tuple[str, ...]] = (
+    "basic", "direct", "clarified", "COT", "incontext_IID", "incontext_DIFFERENTCAT",
+)
 
 
 def deobfuscate(value: str) -> str:

@@ -1,0 +1,411 @@
+"""WorldSense scoring, shared by models and humans: the original ``analyse_results.py`` tables, reproduced.
+
+Algorithm (spec sections 6-8): each tuple (all trials sharing ``tuple_ID``, one per possible gold answer) becomes
+one accuracy and one bias value, weighted so each tuple is answer-balanced; cells (problem x size) are then
+averaged with equal weight, sizes first, then problems, with pooled second moments for the standard error, and
+cells print as ``"value (1.96 * sem)"``. The numeric steps use the same pandas operations in the same order as
+the original, so the formatted cells are identical, ``-0.00`` and ``(nan)`` included.
+
+Where the original fails silently (spec section 10) this scorer says what it did, as one warning line each:
+a model name under two promptings is scored per (prompting, model) instead of being dropped, duplicate Keys keep
+their first answer, incomplete tuples are counted and left out, answers outside the options are counted, Keys not
+in the test set are counted (and a file with no known Key at all is refused), and cells with a single tuple are
+named because their CI prints as ``nan``. ``resp`` is read as a string, so all-numeric answers score correctly.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from benchlab.data.errors import BenchlabError
+from benchlab.data.tables import Table
+from benchlab.data.worldsense.columns import (
+    ResultColumns,
+    TrialColumns,
+    read_result_columns,
+    read_trial_columns,
+    trial_columns,
+)
+from benchlab.data.worldsense.records import ResultLine, Trial
+from benchlab.data.worldsense.results import find_results
+from benchlab.data.worldsense.rules import (
+    ANSWER_CLASS,
+    BIAS_SIGN,
+    GOLD_WEIGHT,
+    MODEL_ORDER,
+    PROBLEM_ORDER,
+    PROMPTING_ORDER,
+)
+
+OVERALL_TITLE = "AVERAGE ACCURACY ACROSS ALL PROBLEMS (with 95% confidence interval)"
+ACCURACY_TITLE = "ACCURACY for each of the problems  (with 95% confidence interval)"
+BIAS_TITLE = "BIAS for each of the problems (with 95% confidence interval)"
+
+ResultsInput = (
+    Sequence[ResultColumns] | Mapping[tuple[str, str], Iterable[ResultLine]] | str | Path
+)
+
+
+@dataclass
+class WorldSenseTables:
+    """Scores of every (prompting, model): numeric statistics, formatted tables and what was left out.
+
+    ``overall`` is indexed by (prompting, modelname), ``accuracy`` by (prompting, modelname, problemname),
+    ``bias`` by (prompting, problemname, modelname); each has mean, sem, count, var, std and conf95 (= 1.96 sem).
+    ``tuples`` has one row per scored tuple (acc, bias). ``overall`` is ``None`` when only one problem is present,
+    as in the original, which then prints no overall table.
+    """
+
+    overall: pd.DataFrame | None
+    accuracy: pd.DataFrame
+    bias: pd.DataFrame
+    tuples: pd.DataFrame
+    warnings: list[str] = field(default_factory=list)
+
+    def overall_table(self) -> pd.DataFrame | None:
+        if self.overall is None:
+            return None
+        return pivot_cells(self.overall, index=["modelname"], columns="prompting", scale=100.0)
+
+    def accuracy_table(self) -> pd.DataFrame:
+        return pivot_cells(self.accuracy, index=["prompting", "modelname"], columns="problemname", scale=100.0)
+
+    def bias_table(self) -> pd.DataFrame:
+        return pivot_cells(self.bias, index=["prompting", "modelname"], columns="problemname", scale=1.0)
+
+    def tables(self) -> list[Table]:
+        """The original's three tables (two when one problem only), cells as ``"value (CI)"`` strings."""
+        out: list[Table] = []
+        overall = self.overall_table()
+        if overall is not None:
+            out.append(Table(OVERALL_TITLE, overall))
+        out.append(Table(ACCURACY_TITLE, self.accuracy_table()))
+        out.append(Table(BIAS_TITLE, self.bias_table()))
+        return out
+
+
+# --------------------------------------------------------------------------------------------- entry points
+
+
+def score_testset_dir(
+    testset_dir: str | Path, results_dirs: Sequence[str | Path] | None = None, *, cache: bool = True
+) -> WorldSenseTables:
+    """Score every results file under ``<testset_dir>/results`` (or ``results_dirs``), like the original script."""
+    trials = read_trial_columns(testset_dir, cache=cache)
+    dirs = [Path(d) for d in results_dirs] if results_dirs else [Path(testset_dir) / "results"]
+    return score_worldsense(trials, load_results_dirs(dirs))
+
+
+def load_results_dirs(dirs: Sequence[Path]) -> list[ResultColumns]:
+    """Read every results file found (recursively) in ``dirs``; refuses a folder with none."""
+    loaded: list[ResultColumns] = []
+    for folder in dirs:
+        files = find_results(folder)
+        if not files:
+            raise BenchlabError(
+                "no results files here (expected <prompting>___<modelname>___results.jsonl, searched recursively)",
+                folder,
+            )
+        loaded.extend(read_result_columns(f.path, f.prompting, f.modelname) for f in files)
+    return loaded
+
+
+def score_worldsense(
+    trials: TrialColumns | Sequence[Trial] | str | Path,
+    results: ResultsInput,
+    *,
+    on_warning: Callable[[str], None] | None = None,
+) -> WorldSenseTables:
+    """Score results against a test set.
+
+    ``trials``: the scoring view, loaded :class:`Trial` records, or a test-set folder/file. ``results``: read
+    results files, a mapping ``{(prompting, modelname): result lines}`` (e.g. a live session), or a results folder.
+    Warnings are returned in ``.warnings`` (and passed to ``on_warning`` as they arise).
+    """
+    warnings: list[str] = []
+
+    def warn(message: str) -> None:
+        warnings.append(message)
+        if on_warning is not None:
+            on_warning(message)
+
+    table = _as_trial_columns(trials)
+    files = _as_result_columns(results)
+    if not files:
+        raise BenchlabError("no results to score")
+    _check_names(files, warn)
+    tuples = _tuple_scores(table, files, warn)
+    if tuples.empty:
+        raise BenchlabError(
+            "no complete tuple to score: every trial of a tuple needs an answer (see the warnings above)"
+        )
+    _warn_small_cells(tuples, warn)
+    overall = None
+    if tuples["problemname"].nunique() > 1:
+        overall = stats_by_group(tuples, ["prompting", "modelname"], "acc")
+    accuracy = stats_by_group(tuples, ["prompting", "modelname", "problemname"], "acc")
+    bias = stats_by_group(tuples, ["prompting", "problemname", "modelname"], "bias")
+    return WorldSenseTables(overall=overall, accuracy=accuracy, bias=bias, tuples=tuples, warnings=warnings)
+
+
+def _as_trial_columns(trials: TrialColumns | Sequence[Trial] | str | Path) -> TrialColumns:
+    if isinstance(trials, TrialColumns):
+        return trials
+    if isinstance(trials, str | Path):
+        return read_trial_columns(trials)
+    return trial_columns(list(trials))
+
+
+def _as_result_columns(results: ResultsInput) -> list[ResultColumns]:
+    if isinstance(results, str | Path):
+        return load_results_dirs([Path(results)])
+    if isinstance(results, Mapping):
+        out = []
+        for (prompting, modelname), lines in results.items():
+            lines = list(lines)
+            out.append(
+                ResultColumns(
+                    prompting, modelname, np.array([ln.Key for ln in lines], dtype=np.int64),
+                    np.array([ln.resp for ln in lines], dtype=object),
+                )
+            )
+        return out
+    return list(results)
+
+
+# --------------------------------------------------------------------------------------------- checks
+
+
+def _check_names(files: Sequence[ResultColumns], warn: Callable[[str], None]) -> None:
+    seen: dict[tuple[str, str], ResultColumns] = {}
+    promptings: dict[str, list[str]] = {}
+    for f in files:
+        key = (f.prompting, f.modelname)
+        if key in seen:
+            raise BenchlabError(
+                f"two results files for prompting {f.prompting!r} and model {f.modelname!r} "
+                f"(the other is {seen[key].label}); merge them or rename one",
+                f.source,
+            )
+        seen[key] = f
+        promptings.setdefault(f.modelname, []).append(f.prompting)
+        for note in f.notes:
+            warn(f"{f.label}: {note}")
+    for model, names in promptings.items():
+        if len(names) > 1:
+            warn(
+                f"model {model!r} appears under {len(names)} promptings ({', '.join(sorted(names))}): each is scored "
+                "separately (the original analyse_results.py would drop all of its tuples)"
+            )
+
+
+def _warn_small_cells(tuples: pd.DataFrame, warn: Callable[[str], None]) -> None:
+    counts = tuples.groupby(["prompting", "modelname", "problemname", "problemsize"]).size()
+    single = counts[counts == 1]
+    if len(single):
+        p, m, prob, size = single.index[0]
+        warn(
+            f"{len(single)} (problem, size) cell(s) hold a single tuple (e.g. {p}/{m} {prob} size {size}): "
+            "their variance is undefined, so confidence intervals involving them print as nan"
+        )
+
+
+# --------------------------------------------------------------------------------------------- tuples
+
+
+def _tuple_scores(table: TrialColumns, files: Sequence[ResultColumns], warn: Callable[[str], None]) -> pd.DataFrame:
+    """One row per (prompting, modelname, tuple) with complete answers: acc and bias (spec section 6)."""
+    tr = table.frame
+    key_index = pd.Index(tr["Key"].to_numpy())
+    tuple_codes, tuple_names = pd.factorize(tr["tuple_ID"], sort=False)
+    n_tuples = len(tuple_names)
+    options = tr["expectedresp"].to_numpy(dtype=object)
+    n_options = np.fromiter((o.count("|") + 1 for o in options), dtype=np.int64, count=len(options))
+    trials_per_tuple = np.bincount(tuple_codes, minlength=n_tuples)
+    first_row = np.full(n_tuples, len(tr), dtype=np.int64)
+    np.minimum.at(first_row, tuple_codes, np.arange(len(tr)))
+    expected = n_options[first_row]
+    broken = trials_per_tuple != expected
+    if broken.any():
+        warn(
+            f"{table.name}: {int(broken.sum())} tuple(s) of the test set do not have one trial per answer option "
+            f"(e.g. {tuple_names[int(np.flatnonzero(broken)[0])]}); they can never be complete and are not scored"
+        )
+    gold = tr["goldresp"].to_numpy(dtype=object)
+    weight = pd.Series(gold).map(GOLD_WEIGHT).to_numpy(dtype=float)
+    gold_class = pd.Series(gold).map(ANSWER_CLASS).to_numpy(dtype=object)
+    problem = tr["problemname"].to_numpy(dtype=object)
+    size = tr["problemsize"].to_numpy()
+
+    frames = []
+    for f in files:
+        label = f.label
+        pos = key_index.get_indexer(f.keys)
+        unknown = pos < 0
+        if len(pos) and unknown.all():
+            raise BenchlabError(
+                f"none of its {len(pos)} Keys is in the test set {table.name!r} (e.g. Key {int(f.keys[0])}): "
+                "results for another test set?",
+                f.source,
+            )
+        if unknown.any():
+            warn(
+                f"{label}: {int(unknown.sum())} answer(s) for Keys not in the test set {table.name!r} "
+                f"(e.g. Key {int(f.keys[unknown][0])}), ignored"
+            )
+        pos = pos[~unknown]
+        resp = f.resps[~unknown]
+        dup = pd.Series(pos).duplicated(keep="first").to_numpy()
+        if dup.any():
+            dup_keys = tr["Key"].to_numpy()[pos[dup]]
+            warn(
+                f"{label}: {int(dup.sum())} Key(s) answered more than once (e.g. Key {int(dup_keys[0])}); the first "
+                "answer of each is scored (the original would drop or corrupt those tuples)"
+            )
+            pos = pos[~dup]
+            resp = resp[~dup]
+        valid = _valid_answers(resp, options[pos])
+        invalid = ~valid & (resp != "")
+        if invalid.any():
+            example = resp[invalid][0]
+            warn(
+                f"{label}: {int(invalid.sum())} answer(s) are not one of the trial's options (e.g. {example!r}); "
+                "scored as wrong, as the original does"
+            )
+        codes = tuple_codes[pos]
+        answered = np.bincount(codes, minlength=n_tuples)
+        complete = (answered == expected) & ~broken
+        partial = (answered > 0) & ~complete & ~broken
+        if partial.any():
+            warn(
+                f"{label}: {int(partial.sum())} tuple(s) incomplete ({int(answered[partial].sum())} answers), "
+                "not scored: every trial of a tuple needs an answer"
+            )
+        keep = complete[codes]
+        pos, resp, codes = pos[keep], resp[keep], codes[keep]
+        if len(pos) == 0:
+            warn(f"{label}: no complete tuple, nothing scored for this file")
+            continue
+        resp_series = pd.Series(resp, dtype=object)
+        correct = (resp_series.map(ANSWER_CLASS).to_numpy(dtype=object) == gold_class[pos]).astype(float)
+        sign = resp_series.map(BIAS_SIGN).to_numpy(dtype=float)
+        w = weight[pos]
+        w_sum = np.bincount(codes, weights=w, minlength=n_tuples)
+        acc_sum = np.bincount(codes, weights=w * correct, minlength=n_tuples)
+        signed = w * sign
+        bias_sum = np.bincount(codes, weights=np.where(np.isnan(signed), 0.0, signed), minlength=n_tuples)
+        scored = np.flatnonzero(complete)
+        rows = first_row[scored]
+        frames.append(
+            pd.DataFrame(
+                {
+                    "prompting": f.prompting,
+                    "modelname": f.modelname,
+                    "tuple_ID": np.asarray(tuple_names)[scored],
+                    "problemname": problem[rows],
+                    "problemsize": size[rows],
+                    "acc": acc_sum[scored] / w_sum[scored],
+                    "bias": bias_sum[scored] / w_sum[scored],
+                }
+            )
+        )
+    if not frames:
+        return pd.DataFrame(columns=["prompting", "modelname", "tuple_ID", "problemname", "problemsize", "acc", "bias"])
+    out = pd.concat(frames, ignore_index=True)
+    for column in ("prompting", "modelname", "tuple_ID", "problemname"):
+        out[column] = out[column].astype(object)
+    return out
+
+
+def _valid_answers(resp: np.ndarray, options: np.ndarray) -> np.ndarray:
+    """Whether each answer is one of its trial's options (``""`` counts as not valid here)."""
+    valid = np.zeros(len(resp), dtype=bool)
+    opts = pd.Series(options, dtype=object)
+    resp_series = pd.Series(resp, dtype=object)
+    for combo in opts.unique():
+        mask = (opts == combo).to_numpy()
+        valid[mask] = resp_series[mask].isin(str(combo).split("|")).to_numpy()
+    return valid
+
+
+# --------------------------------------------------------------------------------------------- aggregation
+
+
+def stats_by_group(tuples: pd.DataFrame, by: list[str], value: str) -> pd.DataFrame:
+    """Mean, sem, count (and var, std, conf95) of ``value`` per group, sizes then problems rebalanced (spec 7)."""
+    rebalance = [f for f in ("problemsize", "problemname") if f not in by]
+    keys = by + rebalance
+    stats = tuples.groupby(keys)[value].aggregate(["mean", "sem", "count", "var", "std"])
+    for name in rebalance:
+        keys = [k for k in keys if k != name]
+        stats = _collapse(keys, stats)
+    stats["conf95"] = 1.96 * stats["sem"]
+    return stats
+
+
+def _collapse(by: list[str], stats: pd.DataFrame) -> pd.DataFrame:
+    """Average the cells of each coarser group with equal weight (count = smallest cell count), pooling moments."""
+    st = stats.reset_index()
+    st["mean_sq"] = st["var"] + st["mean"].pow(2)
+    st["count"] = st.groupby(by)["count"].transform("min").astype(float)
+    st["sum"] = st["mean"] * st["count"]
+    st["sum_sq"] = st["mean_sq"] * st["count"]
+    out = st.groupby(by)[["count", "sum", "sum_sq"]].sum()
+    counts = out["count"].astype(float)
+    out["mean"] = out["sum"] / counts
+    out["mean_sq"] = out["sum_sq"] / counts
+    out["var"] = out["mean_sq"] - out["mean"].pow(2)
+    out["std"] = out["var"].pow(0.5)
+    out["sem"] = out["std"] / counts.pow(0.5)
+    return out
+
+
+# --------------------------------------------------------------------------------------------- formatting
+
+
+def format_cell(mean: float, sem: float, scale: float = 100.0) -> str:
+    """``"value (CI)"``: 1 decimal for percentages (scale 100), 2 for bias (scale 1); plain Python formatting."""
+    value = scale * mean
+    conf = scale * 1.96 * sem
+    if scale == 100:
+        return f"{value:.1f} ({conf:.1f})"
+    if scale == 1:
+        return f"{value:.2f} ({conf:.2f})"
+    raise ValueError(f"unsupported scale {scale!r} (use 100 for accuracy or 1 for bias)")
+
+
+_ORDER = {"problemname": PROBLEM_ORDER, "modelname": MODEL_ORDER, "prompting": PROMPTING_ORDER}
+
+
+def _ordered(values: Iterable[object], level: str) -> list[object]:
+    """Known names in the published order, then the others in order of appearance (as the original)."""
+    seen = list(dict.fromkeys(values))
+    prefs = _ORDER.get(level, ())
+    known = [v for v in prefs if v in seen]
+    return known + [v for v in seen if v not in prefs]
+
+
+def pivot_cells(stats: pd.DataFrame, index: list[str], columns: str, scale: float) -> pd.DataFrame:
+    """Formatted ``"value (CI)"`` cells, rows ``index`` x columns ``columns``, in the published order."""
+    st = stats.reset_index()
+    st["cell"] = [format_cell(m, s, scale) for m, s in zip(st["mean"], st["sem"], strict=True)]
+    column_order = _ordered(st[columns], columns)
+    level_orders = [_ordered(st[name], name) for name in index]
+    rank = [{v: i for i, v in enumerate(order)} for order in level_orders]
+    row_keys = sorted(
+        dict.fromkeys(tuple(row) for row in st[index].itertuples(index=False, name=None)),
+        key=lambda key: tuple(rank[i][v] for i, v in enumerate(key)),
+    )
+    cells = {(tuple(r[:-2]), r[-2]): r[-1] for r in st[[*index, columns, "cell"]].itertuples(index=False, name=None)}
+    data = [[cells.get((key, col), np.nan) for col in column_order] for key in row_keys]
+    if len(index) == 1:
+        row_index = pd.Index([k[0] for k in row_keys], name=index[0])
+    else:
+        row_index = pd.MultiIndex.from_tuples(row_keys, names=index)
+    frame = pd.DataFrame(data, index=row_index, columns=pd.Index(column_order, name=columns), dtype=object)
+    return frame
