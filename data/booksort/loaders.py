@@ -30,7 +30,8 @@ from benchlab.data.jsonl import describe_validation_error, iter_json_lines
 
 PARQUET_RE = re.compile(r"^(?P<split>test|validation)_e(?P<le>\d+)_s(?P<ls>\d+)\.parquet$")
 CSV_RE = re.compile(r"^(?P<kind>books|excerpts|segments)_(?P<le>\d+)-s(?P<ls>\d+)-n(?P<n>\d+)\.csv$")
-JSONL_RE = re.compile(r"^(?:(?P<split>test|validation)_)?(?:e(?P<le>\d+)_s(?P<ls>\d+))?.*\.jsonl(?:\.bz2)?$")
+JSONL_SPLIT_RE = re.compile(r"^(?P<split>test|validation)_")
+CONFIG_RE = re.compile(r"e(?P<le>\d+)_s(?P<ls>\d+)")
 
 
 @dataclass(frozen=True)
@@ -88,10 +89,19 @@ def discover(path: str | Path) -> list[Source]:
                 raise BenchlabError(f"the segments file of this configuration is missing "
                                     f"(expected segments_{m['le']}-s{m['ls']}-n{m['n']}.csv beside it)", f)
         elif name.endswith((".jsonl", ".jsonl.bz2")):
-            m = JSONL_RE.match(name)
-            le = int(m["le"]) if m and m["le"] else None
-            ls = int(m["ls"]) if m and m["ls"] else None
-            sources.append(Source("jsonl", f, le, ls, m["split"] if m else None))
+            cfg = CONFIG_RE.search(name)
+            split = JSONL_SPLIT_RE.match(name)
+            sources.append(Source("jsonl", f, int(cfg["le"]) if cfg else None, int(cfg["ls"]) if cfg else None,
+                                  split["split"] if split else None))
+    # A folder holding the same configuration in several layouts is read once (parquet, else CSV, else JSONL).
+    rank = {"parquet": 0, "csv": 1, "jsonl": 2}
+    best: dict[tuple[int, int], int] = {}
+    for s in sources:
+        if s.excerpt_length is not None and s.segment_length is not None:
+            key = (s.excerpt_length, s.segment_length)
+            best[key] = min(best.get(key, 9), rank[s.layout])
+    sources = [s for s in sources if s.excerpt_length is None or s.segment_length is None
+               or rank[s.layout] == best[(s.excerpt_length, s.segment_length)]]
     if not sources:
         if p.is_file():
             raise BenchlabError("not a BookSORT file: expected test_e250_s20.parquet-style parquet, "

@@ -1,0 +1,306 @@
+"""SORT results files, ``{L_E}-s{L_S}-{model}_results.csv``, for models and people alike.
+
+The original evaluation writes one CSV per configuration with the dataset columns (minus the segment texts),
+``model_name``, ``A_is_first``, ``answer`` (A, B or X for no answer), ``ground_truth`` and ``correct``. Human
+sessions write the same columns plus timing and provenance, one row per trial, appended and fsynced before the
+next trial shows, so the same reader (and the original ``calc_accuracy``) scores both.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import os
+import re
+from collections.abc import Iterable, Mapping
+from pathlib import Path
+from typing import Any, Literal
+
+import pandas as pd
+from pydantic import BaseModel, ConfigDict
+
+from benchlab.data.atomic import fsync_dir
+from benchlab.data.booksort.records import BookSortRecord
+from benchlab.data.errors import BenchlabError
+from benchlab.data.jsonl import drop_torn_tail
+from benchlab.data.version import __version__
+
+RESULTS_RE = re.compile(r"^(?P<le>\d+)-s(?P<ls>\d+)-(?P<model>.+)_results\.csv$")
+
+#: Dataset columns a results file keeps (the original drops segment_1/segment_2; excerpt_text stays).
+DATASET_COLUMNS = [
+    "book_idx", "excerpt_idx", "segment_idx", "seg1_pos", "seg2_pos", "distance_bin", "present_seg1_first",
+    "excerpt_pos", "excerpt_text", "book_title", "num_words", "segment_length", "excerpt_length",
+]
+SCORE_COLUMNS = ["model_name", "A_is_first", "answer", "ground_truth", "correct"]
+HUMAN_EXTRA_COLUMNS = [
+    "trial_id", "participant", "session", "condition", "trial_index", "block", "practice", "seed",
+    "rt_ms", "reading_ms", "delay_ms", "excerpt_onset_mono", "continue_mono", "question_onset_mono",
+    "response_mono", "handler_mono", "wall_clock", "input", "ignored_keys", "simulated", "benchlab_version",
+]
+#: The leading unnamed column mirrors the pandas index the original writes, so ``read_csv(index_col=0)`` works.
+HUMAN_COLUMNS = ["", *DATASET_COLUMNS, *SCORE_COLUMNS, *HUMAN_EXTRA_COLUMNS]
+
+Answer = Literal["A", "B", "X"]
+
+
+def results_filename(excerpt_length: int, segment_length: int, model_name: str) -> str:
+    """``{L_E}-s{L_S}-{model}_results.csv`` (the original's name with our model part, e.g. human-P01)."""
+    if not model_name or "/" in model_name or "\\" in model_name or model_name.strip() != model_name:
+        raise BenchlabError(f"the model name {model_name!r} cannot be used in a file name")
+    return f"{excerpt_length}-s{segment_length}-{model_name}_results.csv"
+
+
+def human_model_name(participant: str) -> str:
+    return f"human-{participant}"
+
+
+class HumanSortRow(BaseModel):
+    """One row of a human SORT results file (the model columns plus timing and provenance)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    book_idx: int
+    excerpt_idx: int
+    segment_idx: int
+    seg1_pos: int
+    seg2_pos: int
+    distance_bin: int
+    present_seg1_first: int
+    excerpt_pos: float
+    excerpt_text: str
+    book_title: str
+    num_words: int
+    segment_length: int
+    excerpt_length: int
+    model_name: str
+    A_is_first: int
+    answer: Answer
+    ground_truth: Literal["A", "B"]
+    correct: bool
+    trial_id: str
+    participant: str
+    session: str
+    condition: Literal["stm", "ltm"]
+    trial_index: int
+    block: int
+    practice: bool
+    seed: int
+    rt_ms: float | None = None
+    reading_ms: float | None = None
+    delay_ms: float | None = None
+    excerpt_onset_mono: float | None = None
+    continue_mono: float | None = None
+    question_onset_mono: float | None = None
+    response_mono: float | None = None
+    handler_mono: float | None = None
+    wall_clock: str = ""
+    input: str = "key"
+    ignored_keys: int = 0
+    simulated: str | None = None
+    benchlab_version: str = __version__
+
+    @classmethod
+    def from_trial(cls, record: BookSortRecord, answer: Answer, **extra: Any) -> HumanSortRow:
+        """Score one answer with the model code's rule: ground truth A iff A is first; X is never correct."""
+        dataset = {c: getattr(record, c) for c in DATASET_COLUMNS}
+        truth = record.ground_truth
+        return cls(**dataset, A_is_first=record.present_seg1_first, answer=answer, ground_truth=truth,
+                   correct=answer == truth, trial_id=record.trial_id, **extra)
+
+
+def _cell(value: Any) -> str:
+    if value is None:
+        return ""
+    if isinstance(value, bool):
+        return "True" if value else "False"
+    if isinstance(value, float):
+        return repr(value)
+    return str(value)
+
+
+class SortResultsLog:
+    """An append-only human results CSV with the engine's response-log interface (recover/answered/append).
+
+    Every row is written with one ``write`` and fsynced before ``append`` returns; on reopening a torn last
+    row (a killed process) is cut off and the trial ids already recorded are skipped, so nothing is duplicated.
+    """
+
+    def __init__(self, path: str | Path, id_of: Any = None) -> None:
+        self.path = Path(path)
+        self._records: list[dict[str, Any]] = []
+        self._ids: set[str] = set()
+        self._loaded = False
+
+    @staticmethod
+    def _id_of(record: Mapping[str, Any]) -> str:
+        return str(record["trial_id"])
+
+    def recover(self) -> list[dict[str, Any]]:
+        drop_torn_tail(self.path)
+        self._records, self._ids = [], set()
+        if self.path.exists() and self.path.stat().st_size > 0:
+            with open(self.path, encoding="utf-8", newline="") as handle:
+                reader = csv.reader(handle)
+                header = next(reader, None)
+                if header != HUMAN_COLUMNS:
+                    raise BenchlabError("not a benchlab human SORT results file (unexpected header); "
+                                        "choose another --out folder", self.path, 1)
+                for lineno, row in enumerate(reader, start=2):
+                    if len(row) != len(header):
+                        raise BenchlabError(f"expected {len(header)} columns, found {len(row)}", self.path, lineno)
+                    rec = dict(zip(header, row, strict=True))
+                    item = rec["trial_id"]
+                    if item in self._ids:
+                        raise BenchlabError(f"trial {item} is recorded twice; fix the file before resuming",
+                                            self.path, lineno)
+                    self._ids.add(item)
+                    self._records.append(rec)
+        self._loaded = True
+        return list(self._records)
+
+    @property
+    def records(self) -> list[dict[str, Any]]:
+        if not self._loaded:
+            self.recover()
+        return list(self._records)
+
+    def answered(self) -> set[str]:
+        if not self._loaded:
+            self.recover()
+        return set(self._ids)
+
+    def __len__(self) -> int:
+        return len(self.answered())
+
+    def append(self, record: BaseModel | Mapping[str, Any]) -> None:
+        if not self._loaded:
+            self.recover()
+        obj = record.model_dump(mode="python") if isinstance(record, BaseModel) else dict(record)
+        row = HumanSortRow.model_validate(obj)
+        if row.trial_id in self._ids:
+            raise BenchlabError(f"trial {row.trial_id} is already recorded; not writing it twice", self.path)
+        values = row.model_dump(mode="python")
+        buf = io.StringIO()
+        writer = csv.writer(buf, lineterminator="\n")
+        new = not self.path.exists() or self.path.stat().st_size == 0
+        if new:
+            writer.writerow(HUMAN_COLUMNS)
+        writer.writerow([str(len(self._records)), *(_cell(values[c]) for c in HUMAN_COLUMNS[1:])])
+        data = buf.getvalue().encode("utf-8")
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
+            try:
+                written = 0
+                while written < len(data):
+                    written += os.write(fd, data[written:])
+                os.fsync(fd)
+            finally:
+                os.close(fd)
+        except OSError as exc:
+            raise BenchlabError(f"could not record the response ({exc.strerror or exc}); everything before it is "
+                                "safe on disk", self.path) from exc
+        if new:
+            fsync_dir(self.path.parent)
+        self._ids.add(row.trial_id)
+        self._records.append({k: _cell(v) for k, v in values.items()})
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# Reading results for scoring (models and people).
+
+READ_COLUMNS = ["source", "line", "model_name", "is_human", "participant", "excerpt_length", "segment_length",
+                "book_idx", "distance_bin", "answer", "ground_truth", "correct", "practice"]
+
+
+def find_results(paths: Iterable[str | Path]) -> list[Path]:
+    """Results CSVs named by ``paths`` (files, or folders searched recursively for ``*_results.csv``)."""
+    out: list[Path] = []
+    for raw in paths:
+        p = Path(raw)
+        if p.is_dir():
+            found = sorted(f for f in p.rglob("*_results.csv") if f.is_file())
+            if not found:
+                raise BenchlabError("no *_results.csv files in this folder", p)
+            out.extend(found)
+        elif p.exists():
+            out.append(p)
+        else:
+            raise BenchlabError("no such file or folder", p)
+    return out
+
+
+def read_results(path: str | Path) -> pd.DataFrame:
+    """One results file as a scoring frame (``READ_COLUMNS``); practice rows are kept and flagged.
+
+    ``correct`` is recomputed as answer == ground_truth (files written before the original added the column
+    score the same); ground truth comes from ``ground_truth``, else ``A_is_first``, else ``present_seg1_first``.
+    """
+    p = Path(path)
+    try:
+        frame = pd.read_csv(p, keep_default_na=False, dtype=str, index_col=False)
+    except FileNotFoundError as exc:
+        raise BenchlabError("no such file", p) from exc
+    except (OSError, ValueError, pd.errors.ParserError) as exc:
+        raise BenchlabError(f"cannot read this CSV ({str(exc).strip()})", p) from exc
+    m = RESULTS_RE.match(p.name)
+    n = len(frame)
+    lines = pd.Series(range(2, n + 2))
+    if "answer" not in frame.columns:
+        raise BenchlabError("missing column 'answer' (is this a SORT results file?)", p)
+
+    def ints(col: str, fallback: int | None) -> pd.Series:
+        if col in frame.columns:
+            values = pd.to_numeric(frame[col], errors="coerce")
+            if values.isna().any():
+                i = int(values.isna().to_numpy().nonzero()[0][0])
+                raise BenchlabError(f"field '{col}': not a number: {frame[col].iloc[i]!r}", p, i + 2)
+            return values.astype(int)
+        if fallback is None:
+            raise BenchlabError(f"missing column '{col}' and the file name does not say it "
+                                "(expected {L_E}-s{L_S}-{model}_results.csv)", p)
+        return pd.Series([fallback] * n, dtype=int)
+
+    le = ints("excerpt_length", int(m["le"]) if m else None)
+    ls = ints("segment_length", int(m["ls"]) if m else None)
+    answer = frame["answer"].str.strip().str.upper().replace({"": "X"})
+    bad = ~answer.isin(["A", "B", "X"])
+    if bad.any():
+        i = int(bad.to_numpy().nonzero()[0][0])
+        raise BenchlabError(f"field 'answer': {frame['answer'].iloc[i]!r} is not A, B or X", p, i + 2)
+    if "ground_truth" in frame.columns:
+        truth = frame["ground_truth"].str.strip().str.upper()
+    elif "A_is_first" in frame.columns:
+        truth = frame["A_is_first"].map(lambda v: "A" if str(v).strip() in ("1", "True", "true") else "B")
+    elif "present_seg1_first" in frame.columns:
+        truth = ints("present_seg1_first", None).map(lambda v: "A" if v == 1 else "B")
+    else:
+        raise BenchlabError("no ground truth: needs a ground_truth, A_is_first or present_seg1_first column", p)
+    bad = ~truth.isin(["A", "B"])
+    if bad.any():
+        i = int(bad.to_numpy().nonzero()[0][0])
+        raise BenchlabError(f"field 'ground_truth': {truth.iloc[i]!r} is not A or B", p, i + 2)
+    if "model_name" in frame.columns and (frame["model_name"] != "").all():
+        model = frame["model_name"]
+    elif m:
+        model = pd.Series([m["model"]] * n)
+    else:
+        raise BenchlabError("missing column 'model_name' and the file name does not name the model", p)
+    practice = (frame["practice"].isin(["True", "true", "1"]) if "practice" in frame.columns
+                else pd.Series([False] * n))
+    participant = frame["participant"] if "participant" in frame.columns else pd.Series([""] * n)
+    return pd.DataFrame({
+        "source": str(p), "line": lines, "model_name": model.astype(str),
+        "is_human": model.astype(str).str.startswith("human-"), "participant": participant.astype(str),
+        "excerpt_length": le, "segment_length": ls,
+        "book_idx": ints("book_idx", 0), "distance_bin": ints("distance_bin", 0),
+        "answer": answer, "ground_truth": truth, "correct": answer == truth, "practice": practice.astype(bool),
+    })[READ_COLUMNS]
+
+
+def read_many(paths: Iterable[str | Path]) -> pd.DataFrame:
+    files = find_results(paths)
+    if not files:
+        raise BenchlabError("no results files given")
+    return pd.concat([read_results(f) for f in files], ignore_index=True)
