@@ -12,6 +12,7 @@ import click
 from benchlab.data.errors import BenchlabError
 
 # Importing a command module registers its commands on the groups (one line per module, kept sorted).
+from benchlab.tui.commands import booksort as _booksort  # noqa: F401
 from benchlab.tui.commands import compare as _compare  # noqa: F401
 from benchlab.tui.commands import groups
 
