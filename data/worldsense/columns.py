@@ -32,32 +32,113 @@ CACHE_VERSION = "1"
 TRIAL_FIELDS = ("Key", "tuple_ID", "problemname", "problemsize", "expectedresp", "goldresp")
 
 
+def _codes(values: Sequence[str] | np.ndarray) -> tuple[np.ndarray, list[str]]:
+    """Integer codes (order of first appearance) and the distinct values."""
+    codes, uniques = pd.factorize(np.asarray(values, dtype=object), sort=False)
+    return codes.astype(np.int32), [str(u) for u in uniques]
+
+
 @dataclass(frozen=True)
 class TrialColumns:
-    """The scoring view of a test set: one row per trial, in file order, Key as int64.
+    """The scoring view of a test set: one entry per trial, in file order, as integer arrays.
 
-    ``frame`` columns: Key (int64), tuple_ID, problemname (str), problemsize (int64), expectedresp (options
-    joined by ``"|"``), goldresp (de-obfuscated).
+    Strings are stored once (``*_names``) and referred to by code, so scoring never compares strings per row.
+    ``options_names`` are the answer options of a trial joined by ``"|"``; ``gold`` is de-obfuscated.
     """
 
-    frame: pd.DataFrame
+    key: np.ndarray
+    tuple_code: np.ndarray
+    tuple_names: list[str]
+    problem_code: np.ndarray
+    problem_names: list[str]
+    size: np.ndarray
+    options_code: np.ndarray
+    options_names: list[str]
+    gold_code: np.ndarray
+    gold_names: list[str]
     source: Path | None = None
     name: str = "trials"
 
     def __len__(self) -> int:
-        return len(self.frame)
+        return len(self.key)
+
+    @classmethod
+    def from_values(
+        cls, key: np.ndarray, tuple_id: Sequence[str] | np.ndarray, problemname: Sequence[str] | np.ndarray,
+        problemsize: np.ndarray, options: Sequence[str] | np.ndarray, gold: Sequence[str] | np.ndarray,
+        source: Path | None = None, name: str = "trials",
+    ) -> TrialColumns:
+        t_code, t_names = _codes(tuple_id)
+        p_code, p_names = _codes(problemname)
+        o_code, o_names = _codes(options)
+        g_code, g_names = _codes(gold)
+        return cls(np.asarray(key, dtype=np.int64), t_code, t_names, p_code, p_names,
+                   np.asarray(problemsize, dtype=np.int64), o_code, o_names, g_code, g_names, source, name)
+
+    @property
+    def frame(self) -> pd.DataFrame:
+        """The same columns as a DataFrame (Key int64), for inspection."""
+        return pd.DataFrame(
+            {
+                "Key": self.key,
+                "tuple_ID": np.asarray(self.tuple_names, dtype=object)[self.tuple_code],
+                "problemname": np.asarray(self.problem_names, dtype=object)[self.problem_code],
+                "problemsize": self.size,
+                "expectedresp": np.asarray(self.options_names, dtype=object)[self.options_code],
+                "goldresp": np.asarray(self.gold_names, dtype=object)[self.gold_code],
+            }
+        )
+
+    def save(self, path: Path) -> None:
+        """Write as an ``.npz`` (no pickle: names are stored as one NUL-separated UTF-8 string)."""
+        arrays: dict[str, np.ndarray] = {
+            "key": self.key, "tuple_code": self.tuple_code, "problem_code": self.problem_code, "size": self.size,
+            "options_code": self.options_code, "gold_code": self.gold_code,
+        }
+        for label in ("tuple_names", "problem_names", "options_names", "gold_names"):
+            names: list[str] = getattr(self, label)
+            arrays[label] = np.frombuffer("\0".join(names).encode("utf-8"), dtype=np.uint8)
+        with open(path, "wb") as handle:
+            np.savez(handle, **arrays)
+
+    @classmethod
+    def load(cls, path: Path, source: Path | None, name: str) -> TrialColumns:
+        with np.load(path, allow_pickle=False) as data:
+            names = {
+                label: bytes(data[label]).decode("utf-8").split("\0")
+                for label in ("tuple_names", "problem_names", "options_names", "gold_names")
+            }
+            return cls(
+                data["key"], data["tuple_code"], names["tuple_names"], data["problem_code"], names["problem_names"],
+                data["size"], data["options_code"], names["options_names"], data["gold_code"], names["gold_names"],
+                source, name,
+            )
 
 
 @dataclass
 class ResultColumns:
-    """One results file as columns: Keys (int64) and answers (str), with the names from its file name."""
+    """One results file as columns: Keys (int64) and answer codes into ``resp_values``, plus the two names."""
 
     prompting: str
     modelname: str
     keys: np.ndarray
-    resps: np.ndarray
+    resp_code: np.ndarray
+    resp_values: list[str]
     source: Path | None = None
     notes: list[str] = field(default_factory=list)
+
+    @classmethod
+    def from_pairs(
+        cls, prompting: str, modelname: str, keys: Sequence[int] | np.ndarray, resps: Sequence[str] | np.ndarray,
+        source: Path | None = None, notes: list[str] | None = None,
+    ) -> ResultColumns:
+        codes, values = _codes(resps) if len(resps) else (np.zeros(0, dtype=np.int32), [])
+        return cls(prompting, modelname, np.asarray(keys, dtype=np.int64), codes, values, source, notes or [])
+
+    @property
+    def resps(self) -> np.ndarray:
+        return np.asarray(self.resp_values, dtype=object)[self.resp_code] if len(self.resp_code) else np.zeros(
+            0, dtype=object)
 
     @property
     def label(self) -> str:
@@ -69,20 +150,20 @@ class ResultColumns:
 
 def trial_columns(trials: Sequence[Trial], name: str = "trials") -> TrialColumns:
     """Scoring view of already loaded :class:`Trial` records (e.g. a session's subset)."""
-    frame = pd.DataFrame(
-        {
-            "Key": np.fromiter((t.Key for t in trials), dtype=np.int64, count=len(trials)),
-            "tuple_ID": [t.tuple_ID for t in trials],
-            "problemname": [t.problemname for t in trials],
-            "problemsize": np.fromiter((t.problemsize for t in trials), dtype=np.int64, count=len(trials)),
-            "expectedresp": ["|".join(t.expectedresp) for t in trials],
-            "goldresp": [t.goldresp for t in trials],
-        }
+    keys = np.fromiter((t.Key for t in trials), dtype=np.int64, count=len(trials))
+    _check_unique(keys, None)
+    return TrialColumns.from_values(
+        keys, [t.tuple_ID for t in trials], [t.problemname for t in trials],
+        np.fromiter((t.problemsize for t in trials), dtype=np.int64, count=len(trials)),
+        ["|".join(t.expectedresp) for t in trials], [t.goldresp for t in trials], name=name,
     )
-    keys = frame["Key"]
-    if keys.duplicated().any():
-        raise BenchlabError(f"duplicate Key {int(keys[keys.duplicated()].iloc[0])} in the trials")
-    return TrialColumns(frame=frame, name=name)
+
+
+def _check_unique(keys: np.ndarray, source: Path | None) -> None:
+    ordered = np.sort(keys)
+    dup = ordered[1:][ordered[1:] == ordered[:-1]]
+    if len(dup):
+        raise BenchlabError(f"duplicate Key {int(dup[0])} in the trials", source)
 
 
 def read_trial_columns(path: str | Path, *, cache: bool = True) -> TrialColumns:
@@ -98,50 +179,67 @@ def read_trial_columns(path: str | Path, *, cache: bool = True) -> TrialColumns:
     cache_file = _cache_path(hashlib.sha256(raw).hexdigest()) if cache else None
     if cache_file is not None and cache_file.exists():
         try:
-            frame = pd.read_parquet(cache_file)
-            return TrialColumns(frame=frame, source=file, name=name)
+            return TrialColumns.load(cache_file, file, name)
         except Exception:  # a damaged cache entry is rebuilt, never trusted
             cache_file.unlink(missing_ok=True)
-    frame = _fast_trials(file, raw)
-    if frame is None:
+    columns = _fast_trials(file, raw, name)
+    if columns is None:
         # The validating reader raises a precise error (file + line) or accepts the file.
-        frame = trial_columns(load_trials(file)).frame
+        columns = trial_columns(load_trials(file), name=name)
+        columns = TrialColumns(**{**columns.__dict__, "source": file})
     if cache_file is not None:
-        _store(cache_file, frame)
-    return TrialColumns(frame=frame, source=file, name=name)
+        _store(cache_file, columns)
+    return columns
 
 
-def _cache_path(digest: str) -> Path | None:
+def cache_folder() -> Path:
+    """Where decoded trial columns are cached (safe to delete at any time)."""
     from platformdirs import user_cache_dir
 
-    folder = Path(user_cache_dir("benchlab", appauthor=False)) / "worldsense"
-    return folder / f"trials-v{CACHE_VERSION}-{digest}.parquet"
+    return Path(user_cache_dir("benchlab", appauthor=False)) / "worldsense"
 
 
-def _store(cache_file: Path, frame: pd.DataFrame) -> None:
+def _cache_path(digest: str) -> Path:
+    return cache_folder() / f"trials-v{CACHE_VERSION}-{digest}.npz"
+
+
+def _store(cache_file: Path, columns: TrialColumns) -> None:
     """Write the cache entry atomically; a cache that cannot be written is simply skipped."""
     try:
         cache_file.parent.mkdir(parents=True, exist_ok=True)
-        tmp = cache_file.with_suffix(f".{os.getpid()}.tmp")
-        frame.to_parquet(tmp, index=False)
+        tmp = cache_file.with_name(f".{cache_file.name}.{os.getpid()}.tmp")
+        columns.save(tmp)
         os.replace(tmp, cache_file)
     except OSError:
         pass
 
 
-def _fast_trials(file: Path, raw: bytes) -> pd.DataFrame | None:
-    """Decode with pyarrow; ``None`` when anything looks off (the slow path then explains what)."""
+def _decompress(file: Path, raw: bytes) -> bytes | None:
+    if file.suffix != ".bz2":
+        return raw
+    try:
+        import indexed_bzip2
+
+        with indexed_bzip2.open(io.BytesIO(raw), parallelization=max(1, min(4, os.cpu_count() or 1))) as handle:
+            return bytes(handle.read())
+    except ImportError:
+        pass
+    except Exception:  # let the standard module decide (and the careful reader explain) what is wrong
+        pass
+    try:
+        return bz2.decompress(raw)
+    except (OSError, EOFError, ValueError):
+        return None
+
+
+def _fast_trials(file: Path, raw: bytes, name: str) -> TrialColumns | None:
+    """Decode with pyarrow; ``None`` when anything looks off (the careful reader then explains what)."""
     import pyarrow as pa
+    import pyarrow.compute as pc
     import pyarrow.json as pj
 
-    if file.suffix == ".bz2":
-        try:
-            data = bz2.decompress(raw)
-        except (OSError, EOFError, ValueError):
-            return None
-    else:
-        data = raw
-    if not data.strip():
+    data = _decompress(file, raw)
+    if data is None or not data.strip():
         return None
     schema = pa.schema(
         [
@@ -160,38 +258,43 @@ def _fast_trials(file: Path, raw: bytes) -> pd.DataFrame | None:
                              read_options=pj.ReadOptions(block_size=16 << 20))
     except (pa.ArrowInvalid, pa.ArrowTypeError, OSError):
         return None
+    del data
     required = ("Key", "tuple_ID", "problemname", "problemsize", "expectedresp")
     if any(table.column(c).null_count for c in required):
         return None
-    obf = table.column("goldresp_obfusc")
-    plain = table.column("goldresp")
+    obf, plain = table.column("goldresp_obfusc"), table.column("goldresp")
     if obf.null_count == 0 and plain.null_count == len(table):
-        gold = pd.Series(obf.to_numpy(zero_copy_only=False), dtype=object).map(lambda v: GOLD_OBFUSCATION.get(v, v))
+        gold_col = obf
+        deobfuscate = True
     elif plain.null_count == 0 and obf.null_count == len(table):
-        gold = pd.Series(plain.to_numpy(zero_copy_only=False), dtype=object)
+        gold_col, deobfuscate = plain, False
     else:
         return None
-    options_list = table.column("expectedresp").to_pylist()
-    joined = ["|".join(o) for o in options_list]
-    # Every gold answer must be one of its trial's options (else an unknown obfuscated value).
-    for combo in set(joined):
-        allowed = set(combo.split("|"))
-        mask = np.array([j == combo for j in joined])
-        if not gold[mask].isin(allowed).all() or not combo:
-            return None
-    frame = pd.DataFrame(
-        {
-            "Key": table.column("Key").to_numpy(),
-            "tuple_ID": table.column("tuple_ID").to_numpy(zero_copy_only=False),
-            "problemname": table.column("problemname").to_numpy(zero_copy_only=False),
-            "problemsize": table.column("problemsize").to_numpy(),
-            "expectedresp": joined,
-            "goldresp": gold.to_numpy(),
-        }
-    )
-    if frame["Key"].duplicated().any():
+    joined = pc.binary_join(table.column("expectedresp"), "|")
+    if joined.null_count:
         return None
-    return frame
+
+    def encode(column: pa.ChunkedArray) -> tuple[np.ndarray, list[str]]:
+        encoded = column.combine_chunks().dictionary_encode()
+        return encoded.indices.to_numpy().astype(np.int32), [str(v) for v in encoded.dictionary.to_pylist()]
+
+    t_code, t_names = encode(table.column("tuple_ID"))
+    p_code, p_names = encode(table.column("problemname"))
+    o_code, o_names = encode(joined)
+    g_code, g_names = encode(gold_col)
+    if deobfuscate:
+        g_names = [GOLD_OBFUSCATION.get(v, v) for v in g_names]
+    # Every gold answer must be one of its trial's options (else an unknown obfuscated value).
+    allowed = np.array([[g in o.split("|") for g in g_names] for o in o_names], dtype=bool)
+    if not allowed[o_code, g_code].all() or "" in o_names:
+        return None
+    keys = table.column("Key").to_numpy()
+    try:
+        _check_unique(keys, file)
+    except BenchlabError:
+        return None
+    return TrialColumns(keys, t_code, t_names, p_code, p_names, table.column("problemsize").to_numpy(),
+                        o_code, o_names, g_code, g_names, file, name)
 
 
 # --------------------------------------------------------------------------------------------- results
@@ -212,21 +315,18 @@ def read_result_columns(path: str | Path, prompting: str, modelname: str) -> Res
         raise BenchlabError(f"cannot read this file ({exc.strerror or exc})", p) from exc
     fast = _fast_results(raw)
     if fast is not None:
-        keys, resps = fast
-        return ResultColumns(prompting, modelname, keys, resps, source=p)
+        keys, codes, values = fast
+        return ResultColumns(prompting, modelname, keys, codes, values, source=p)
     keys_list, resps_list, notes = _slow_results(p)
-    return ResultColumns(
-        prompting, modelname, np.array(keys_list, dtype=np.int64), np.array(resps_list, dtype=object),
-        source=p, notes=notes,
-    )
+    return ResultColumns.from_pairs(prompting, modelname, keys_list, resps_list, source=p, notes=notes)
 
 
-def _fast_results(raw: bytes) -> tuple[np.ndarray, np.ndarray] | None:
+def _fast_results(raw: bytes) -> tuple[np.ndarray, np.ndarray, list[str]] | None:
     import pyarrow as pa
     import pyarrow.json as pj
 
     if not raw.strip():
-        return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=object)
+        return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int32), []
     if not raw.endswith(b"\n"):
         return None  # possibly a torn tail: let the careful reader decide
     schema = pa.schema([("Key", pa.int64()), ("resp", pa.string())])
@@ -237,7 +337,9 @@ def _fast_results(raw: bytes) -> tuple[np.ndarray, np.ndarray] | None:
         return None
     if table.column("Key").null_count or table.column("resp").null_count:
         return None
-    return table.column("Key").to_numpy(), table.column("resp").to_numpy(zero_copy_only=False).astype(object)
+    encoded = table.column("resp").combine_chunks().dictionary_encode()
+    values = [str(v) for v in encoded.dictionary.to_pylist()]
+    return table.column("Key").to_numpy(), encoded.indices.to_numpy().astype(np.int32), values
 
 
 def _slow_results(path: Path) -> tuple[list[int], list[str], list[str]]:

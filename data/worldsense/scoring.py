@@ -168,12 +168,8 @@ def _as_result_columns(results: ResultsInput) -> list[ResultColumns]:
         out = []
         for (prompting, modelname), lines in results.items():
             lines = list(lines)
-            out.append(
-                ResultColumns(
-                    prompting, modelname, np.array([ln.Key for ln in lines], dtype=np.int64),
-                    np.array([ln.resp for ln in lines], dtype=object),
-                )
-            )
+            out.append(ResultColumns.from_pairs(prompting, modelname, [ln.Key for ln in lines],
+                                                [ln.resp for ln in lines]))
         return out
     return list(results)
 
@@ -220,59 +216,73 @@ def _warn_small_cells(tuples: pd.DataFrame, warn: Callable[[str], None]) -> None
 
 def _tuple_scores(table: TrialColumns, files: Sequence[ResultColumns], warn: Callable[[str], None]) -> pd.DataFrame:
     """One row per (prompting, modelname, tuple) with complete answers: acc and bias (spec section 6)."""
-    tr = table.frame
-    key_index = pd.Index(tr["Key"].to_numpy())
-    tuple_codes, tuple_names = pd.factorize(tr["tuple_ID"], sort=False)
-    n_tuples = len(tuple_names)
-    options = tr["expectedresp"].to_numpy(dtype=object)
-    n_options = np.fromiter((o.count("|") + 1 for o in options), dtype=np.int64, count=len(options))
+    n_trials = len(table)
+    n_tuples = len(table.tuple_names)
+    tuple_codes = table.tuple_code.astype(np.int64)
+    n_options = np.array([o.count("|") + 1 for o in table.options_names], dtype=np.int64)[table.options_code]
     trials_per_tuple = np.bincount(tuple_codes, minlength=n_tuples)
-    first_row = np.full(n_tuples, len(tr), dtype=np.int64)
-    np.minimum.at(first_row, tuple_codes, np.arange(len(tr)))
+    first_row = np.full(n_tuples, n_trials, dtype=np.int64)
+    np.minimum.at(first_row, tuple_codes, np.arange(n_trials))
     expected = n_options[first_row]
     broken = trials_per_tuple != expected
     if broken.any():
         warn(
             f"{table.name}: {int(broken.sum())} tuple(s) of the test set do not have one trial per answer option "
-            f"(e.g. {tuple_names[int(np.flatnonzero(broken)[0])]}); they can never be complete and are not scored"
+            f"(e.g. {table.tuple_names[int(np.flatnonzero(broken)[0])]}); they can never be complete and are not scored"
         )
-    gold = tr["goldresp"].to_numpy(dtype=object)
-    weight = pd.Series(gold).map(GOLD_WEIGHT).to_numpy(dtype=float)
-    gold_class = pd.Series(gold).map(ANSWER_CLASS).to_numpy(dtype=object)
-    problem = tr["problemname"].to_numpy(dtype=object)
-    size = tr["problemsize"].to_numpy()
+    order = np.argsort(table.key, kind="stable")
+    sorted_keys = table.key[order]
+    classes = sorted(set(ANSWER_CLASS.values()))
+    class_id = {c: i for i, c in enumerate(classes)}
+    gold_weight = np.array([GOLD_WEIGHT.get(g, np.nan) for g in table.gold_names], dtype=float)[table.gold_code]
+    gold_class = np.array([class_id.get(ANSWER_CLASS.get(g, ""), -2) for g in table.gold_names])[table.gold_code]
+    problem_names = np.asarray(table.problem_names, dtype=object)
+    tuple_dtype = pd.CategoricalDtype(pd.Index(table.tuple_names, dtype=object))
+    options_sets = [set(o.split("|")) for o in table.options_names]
 
     frames = []
     for f in files:
         label = f.label
-        pos = key_index.get_indexer(f.keys)
-        unknown = pos < 0
-        if len(pos) and unknown.all():
+        slot = np.searchsorted(sorted_keys, f.keys)
+        slot_ok = slot < n_trials
+        found = np.zeros(len(f.keys), dtype=bool)
+        found[slot_ok] = sorted_keys[slot[slot_ok]] == f.keys[slot_ok]
+        if len(found) and not found.any():
             raise BenchlabError(
-                f"none of its {len(pos)} Keys is in the test set {table.name!r} (e.g. Key {int(f.keys[0])}): "
+                f"none of its {len(found)} Keys is in the test set {table.name!r} (e.g. Key {int(f.keys[0])}): "
                 "results for another test set?",
                 f.source,
             )
-        if unknown.any():
+        if not found.all():
             warn(
-                f"{label}: {int(unknown.sum())} answer(s) for Keys not in the test set {table.name!r} "
-                f"(e.g. Key {int(f.keys[unknown][0])}), ignored"
+                f"{label}: {int((~found).sum())} answer(s) for Keys not in the test set {table.name!r} "
+                f"(e.g. Key {int(f.keys[~found][0])}), ignored"
             )
-        pos = pos[~unknown]
-        resp = f.resps[~unknown]
-        dup = pd.Series(pos).duplicated(keep="first").to_numpy()
-        if dup.any():
-            dup_keys = tr["Key"].to_numpy()[pos[dup]]
+        pos = order[slot[found]]
+        rcode = f.resp_code[found]
+        first_answer = np.zeros(len(pos), dtype=bool)
+        # The first answer per trial: unique() on positions returns first indexes.
+        _, first_idx = np.unique(pos, return_index=True)
+        first_answer[first_idx] = True
+        if not first_answer.all():
+            dup_keys = table.key[pos[~first_answer]]
             warn(
-                f"{label}: {int(dup.sum())} Key(s) answered more than once (e.g. Key {int(dup_keys[0])}); the first "
-                "answer of each is scored (the original would drop or corrupt those tuples)"
+                f"{label}: {int((~first_answer).sum())} repeated answer(s) to the same Key (e.g. Key "
+                f"{int(dup_keys[0])}); the first answer of each is scored (the original would drop or corrupt "
+                "those tuples)"
             )
-            pos = pos[~dup]
-            resp = resp[~dup]
-        valid = _valid_answers(resp, options[pos])
-        invalid = ~valid & (resp != "")
+            pos, rcode = pos[first_answer], rcode[first_answer]
+        values = f.resp_values
+        # Small lookup tables per distinct answer string, then one fancy-index per row.
+        valid_table = np.array([[v in opts for v in values] for opts in options_sets], dtype=bool).reshape(
+            len(options_sets), len(values))
+        is_empty = np.array([v == "" for v in values], dtype=bool)
+        resp_class = np.array([class_id.get(ANSWER_CLASS.get(v, ""), -1) for v in values], dtype=np.int64)
+        resp_sign = np.array([BIAS_SIGN.get(v, np.nan) for v in values], dtype=float)
+        invalid = ~valid_table[table.options_code[pos], rcode] & ~is_empty[rcode] if len(values) else np.zeros(
+            0, dtype=bool)
         if invalid.any():
-            example = resp[invalid][0]
+            example = values[int(rcode[invalid][0])]
             warn(
                 f"{label}: {int(invalid.sum())} answer(s) are not one of the trial's options (e.g. {example!r}); "
                 "scored as wrong, as the original does"
@@ -287,17 +297,15 @@ def _tuple_scores(table: TrialColumns, files: Sequence[ResultColumns], warn: Cal
                 "not scored: every trial of a tuple needs an answer"
             )
         keep = complete[codes]
-        pos, resp, codes = pos[keep], resp[keep], codes[keep]
+        pos, rcode, codes = pos[keep], rcode[keep], codes[keep]
         if len(pos) == 0:
             warn(f"{label}: no complete tuple, nothing scored for this file")
             continue
-        resp_series = pd.Series(resp, dtype=object)
-        correct = (resp_series.map(ANSWER_CLASS).to_numpy(dtype=object) == gold_class[pos]).astype(float)
-        sign = resp_series.map(BIAS_SIGN).to_numpy(dtype=float)
-        w = weight[pos]
+        correct = (resp_class[rcode] == gold_class[pos]).astype(float)
+        w = gold_weight[pos]
+        signed = w * resp_sign[rcode]
         w_sum = np.bincount(codes, weights=w, minlength=n_tuples)
         acc_sum = np.bincount(codes, weights=w * correct, minlength=n_tuples)
-        signed = w * sign
         bias_sum = np.bincount(codes, weights=np.where(np.isnan(signed), 0.0, signed), minlength=n_tuples)
         scored = np.flatnonzero(complete)
         rows = first_row[scored]
@@ -306,9 +314,9 @@ def _tuple_scores(table: TrialColumns, files: Sequence[ResultColumns], warn: Cal
                 {
                     "prompting": f.prompting,
                     "modelname": f.modelname,
-                    "tuple_ID": np.asarray(tuple_names)[scored],
-                    "problemname": problem[rows],
-                    "problemsize": size[rows],
+                    "tuple_ID": pd.Categorical.from_codes(scored, dtype=tuple_dtype, validate=False),
+                    "problemname": problem_names[table.problem_code[rows]],
+                    "problemsize": table.size[rows],
                     "acc": acc_sum[scored] / w_sum[scored],
                     "bias": bias_sum[scored] / w_sum[scored],
                 }
@@ -317,20 +325,12 @@ def _tuple_scores(table: TrialColumns, files: Sequence[ResultColumns], warn: Cal
     if not frames:
         return pd.DataFrame(columns=["prompting", "modelname", "tuple_ID", "problemname", "problemsize", "acc", "bias"])
     out = pd.concat(frames, ignore_index=True)
-    for column in ("prompting", "modelname", "tuple_ID", "problemname"):
-        out[column] = out[column].astype(object)
+    # Sorted categories group exactly like the strings (same group order, same row order inside each group),
+    # without hashing 100k+ strings per table.
+    for column in ("prompting", "modelname", "problemname"):
+        values = out[column].to_numpy(dtype=object)
+        out[column] = pd.Categorical(values, categories=sorted(pd.unique(values)))
     return out
-
-
-def _valid_answers(resp: np.ndarray, options: np.ndarray) -> np.ndarray:
-    """Whether each answer is one of its trial's options (``""`` counts as not valid here)."""
-    valid = np.zeros(len(resp), dtype=bool)
-    opts = pd.Series(options, dtype=object)
-    resp_series = pd.Series(resp, dtype=object)
-    for combo in opts.unique():
-        mask = (opts == combo).to_numpy()
-        valid[mask] = resp_series[mask].isin(str(combo).split("|")).to_numpy()
-    return valid
 
 
 # --------------------------------------------------------------------------------------------- aggregation
@@ -340,22 +340,26 @@ def stats_by_group(tuples: pd.DataFrame, by: list[str], value: str) -> pd.DataFr
     """Mean, sem, count (and var, std, conf95) of ``value`` per group, sizes then problems rebalanced (spec 7)."""
     rebalance = [f for f in ("problemsize", "problemname") if f not in by]
     keys = by + rebalance
-    stats = tuples.groupby(keys)[value].aggregate(["mean", "sem", "count", "var", "std"])
+    stats = tuples.groupby(keys, observed=True)[value].aggregate(["mean", "sem", "count", "var", "std"])
     for name in rebalance:
         keys = [k for k in keys if k != name]
         stats = _collapse(keys, stats)
     stats["conf95"] = 1.96 * stats["sem"]
-    return stats
+    plain = stats.reset_index()
+    for name in by:
+        if isinstance(plain[name].dtype, pd.CategoricalDtype):
+            plain[name] = plain[name].astype(object)
+    return plain.set_index(by)
 
 
 def _collapse(by: list[str], stats: pd.DataFrame) -> pd.DataFrame:
     """Average the cells of each coarser group with equal weight (count = smallest cell count), pooling moments."""
     st = stats.reset_index()
     st["mean_sq"] = st["var"] + st["mean"].pow(2)
-    st["count"] = st.groupby(by)["count"].transform("min").astype(float)
+    st["count"] = st.groupby(by, observed=True)["count"].transform("min").astype(float)
     st["sum"] = st["mean"] * st["count"]
     st["sum_sq"] = st["mean_sq"] * st["count"]
-    out = st.groupby(by)[["count", "sum", "sum_sq"]].sum()
+    out = st.groupby(by, observed=True)[["count", "sum", "sum_sq"]].sum()
     counts = out["count"].astype(float)
     out["mean"] = out["sum"] / counts
     out["mean_sq"] = out["sum_sq"] / counts
