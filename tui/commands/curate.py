@@ -1,0 +1,67 @@
+"""``benchlab curate fastbook``: open the context-annotation editor on a fastbook-benchmark file.
+
+Everything is loaded and checked before the terminal UI starts, so a malformed file, a missing chapter or a run
+naming unknown questions ends with one ``benchlab: error: <file>:<line>: ...`` line and nothing is written.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from benchlab.tui.commands.groups import cli
+
+
+@cli.group()
+def curate() -> None:
+    """Curate benchmark annotations in the terminal (edits are undoable, logged and saved safely)."""
+
+
+@curate.command("fastbook")
+@click.option("--benchmark", "benchmark_path", type=click.Path(dir_okay=False, path_type=Path), default=None,
+              help="The fastbook-benchmark JSON to edit (default: the full dataset, else the bundled sample).")
+@click.option("--chapters", "chapters_dir", type=click.Path(file_okay=False, path_type=Path), default=None,
+              help="Folder with chapter_N.txt (or the notebooks). Default: beside the benchmark file.")
+@click.option("--runs", "run_paths", multiple=True, type=click.Path(dir_okay=False, path_type=Path),
+              help="Retrieval-run JSONL files to re-score after every edit (repeatable).")
+@click.option("--curator", default=None, help="Your name for the change log (default: $BENCHLAB_CURATOR or $USER).")
+@click.option("--k", type=click.IntRange(min=1), default=10, show_default=True, help="Cut-off for MRR@k, Recall@k.")
+def curate_fastbook(benchmark_path: Path | None, chapters_dir: Path | None, run_paths: tuple[Path, ...],
+                    curator: str | None, k: int) -> None:
+    """Edit the contexts of the fastbook-benchmark: select spans of the chapter text, undo/redo, save safely.
+
+    Saves keep the previous file as <file>.bak and refuse to overwrite a file changed on disk since it was
+    loaded unless you confirm. Every edit is appended to <file>.changes.jsonl (who, when, question, component,
+    before, after) the moment you make it.
+    """
+    app = build_app(benchmark_path, chapters_dir, run_paths, curator, k)
+    app.run()
+
+
+def build_app(benchmark_path: Path | None, chapters_dir: Path | None, run_paths: tuple[Path, ...] | list[Path],
+              curator: str | None, k: int = 10):  # type: ignore[no-untyped-def]
+    """Load everything (raising ``BenchlabError`` on bad input) and return the editor app, not yet running."""
+    from benchlab.annotations.fastbook_curation import CurationSession
+    from benchlab.data.fastbook.chapters import load_chapters
+    from benchlab.data.fastbook.runs import read_run
+    from benchlab.tui.curate_app import CurateFastbookApp
+
+    path = benchmark_path if benchmark_path is not None else _default_benchmark()
+    session = CurationSession.open(path, curator=curator)
+    folder = chapters_dir if chapters_dir is not None else _default_chapters(path)
+    chapters = load_chapters(folder, session.benchmark.chapters)
+    runs = [read_run(p, session.benchmark) for p in run_paths]
+    return CurateFastbookApp(session, chapters, runs, k=k)
+
+
+def _default_benchmark() -> Path:
+    from benchlab.data.fastbook import locate
+
+    return Path(locate.default_benchmark_path())
+
+
+def _default_chapters(benchmark_path: Path) -> Path:
+    from benchlab.data.fastbook import locate
+
+    return Path(locate.chapters_dir_for(benchmark_path))
