@@ -14,7 +14,9 @@ from benchlab.data.errors import BenchlabError
 # Importing a command module registers its commands on the groups (one line per module, kept sorted).
 from benchlab.tui.commands import booksort as _booksort  # noqa: F401
 from benchlab.tui.commands import compare as _compare  # noqa: F401
+from benchlab.tui.commands import curate as _curate  # noqa: F401
 from benchlab.tui.commands import groups
+from benchlab.tui.commands import session as _session  # noqa: F401
 
 cli = groups.cli
 
