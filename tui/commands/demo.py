@@ -1,4 +1,4 @@
-"""``benchlab demo``: the main job on the bundled sample."""
+"""``benchlab`` / ``benchlab demo``: open the launcher (WorldSense on the bundled sample by default)."""
 
 from __future__ import annotations
 
@@ -6,7 +6,12 @@ import click
 
 
 def run_demo() -> None:
-    """Until the app lands, score the bundled WorldSense sample and print its tables."""
-    from benchlab.tui.commands.worldsense import score_sample_demo
+    """Open the launcher; print what each session recorded once the app closes."""
+    from benchlab.tui.app import BenchlabApp
 
-    click.echo(score_sample_demo())
+    app = BenchlabApp()
+    app.run()
+    for summary in app.summaries:
+        click.echo(summary)
+    if app.error is not None:
+        raise app.error

@@ -1,0 +1,322 @@
+"""The session state machine every human task runs on: consent -> instructions -> practice -> blocks with breaks
+-> end.
+
+The Textual screens and the simulated participants drive the same :class:`SessionRunner`, so a pilot run with
+``--simulate`` exercises exactly the recording path a real participant does. The runner knows nothing about a
+task's items; a :class:`TaskSession` supplies the options of an item, turns a response into the task's own results
+record, and names the item a record belongs to.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from enum import StrEnum
+from pathlib import Path
+from typing import Any, Protocol
+
+from benchlab.annotations.response_log import ResponseLog
+from benchlab.annotations.session_lock import SessionLock
+from benchlab.annotations.session_plan import PlannedStep, SessionPlan
+from benchlab.data.errors import BenchlabError
+
+
+class Stage(StrEnum):
+    CONSENT = "consent"
+    INSTRUCTIONS = "instructions"
+    TRIAL = "trial"
+    BREAK = "break"
+    END = "end"
+
+
+class BreakKind(StrEnum):
+    PRACTICE_DONE = "practice_done"
+    BLOCK = "block"
+
+
+class EndReason(StrEnum):
+    COMPLETED = "completed"
+    DECLINED = "declined"
+    ABORTED = "aborted"
+
+
+def wall_clock_now() -> str:
+    return datetime.now(UTC).isoformat(timespec="microseconds")
+
+
+@dataclass(frozen=True)
+class ResponseTiming:
+    """When a stimulus was shown and answered, all on the monotonic clock (seconds) plus wall-clock time.
+
+    ``onset_mono`` is stamped after the screen refresh that shows the stimulus; ``response_mono`` is the input
+    event's own time. ``requested_mono`` (the stimulus was asked for) and ``handler_mono`` (the app handled the key)
+    bracket the two for timing audits.
+    """
+
+    onset_mono: float | None
+    response_mono: float | None
+    wall_clock: str = field(default_factory=wall_clock_now)
+    requested_mono: float | None = None
+    handler_mono: float | None = None
+    input: str = "key"
+    ignored_keys: int = 0
+
+    @property
+    def rt_ms(self) -> float | None:
+        if self.onset_mono is None or self.response_mono is None:
+            return None
+        return round((self.response_mono - self.onset_mono) * 1000.0, 3)
+
+
+@dataclass(frozen=True)
+class Feedback:
+    """What a practice trial may tell the participant afterwards."""
+
+    correct: bool
+    message: str
+
+
+class TaskSession(Protocol):
+    """The task-specific part of a session (WorldSense now; SORT and others plug in the same way)."""
+
+    name: str
+
+    def options(self, item_id: str) -> tuple[str, ...]: ...
+
+    def make_record(
+        self, plan: SessionPlan, step: PlannedStep, response: str, timing: ResponseTiming, *, skipped: bool,
+        simulated: str | None,
+    ) -> dict[str, Any]: ...
+
+    def item_id_of(self, record: dict[str, Any]) -> str: ...
+
+    def feedback(self, item_id: str, response: str) -> Feedback | None: ...
+
+    def gold(self, item_id: str) -> str | None:
+        """The correct answer, for simulated participants and practice feedback only (never displayed)."""
+        ...
+
+
+@dataclass(frozen=True)
+class SessionFiles:
+    """Where one participant's session writes: scored results, practice log, saved plan, lock."""
+
+    results: Path
+    practice: Path
+    plan: Path
+    lock: Path
+
+
+@dataclass
+class SessionText:
+    """Participant-facing texts (markdown). ``consent=None`` skips consent; empty ``instructions`` skips them."""
+
+    consent: str | None = None
+    instructions: list[str] = field(default_factory=list)
+    practice_feedback: bool = True
+
+
+class SessionRunner:
+    """Drives one participant through a saved plan, recording every response durably before moving on."""
+
+    def __init__(
+        self, plan: SessionPlan, task: TaskSession, files: SessionFiles, text: SessionText | None = None, *,
+        resume: bool = False, simulated: str | None = None,
+    ) -> None:
+        self.plan = plan
+        self.task = task
+        self.files = files
+        self.text = text or SessionText()
+        self.resume = resume
+        self.simulated = simulated
+        self.results_log = ResponseLog(files.results, task.item_id_of)
+        self.practice_log = ResponseLog(files.practice, task.item_id_of)
+        self._lock = SessionLock(files.lock)
+        self._steps = plan.steps()
+        self._pending: list[PlannedStep] = []
+        self._pos = 0
+        self.stage: Stage = Stage.END
+        self.break_kind: BreakKind | None = None
+        self.end_reason: EndReason | None = None
+        self.last_feedback: Feedback | None = None
+        self.recorded_this_run = 0
+        self._opened = False
+
+    # -- lifecycle -------------------------------------------------------------------------------------------
+
+    def open(self) -> SessionRunner:
+        """Lock the participant's files, read back what is recorded and decide where to start."""
+        self._lock.acquire()
+        try:
+            main_done = self.results_log.answered()
+            practice_done = self.practice_log.answered()
+            planned_main = set(self.plan.main_items)
+            if not self.resume and (main_done & planned_main or practice_done & set(self.plan.practice)):
+                raise BenchlabError(
+                    "this session already has recorded responses; add --resume to continue it", self.files.results
+                )
+            started_main = bool(main_done & planned_main)
+            self._pending = [
+                s for s in self._steps
+                if (s.practice and not started_main and s.item_id not in practice_done)
+                or (not s.practice and s.item_id not in main_done)
+            ]
+        except BaseException:
+            self._lock.release()
+            raise
+        self._opened = True
+        if self.text.consent and not self.files.plan.exists():
+            self.stage = Stage.CONSENT
+        else:
+            self._start()
+        return self
+
+    def _start(self) -> None:
+        """The session starts: save the plan (once), then instructions or the first trial."""
+        if not self.files.plan.exists():
+            self.plan.save(self.files.plan)
+        if self.text.instructions and self._pos < len(self._pending):
+            self.stage = Stage.INSTRUCTIONS
+        else:
+            self._to_current()
+
+    def _to_current(self) -> None:
+        if self._pos >= len(self._pending):
+            self._end(EndReason.COMPLETED)
+        else:
+            self.stage = Stage.TRIAL
+
+    def _end(self, reason: EndReason) -> None:
+        self.stage = Stage.END
+        self.end_reason = reason
+        self.close()
+
+    def close(self) -> None:
+        """Release the lock (safe to call more than once)."""
+        self._lock.release()
+
+    # -- transitions ----------------------------------------------------------------------------------------
+
+    def _expect(self, *stages: Stage) -> None:
+        if self.stage not in stages:
+            raise RuntimeError(f"session is at {self.stage.value}, not {'/'.join(s.value for s in stages)}")
+
+    def accept_consent(self) -> None:
+        self._expect(Stage.CONSENT)
+        self._start()
+
+    def decline_consent(self) -> None:
+        """End with nothing recorded: no plan, no responses, no lock file left behind."""
+        self._expect(Stage.CONSENT)
+        self._end(EndReason.DECLINED)
+        for folder in {self.files.lock.parent}:
+            with contextlib.suppress(OSError):
+                folder.rmdir()  # only if empty
+
+    def finish_instructions(self) -> None:
+        self._expect(Stage.INSTRUCTIONS)
+        self._to_current()
+
+    def continue_after_break(self) -> None:
+        self._expect(Stage.BREAK)
+        self.break_kind = None
+        self._to_current()
+
+    def abort(self) -> None:
+        """The experimenter ends the session early; everything answered so far is on disk."""
+        if self.stage is not Stage.END:
+            self._end(EndReason.ABORTED)
+
+    # -- trials ---------------------------------------------------------------------------------------------
+
+    @property
+    def current(self) -> PlannedStep:
+        self._expect(Stage.TRIAL)
+        return self._pending[self._pos]
+
+    def options(self) -> tuple[str, ...]:
+        return self.task.options(self.current.item_id)
+
+    def respond(self, response: str, timing: ResponseTiming) -> Feedback | None:
+        """Record one answer (fsynced) and move on; returns practice feedback when there is any to show."""
+        step = self.current
+        options = self.task.options(step.item_id)
+        if response not in options:
+            raise ValueError(f"{response!r} is not an option of this trial ({', '.join(options)})")
+        return self._record(step, response, timing, skipped=False)
+
+    def skip(self, timing: ResponseTiming) -> None:
+        """Record "no valid answer" ("" in the WorldSense format) for the current trial, on the experimenter's word."""
+        self._record(self.current, "", timing, skipped=True)
+
+    def _record(self, step: PlannedStep, response: str, timing: ResponseTiming, *, skipped: bool) -> Feedback | None:
+        record = self.task.make_record(self.plan, step, response, timing, skipped=skipped, simulated=self.simulated)
+        (self.practice_log if step.practice else self.results_log).append(record)
+        self.recorded_this_run += 1
+        feedback = None
+        if step.practice and self.text.practice_feedback and not skipped:
+            feedback = self.task.feedback(step.item_id, response)
+        self.last_feedback = feedback
+        self._advance(step)
+        return feedback
+
+    def _advance(self, done: PlannedStep) -> None:
+        self._pos += 1
+        if self._pos >= len(self._pending):
+            self._end(EndReason.COMPLETED)
+            return
+        nxt = self._pending[self._pos]
+        if done.practice and not nxt.practice:
+            self.stage, self.break_kind = Stage.BREAK, BreakKind.PRACTICE_DONE
+        elif not done.practice and nxt.block != done.block:
+            self.stage, self.break_kind = Stage.BREAK, BreakKind.BLOCK
+        else:
+            self.stage = Stage.TRIAL
+
+    # -- progress -------------------------------------------------------------------------------------------
+
+    @property
+    def n_blocks(self) -> int:
+        return len(self.plan.blocks)
+
+    @property
+    def n_main(self) -> int:
+        return len(self.plan.main_items)
+
+    @property
+    def n_practice(self) -> int:
+        return len(self.plan.practice)
+
+    @property
+    def recorded_main(self) -> int:
+        return len(self.results_log.answered() & set(self.plan.main_items))
+
+    @property
+    def recorded_practice(self) -> int:
+        return len(self.practice_log.answered() & set(self.plan.practice))
+
+    @property
+    def next_block(self) -> int:
+        """The block the next main trial belongs to (for break screens)."""
+        for step in self._pending[self._pos:]:
+            if not step.practice:
+                return step.block
+        return self.n_blocks
+
+    def summary(self) -> str:
+        """What the experimenter needs at the end: where the results are and how many trials were recorded."""
+        reason = self.end_reason.value if self.end_reason else "open"
+        if self.end_reason is EndReason.DECLINED:
+            return "Consent declined: nothing was recorded."
+        lines = [
+            f"Session {reason}: {self.recorded_main} of {self.n_main} scored trials recorded"
+            f" ({self.recorded_this_run} in this run; practice {self.recorded_practice} of {self.n_practice}).",
+            f"Results:  {self.files.results}",
+        ]
+        if self.n_practice:
+            lines.append(f"Practice: {self.files.practice}")
+        lines.append(f"Plan:     {self.files.plan}")
+        if self.end_reason is EndReason.ABORTED and self.recorded_main < self.n_main:
+            lines.append("Resume later with the same command plus --resume.")
+        return "\n".join(lines)

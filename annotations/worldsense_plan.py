@@ -1,0 +1,183 @@
+"""Session plans for WorldSense: whole tuples, the same number in every (problem, size) cell, spaced-out mates.
+
+Why these rules (``shared/specs/worldsense.md`` sections 4, 7 and 10):
+
+* scoring keeps a tuple only when all its 2-3 items are answered by the same participant, so whole tuples are
+  sampled and every sampled tuple is answered whole;
+* the confidence interval needs at least 2 tuples in each (problem, size) cell and equally filled cells;
+* tuple mates sit next to each other in the file with a fixed gold order, so the order is shuffled (also inside
+  each tuple) and mates are kept at least ``min_gap`` trials apart;
+* practice items come from tuples nobody in the participant list is scored on.
+
+Everything is derived from the seed with string-seeded ``random.Random`` generators, so the same seed gives the
+same plan on every machine and Python version that keeps ``random``'s documented seeding.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Hashable, Iterable, Sequence
+from dataclasses import dataclass, field
+
+from benchlab.annotations.session_plan import SessionPlan
+from benchlab.data.errors import BenchlabError
+from benchlab.data.worldsense.records import Trial
+
+Cell = tuple[str, int]
+
+
+@dataclass(frozen=True)
+class WorldSensePlanOptions:
+    """The design knobs a researcher sets (CLI options of ``benchlab run worldsense``)."""
+
+    tuples_per_cell: int = 2
+    practice: int = 4
+    block_size: int = 30
+    min_gap: int = 1
+    participants: tuple[str, ...] = field(default=())
+
+    def check(self) -> None:
+        if self.tuples_per_cell < 2:
+            raise BenchlabError(
+                "--tuples-per-cell must be at least 2: with one tuple in a (problem, size) cell the confidence "
+                "interval cannot be computed"
+            )
+        if self.practice < 0:
+            raise BenchlabError("--practice cannot be negative")
+        if self.block_size < 1:
+            raise BenchlabError("--block-size must be at least 1")
+        if self.min_gap < 1:
+            raise BenchlabError("--min-gap must be at least 1 (tuple mates are never adjacent)")
+        if len(set(self.participants)) != len(self.participants):
+            raise BenchlabError("the participant list names someone twice")
+
+
+def build_worldsense_plan(
+    trials: Sequence[Trial], *, dataset: str, participant: str, session: str, seed: int,
+    options: WorldSensePlanOptions | None = None, exclude_tuples: Iterable[str] = (),
+) -> SessionPlan:
+    """Sample, assign, order and block one participant's session.
+
+    ``exclude_tuples`` are tuples this participant already answered in earlier sessions (they are not sampled
+    again, so a second session adds new tuples to the same results file).
+    """
+    opts = options or WorldSensePlanOptions()
+    opts.check()
+    roster = opts.participants or (participant,)
+    if participant not in roster:
+        raise BenchlabError(f"participant {participant!r} is not in the participant list ({', '.join(roster)})")
+    slot = roster.index(participant)
+
+    tuples: dict[str, list[Trial]] = {}
+    for trial in trials:
+        tuples.setdefault(trial.tuple_ID, []).append(trial)
+    excluded = set(exclude_tuples)
+    cells: dict[Cell, list[str]] = {}
+    for tid, members in tuples.items():
+        first = members[0]
+        if len(members) != len(first.expectedresp):
+            continue  # an incomplete tuple in the data cannot be scored
+        cells.setdefault((first.problemname, first.problemsize), []).append(tid)
+
+    sample_rng = random.Random(f"benchlab/worldsense/sample/{seed}")
+    mine: list[str] = []
+    unassigned: dict[Cell, list[str]] = {}
+    need = opts.tuples_per_cell * len(roster)
+    for cell in sorted(cells):
+        pool = sorted(cells[cell])
+        sample_rng.shuffle(pool)
+        available = [t for t in pool if t not in excluded]
+        if len(available) < need:
+            who = f" x {len(roster)} participants" if len(roster) > 1 else ""
+            left = f" ({len(pool) - len(available)} already answered in earlier sessions)" if excluded else ""
+            raise BenchlabError(
+                f"cell {cell[0]} size {cell[1]} has {len(available)} usable tuples{left}; "
+                f"{opts.tuples_per_cell} per cell{who} need {need}. Lower --tuples-per-cell or use a larger test set",
+                dataset,
+            )
+        mine.extend(available[slot * opts.tuples_per_cell:(slot + 1) * opts.tuples_per_cell])
+        unassigned[cell] = available[need:]
+
+    practice = _pick_practice(unassigned, tuples, opts.practice, random.Random(f"benchlab/worldsense/practice/{seed}"))
+    if len(practice) < opts.practice:
+        raise BenchlabError(
+            f"only {len(practice)} tuples are left outside the scored set for {opts.practice} practice trials; "
+            "lower --practice or --tuples-per-cell", dataset,
+        )
+
+    items: list[str] = []
+    group: dict[str, str] = {}
+    for tid in mine:
+        for trial in tuples[tid]:
+            items.append(str(trial.Key))
+            group[str(trial.Key)] = tid
+    order_rng = random.Random(f"benchlab/worldsense/order/{seed}/{participant}/{session}")
+    order = spaced_shuffle(items, group, opts.min_gap, order_rng)
+    blocks = [order[i:i + opts.block_size] for i in range(0, len(order), opts.block_size)]
+    return SessionPlan(
+        task="worldsense", dataset=dataset, participant=participant, session=session, seed=seed,
+        config={
+            "tuples_per_cell": opts.tuples_per_cell, "practice": opts.practice, "block_size": opts.block_size,
+            "min_gap": opts.min_gap, "participants": list(roster), "cells": len(cells),
+            "tuples": len(mine), "excluded_tuples": len(excluded),
+        },
+        practice=practice, blocks=blocks,
+    )
+
+
+def _pick_practice(
+    unassigned: dict[Cell, list[str]], tuples: dict[str, list[Trial]], k: int, rng: random.Random
+) -> list[str]:
+    """``k`` items from distinct unscored tuples, cycling through the problems so practice shows each kind."""
+    by_problem: dict[str, list[str]] = {}
+    for (problem, _size), tids in sorted(unassigned.items()):
+        by_problem.setdefault(problem, []).extend(tids)
+    for tids in by_problem.values():
+        rng.shuffle(tids)
+    problems = sorted(by_problem)
+    rng.shuffle(problems)
+    chosen: list[str] = []
+    while len(chosen) < k and any(by_problem.values()):
+        for problem in problems:
+            if len(chosen) >= k:
+                break
+            if by_problem[problem]:
+                tid = by_problem[problem].pop()
+                chosen.append(str(rng.choice(tuples[tid]).Key))
+    return chosen
+
+
+def spaced_shuffle(
+    items: Sequence[str], group: dict[str, str] | dict[str, Hashable], min_gap: int, rng: random.Random,
+    attempts: int = 2000,
+) -> list[str]:
+    """A random order in which two items of the same group have at least ``min_gap`` other items between them.
+
+    Items are drawn one position at a time from the groups allowed there, weighted by how many items each group
+    still has (so big groups are not left stranded at the end); a dead end restarts with the generator's next state.
+    """
+    need = max(1, min_gap)
+    grouped: dict[Hashable, list[str]] = {}
+    for item in items:
+        grouped.setdefault(group[item], []).append(item)
+    for _ in range(attempts):
+        remaining = {g: rng.sample(members, len(members)) for g, members in grouped.items()}
+        last: dict[Hashable, int] = {}
+        order: list[str] = []
+        while remaining:
+            pos = len(order)
+            allowed = [g for g in remaining if pos - last.get(g, -need - 1) > need]
+            if not allowed:
+                break
+            g = rng.choices(allowed, weights=[len(remaining[a]) for a in allowed])[0]
+            order.append(remaining[g].pop())
+            last[g] = pos
+            if not remaining[g]:
+                del remaining[g]
+        else:
+            return order
+    biggest = max((len(m) for m in grouped.values()), default=0)
+    raise BenchlabError(
+        f"cannot order {len(items)} trials so that the {biggest} items of a tuple are at least {need} trials apart; "
+        "lower --min-gap or sample more tuples"
+    )

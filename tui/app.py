@@ -1,0 +1,136 @@
+"""The benchlab Textual app: the experimenter's launcher, and participant sessions in kiosk mode.
+
+In a participant session nothing a participant can type leaves, skips or goes back: no command palette, Ctrl+Q and
+Ctrl+C do nothing, Escape is never a response. The experimenter opens a menu (continue / skip trial / end session,
+each confirmed) with the chord **Ctrl+X then Ctrl+E** (within two seconds).
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+from textual._time import get_time
+from textual.app import App
+from textual.binding import Binding, BindingType
+
+from benchlab.annotations.session_runner import SessionRunner, Stage
+from benchlab.data.errors import BenchlabError
+from benchlab.tui.key_debounce import KeyDebounce
+from benchlab.tui.screens.experimenter_menu import ExperimenterMenu
+from benchlab.tui.session_flow import SessionFlow
+from benchlab.tui.task_registry import TaskUI
+
+CHORD_WINDOW_S = 2.0
+
+
+class BenchlabApp(App[list[str]]):
+    """``BenchlabApp()`` opens the launcher; ``BenchlabApp(session=(runner, task_ui))`` runs one session and exits."""
+
+    CSS_PATH = "app.tcss"
+    TITLE = "benchlab"
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("ctrl+x", "chord_arm", show=False, priority=True),
+        Binding("ctrl+e", "chord_open", show=False, priority=True),
+    ]
+
+    def __init__(
+        self, *, session: tuple[SessionRunner, TaskUI] | None = None, guard_s: float = 1.0, min_rt_s: float = 0.15,
+        repeat_window_s: float = 0.12, launcher_defaults: dict[str, Any] | None = None,
+    ) -> None:
+        """``guard_s``: how long break and end screens ignore keys; ``min_rt_s`` and ``repeat_window_s``: see
+        :class:`~benchlab.tui.key_debounce.KeyDebounce` (tests set all three to 0 to press keys at machine speed)."""
+        super().__init__()
+        self._initial_session = session
+        self.exit_after_session = session is not None
+        self.guard_s = guard_s
+        self.min_rt_s = min_rt_s
+        self.repeat_window_s = repeat_window_s
+        self.launcher_defaults = launcher_defaults or {}
+        self.flow: SessionFlow | None = None
+        self.summaries: list[str] = []
+        self.error: BenchlabError | None = None
+        self._chord_armed_at: float | None = None
+
+    @property
+    def kiosk(self) -> bool:
+        return self.flow is not None and not self.flow.finished
+
+    def on_mount(self) -> None:
+        if self._initial_session is not None:
+            runner, task_ui = self._initial_session
+            self.start_session(runner, task_ui)
+        else:
+            from benchlab.tui.screens.launcher import LauncherScreen
+
+            self.push_screen(LauncherScreen())
+
+    # -- sessions -------------------------------------------------------------------------------------------
+
+    def start_session(self, runner: SessionRunner, task_ui: TaskUI) -> None:
+        self.use_command_palette = False
+        self.flow = SessionFlow(self, runner, task_ui, on_finished=self._session_finished, on_error=self._session_error,
+                                guard_s=self.guard_s,
+                                debounce=KeyDebounce(repeat_window_s=self.repeat_window_s, min_rt_s=self.min_rt_s))
+        self.flow.show()
+
+    def _leave_session(self) -> None:
+        flow, self.flow = self.flow, None
+        self.use_command_palette = self.ENABLE_COMMAND_PALETTE
+        if self.exit_after_session:
+            self.exit(self.summaries)
+            return
+        if flow is not None and flow.screen is not None:
+            while len(self.screen_stack) > 2:  # back to the launcher (the default screen is below it)
+                self.pop_screen()
+
+    def _session_finished(self, runner: SessionRunner) -> None:
+        summary = runner.summary()
+        self.summaries.append(summary)
+        self._leave_session()
+        if not self.exit_after_session:
+            self.notify(summary, title="Session ended", timeout=15)
+
+    def _session_error(self, exc: BenchlabError) -> None:
+        self.error = exc
+        if self.flow is not None:
+            self.summaries.append(self.flow.runner.summary())
+        if self.exit_after_session:
+            self._leave_session()
+        else:
+            self._leave_session()
+            self.notify(str(exc), title="Session stopped", severity="error", timeout=30)
+
+    # -- kiosk ----------------------------------------------------------------------------------------------
+
+    async def action_quit(self) -> None:
+        if self.kiosk:
+            return
+        self.exit(self.summaries)
+
+    def action_help_quit(self) -> None:
+        if not self.kiosk:
+            super().action_help_quit()
+
+    def action_chord_arm(self) -> None:
+        self._chord_armed_at = get_time()
+
+    def action_chord_open(self) -> None:
+        armed, self._chord_armed_at = self._chord_armed_at, None
+        if not self.kiosk or armed is None or get_time() - armed > CHORD_WINDOW_S:
+            return
+        if isinstance(self.screen, ExperimenterMenu) or self.flow is None:
+            return
+        flow = self.flow
+        runner = flow.runner
+        status = (f"Participant {runner.plan.participant}, session {runner.plan.session}: {runner.recorded_main} of "
+                  f"{runner.n_main} scored trials recorded; now at: {runner.stage.value}.")
+
+        def chosen(choice: str | None) -> None:
+            if self.flow is not flow:
+                return
+            if choice == "skip":
+                flow.skip_current()
+            elif choice == "end":
+                flow.end_now()
+
+        self.push_screen(ExperimenterMenu(can_skip=runner.stage is Stage.TRIAL, status=status), chosen)

@@ -1,0 +1,6 @@
+"""Modules that register launcher tasks and entries; importing this module fills the registries.
+
+Add one import line per module (kept sorted); each module calls ``register_task`` / ``register_entry``.
+"""
+
+from benchlab.tui import worldsense_ui as _worldsense_ui  # noqa: F401

@@ -1,0 +1,96 @@
+"""A trial with a text and a fixed set of answers: one button per option, answered by number key or click.
+
+Timing follows the anchors notes (section 6): stimulus onset is stamped in ``call_after_refresh`` (after the frame
+that shows the question has been composed and handed to the output), the response is the input event's own
+``time`` (set by Textual's input thread), both on Textual's monotonic clock, and RT is their difference.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from textual import events
+from textual._time import get_time
+from textual.app import ComposeResult
+from textual.containers import Horizontal, VerticalScroll
+from textual.screen import Screen
+from textual.widgets import Button, Static
+
+from benchlab.annotations.session_runner import ResponseTiming, wall_clock_now
+from benchlab.tui.task_registry import TrialContext
+from benchlab.tui.widgets.option_button import OptionButton
+from benchlab.tui.widgets.session_progress import SessionProgress
+
+
+def option_label(number: int, option: str) -> str:
+    """``1  TRUE``; bare digit options (WorldSense completeness) read as ``1  (1)`` like in the question text."""
+    shown = f"({option})" if option.isdigit() else option
+    return f"{number}  {shown}"
+
+
+class ChoiceTrialScreen(Screen[None]):
+    """Question text above, answer buttons below; keys 1..n in option order; nothing else is a response."""
+
+    CSS_PATH = "choice_trial.tcss"
+
+    def __init__(
+        self, text: str, options: Sequence[str], context: TrialContext) -> None:
+        super().__init__()
+        if not options or len(options) > 9:
+            raise ValueError("a choice trial needs 1 to 9 options")
+        self.text = text
+        self.options = tuple(options)
+        self.context = context
+        self.debounce = context.debounce
+        self.requested_mono: float | None = None
+        self.onset_mono: float | None = None
+        self.ignored_keys = 0
+        self.answered = False
+        self._keys = {str(i + 1): opt for i, opt in enumerate(self.options)}
+
+    def compose(self) -> ComposeResult:
+        yield SessionProgress(self.context.label, self.context.done, self.context.total)
+        with VerticalScroll(id="question-scroll", can_focus=False):
+            yield Static(self.text, id="question", markup=False)
+        with Horizontal(id="options"):
+            for i, option in enumerate(self.options):
+                yield OptionButton(option_label(i + 1, option), option, id=f"option-{i + 1}")
+
+    def on_mount(self) -> None:
+        self.requested_mono = get_time()
+        self.call_after_refresh(self._stamp_onset)
+
+    def _stamp_onset(self) -> None:
+        self.onset_mono = get_time()
+
+    def on_key(self, event: events.Key) -> None:
+        # Every key stops here: the trial screen is the only place keys mean anything (no focus moves, no escape).
+        event.stop()
+        event.prevent_default()
+        accepted = self.debounce.accepts(event.key, event.time, self.onset_mono)
+        if self.answered:
+            return
+        if event.key not in self._keys or not accepted:
+            if self.onset_mono is not None:
+                self.ignored_keys += 1
+            return
+        self._answer(self._keys[event.key], event.time, "key")
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        event.stop()
+        button = event.button
+        if self.answered or not isinstance(button, OptionButton) or self.onset_mono is None:
+            return
+        when = button.click_time if button.click_time is not None else event.time
+        if when < self.onset_mono:
+            return
+        self._answer(button.option, when, "mouse")
+
+    def _answer(self, option: str, when: float, source: str) -> None:
+        self.answered = True
+        timing = ResponseTiming(
+            onset_mono=self.onset_mono, response_mono=when, wall_clock=wall_clock_now(),
+            requested_mono=self.requested_mono, handler_mono=get_time(), input=source,
+            ignored_keys=self.ignored_keys,
+        )
+        self.context.on_answer(option, timing)

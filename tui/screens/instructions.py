@@ -1,0 +1,66 @@
+"""Paged instructions: forward with Space/Enter/right arrow, back with the left arrow; the last page starts."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+from textual import events
+from textual.app import ComposeResult
+from textual.containers import VerticalScroll
+from textual.screen import Screen
+from textual.widgets import Markdown, Static
+
+from benchlab.tui.widgets.session_progress import SessionProgress
+
+NEXT_KEYS = ("space", "enter", "right")
+BACK_KEYS = ("left",)
+
+
+class InstructionsScreen(Screen[None]):
+    CSS_PATH = "instructions.tcss"
+
+    def __init__(self, pages: Sequence[str], on_done: Callable[[], None]) -> None:
+        super().__init__()
+        if not pages:
+            raise ValueError("no instruction pages")
+        self.pages = list(pages)
+        self.page = 0
+        self.on_done = on_done
+        self._done = False
+
+    def compose(self) -> ComposeResult:
+        yield SessionProgress(self._label(), 1, len(self.pages), id="instructions-progress")
+        with VerticalScroll(id="page", can_focus=False):
+            yield Markdown(self.pages[0], id="page-text")
+        yield Static(self._hint(), id="hint")
+
+    def _label(self) -> str:
+        return f"Instructions: page {self.page + 1} of {len(self.pages)}"
+
+    def _hint(self) -> str:
+        back = "← back    " if self.page > 0 else ""
+        if self.page == len(self.pages) - 1:
+            return f"{back}Press Enter to begin"
+        return f"{back}Space or → for the next page"
+
+    def _show(self) -> None:
+        self.query_one("#page-text", Markdown).update(self.pages[self.page])
+        self.query_one("#hint", Static).update(self._hint())
+        self.query_one(SessionProgress).set_progress(self._label(), self.page + 1)
+
+    def on_key(self, event: events.Key) -> None:
+        event.stop()
+        if self._done:
+            return
+        last = self.page == len(self.pages) - 1
+        if event.key in NEXT_KEYS:
+            if last:
+                if event.key == "enter":
+                    self._done = True
+                    self.on_done()
+                return
+            self.page += 1
+            self._show()
+        elif event.key in BACK_KEYS and self.page > 0:
+            self.page -= 1
+            self._show()

@@ -1,0 +1,162 @@
+"""Puts the session runner's stages on screen: one participant screen per stage, switched in place.
+
+Every answer goes through :meth:`SessionFlow.answer`, which records it (append + fsync, in the runner) *before*
+the next screen is built, so a response is on disk before the next trial appears.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from textual._time import get_time
+from textual.screen import Screen
+
+from benchlab.annotations.session_runner import (
+    BreakKind,
+    EndReason,
+    ResponseTiming,
+    SessionRunner,
+    Stage,
+    wall_clock_now,
+)
+from benchlab.data.errors import BenchlabError
+from benchlab.tui.key_debounce import KeyDebounce
+from benchlab.tui.screens.break_screen import BreakScreen
+from benchlab.tui.screens.consent import ConsentScreen
+from benchlab.tui.screens.end import EndScreen
+from benchlab.tui.screens.feedback import FeedbackScreen
+from benchlab.tui.screens.instructions import InstructionsScreen
+from benchlab.tui.task_registry import TaskUI, TrialContext
+
+if TYPE_CHECKING:
+    from textual.app import App
+
+
+class SessionFlow:
+    """One participant's session in the app (created by the launcher or by ``benchlab run``)."""
+
+    def __init__(
+        self, app: App[Any], runner: SessionRunner, task_ui: TaskUI, *,
+        on_finished: Callable[[SessionRunner], None], on_error: Callable[[BenchlabError], None],
+        guard_s: float = 1.0, debounce: KeyDebounce | None = None,
+    ) -> None:
+        self.app = app
+        self.runner = runner
+        self.task_ui = task_ui
+        self.on_finished = on_finished
+        self.on_error = on_error
+        self.guard_s = guard_s
+        self.debounce = debounce or KeyDebounce()
+        self.screen: Screen[None] | None = None
+        self.finished = False
+
+    # -- showing --------------------------------------------------------------------------------------------
+
+    def show(self) -> None:
+        """Show the screen for the runner's current stage."""
+        r = self.runner
+        if r.stage is Stage.CONSENT:
+            assert r.text.consent is not None
+            accept, decline = self._guarded(r.accept_consent), self._guarded(r.decline_consent)
+            self._switch(ConsentScreen(r.text.consent, accept, decline))
+        elif r.stage is Stage.INSTRUCTIONS:
+            self._switch(InstructionsScreen(r.text.instructions, self._guarded(r.finish_instructions)))
+        elif r.stage is Stage.TRIAL:
+            step = r.current
+            if step.practice:
+                context = TrialContext(f"Practice {step.index + 1} of {r.n_practice}", step.index, r.n_practice,
+                                       self.answer, self.debounce)
+            else:
+                done = r.recorded_main
+                context = TrialContext(f"Question {done + 1} of {r.n_main}  ·  block {step.block} of {r.n_blocks}",
+                                       done, r.n_main, self.answer, self.debounce)
+            self._switch(self.task_ui.trial_screen(r, step, context))
+        elif r.stage is Stage.BREAK:
+            self._switch(self._break_screen())
+        else:
+            self._show_end()
+
+    def _break_screen(self) -> BreakScreen:
+        r = self.runner
+        progress = (f"{r.recorded_main} of {r.n_main} questions answered", r.recorded_main, r.n_main)
+        if r.break_kind is BreakKind.PRACTICE_DONE:
+            blocks = f"in {r.n_blocks} blocks with a break after each" if r.n_blocks > 1 else "in one block"
+            title = "Practice finished"
+            message = f"From now on there is no feedback. The main part has {r.n_main} questions, {blocks}."
+        else:
+            title = f"Block {r.next_block - 1} of {r.n_blocks} done"
+            left = r.n_main - r.recorded_main
+            message = f"Take a short break if you like. {left} question{'s' if left != 1 else ''} to go."
+        return BreakScreen(title, message, progress, self._guarded(r.continue_after_break), guard_s=self.guard_s)
+
+    def _show_end(self) -> None:
+        r = self.runner
+        if r.end_reason is EndReason.ABORTED:
+            self._finish()
+            return
+        if r.end_reason is EndReason.DECLINED:
+            title, message = "Thank you", "You chose not to take part. Nothing has been recorded."
+        else:
+            title = "Thank you!"
+            message = "You have answered all the questions. Please let the experimenter know that you have finished."
+        self._switch(EndScreen(title, message, self._finish, guard_s=self.guard_s))
+
+    def _switch(self, screen: Screen[None]) -> None:
+        if self.screen is None:
+            self.app.push_screen(screen)
+        else:
+            self.app.switch_screen(screen)
+        self.screen = screen
+
+    def _guarded(self, transition: Callable[[], None]) -> Callable[[], None]:
+        def run() -> None:
+            try:
+                transition()
+            except BenchlabError as exc:
+                self._fail(exc)
+                return
+            self.show()
+
+        return run
+
+    # -- answering ------------------------------------------------------------------------------------------
+
+    def answer(self, response: str, timing: ResponseTiming) -> None:
+        """Record (fsync) first, then show feedback or the next screen."""
+        try:
+            feedback = self.runner.respond(response, timing)
+        except BenchlabError as exc:
+            self._fail(exc)
+            return
+        if feedback is not None:
+            self._switch(FeedbackScreen(feedback, self.show, guard_s=min(self.guard_s, 0.3)))
+        else:
+            self.show()
+
+    def skip_current(self) -> None:
+        """Experimenter skip: an empty answer for the trial on screen."""
+        if self.runner.stage is not Stage.TRIAL:
+            return
+        onset = getattr(self.screen, "onset_mono", None)
+        requested = getattr(self.screen, "requested_mono", None)
+        now = get_time()
+        timing = ResponseTiming(onset_mono=onset, response_mono=now, wall_clock=wall_clock_now(),
+                                requested_mono=requested, handler_mono=now, input="experimenter")
+        self._guarded(lambda: self.runner.skip(timing))()
+
+    def end_now(self) -> None:
+        self.runner.abort()
+        self._finish()
+
+    def _fail(self, exc: BenchlabError) -> None:
+        self.runner.close()
+        self.finished = True
+        self.on_error(exc)
+
+    def _finish(self) -> None:
+        if self.finished:
+            return
+        self.finished = True
+        self.runner.close()
+        self.on_finished(self.runner)
