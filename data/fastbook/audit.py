@@ -116,6 +116,10 @@ class Auditor:
             self._cache[key] = status
         return status
 
+    def clear_cache(self) -> None:
+        """Forget verdicts (chapter texts and chunks stay normalised)."""
+        self._cache.clear()
+
     # -- the checks ---------------------------------------------------------------------------------------------
     def _check(self, number: int, text: str) -> ContextStatus:
         if number not in self.chapters:
