@@ -15,6 +15,7 @@ from benchlab.data.errors import BenchlabError
 from benchlab.tui.commands import booksort as _booksort  # noqa: F401
 from benchlab.tui.commands import compare as _compare  # noqa: F401
 from benchlab.tui.commands import curate as _curate  # noqa: F401
+from benchlab.tui.commands import fastbook as _fastbook  # noqa: F401
 from benchlab.tui.commands import groups
 from benchlab.tui.commands import session as _session  # noqa: F401
 from benchlab.tui.commands import worldsense as _worldsense  # noqa: F401
