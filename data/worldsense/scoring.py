@@ -144,7 +144,7 @@ def score_worldsense(
         raise BenchlabError(
             "no complete tuple to score: every trial of a tuple needs an answer (see the warnings above)"
         )
-    _warn_small_cells(tuples, warn)
+    _warn_cells(tuples, table, warn)
     overall = None
     if tuples["problemname"].nunique() > 1:
         overall = stats_by_group(tuples, ["prompting", "modelname"], "acc")
@@ -200,8 +200,9 @@ def _check_names(files: Sequence[ResultColumns], warn: Callable[[str], None]) ->
             )
 
 
-def _warn_small_cells(tuples: pd.DataFrame, warn: Callable[[str], None]) -> None:
-    counts = tuples.groupby(["prompting", "modelname", "problemname", "problemsize"]).size()
+def _warn_cells(tuples: pd.DataFrame, table: TrialColumns, warn: Callable[[str], None]) -> None:
+    """Name the cells that make a CI undefined and the sizes that silently drop out of a problem's average."""
+    counts = tuples.groupby(["prompting", "modelname", "problemname", "problemsize"], observed=True).size()
     single = counts[counts == 1]
     if len(single):
         p, m, prob, size = single.index[0]
@@ -209,6 +210,19 @@ def _warn_small_cells(tuples: pd.DataFrame, warn: Callable[[str], None]) -> None
             f"{len(single)} (problem, size) cell(s) hold a single tuple (e.g. {p}/{m} {prob} size {size}): "
             "their variance is undefined, so confidence intervals involving them print as nan"
         )
+    sizes_in_test: dict[str, set[int]] = {}
+    for code, size in set(zip(table.problem_code.tolist(), table.size.tolist(), strict=True)):
+        sizes_in_test.setdefault(table.problem_names[code], set()).add(int(size))
+    present: dict[tuple[str, str, str], set[int]] = {}
+    for p, m, prob, size in counts.index:
+        present.setdefault((str(p), str(m), str(prob)), set()).add(int(size))
+    for (p, m, prob), sizes in present.items():
+        missing = sorted(sizes_in_test.get(prob, set()) - sizes)
+        if missing:
+            warn(
+                f"{p}/{m} {prob}: no complete tuple of size {', '.join(map(str, missing))}, so its average covers "
+                f"sizes {', '.join(map(str, sorted(sizes)))} only"
+            )
 
 
 # --------------------------------------------------------------------------------------------- tuples
