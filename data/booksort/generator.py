@@ -198,12 +198,23 @@ def _draw_pair(rs: np.random.RandomState, cand: np.ndarray, lower: int, upper: i
     """
     if len(cand) == 0:
         return None
-    diff = np.abs(cand[None, :] - cand[:, None]) if len(cand) <= 4000 else None
+    n = len(cand)
+    valid = None
+    if n <= 300:
+        diff = np.abs(cand[None, :] - cand[:, None])
+        valid = (diff > lower) & (diff <= upper)
+        if not valid.any():
+            for _ in range(MAX_PAIR_TRIES + 1):  # hopeless, but the published sampler spends these draws
+                rs.permutation(n)
+            return None
     for _ in range(MAX_PAIR_TRIES + 1):
-        k = rs.permutation(len(cand))[0]
+        k = rs.permutation(n)[0]
         first = int(cand[k])
-        d = np.abs(cand - first) if diff is None else diff[k]
-        ok = (d > lower) & (d <= upper)
+        if valid is not None:
+            ok = valid[k]
+        else:
+            d = np.abs(cand - first)
+            ok = (d > lower) & (d <= upper)
         if ok.any():
             offsets = (cand - first)[ok]
             second = first + int(offsets[rs.randint(0, len(offsets))])
@@ -270,7 +281,8 @@ def generate_many(book: PreparedBook, configs: Sequence[tuple[int, int]], seed: 
     skipped: list[str] = []
     for le, ls in configs:
         if len(book.words) <= le:
-            skipped.append(f"{book.title} ({len(book.words):,} words) is too short for e{le}")
+            skipped.append(f"{book.title} ({len(book.words):,} words after cleaning) is too short for e{le} "
+                           f"(needs more than {le:,})")
             continue
         recs, rep = generate(book, le, ls, seed, _index_cache=idx)
         out.extend(recs)

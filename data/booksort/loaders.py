@@ -250,8 +250,8 @@ def _read_csv_triple(src: Source) -> pd.DataFrame:
             row = merged[orphan].iloc[0]
             raise BenchlabError(f"book {row['book_idx']} excerpt {row['excerpt_idx']} has no row in {other}{stem}",
                                 seg_path, int(row["_line"]) + 2)
-    merged["segment_length"] = merged["segment_1"].str.split().str.len()
-    words_per_excerpt = merged["excerpt_text"].str.split().str.len()
+    merged["segment_length"] = [len(str(t).split()) for t in merged["segment_1"]]
+    words_per_excerpt = [len(str(t).split()) for t in merged["excerpt_text"]]
     merged["excerpt_length"] = src.excerpt_length if src.excerpt_length else words_per_excerpt
     merged = merged.sort_values("_line").reset_index(drop=True)
     _validate_rows(merged, seg_path, 2)

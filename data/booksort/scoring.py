@@ -97,7 +97,7 @@ def score_frame(frame: pd.DataFrame, include_practice: bool = False) -> list[Tab
         for name, g in subjects:
             for key, cell in g.groupby(keys, sort=True):
                 key_t = key if isinstance(key, tuple) else (key,)
-                rows[(name, *(int(x) for x in key_t))] = _cell(cell)
+                rows[(name, *(int(str(x)) for x in key_t))] = _cell(cell)
         table = pd.DataFrame(rows).T
         table.index.names = ["model", *keys]
         tables.append(Table(f"SORT accuracy {title} (CI: Wilson)", table))
