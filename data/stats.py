@@ -136,15 +136,19 @@ def binomial_vs_chance(successes: int, n: int, chance: float = 0.5) -> float:
 # Bootstrap (stratified, seeded)
 
 
-def _strata_index(n: int, strata: Sequence[Hashable] | None) -> dict[Hashable, np.ndarray]:
+def _strata_index(n: int, strata: Sequence[Hashable] | np.ndarray | None) -> dict[Hashable, np.ndarray]:
     if strata is None:
         return {None: np.arange(n)}
     if len(strata) != n:
         raise ValueError("one stratum label per unit is needed")
-    groups: dict[Hashable, list[int]] = {}
-    for i, s in enumerate(strata):
-        groups.setdefault(s, []).append(i)
-    return {k: np.asarray(v) for k, v in groups.items()}
+    import pandas as pd
+
+    labels = np.empty(n, dtype=object)
+    labels[:] = list(strata) if not isinstance(strata, np.ndarray) else strata
+    codes, uniques = pd.factorize(labels, sort=False)
+    order = np.argsort(codes, kind="stable")
+    bounds = np.searchsorted(codes[order], np.arange(len(uniques) + 1))
+    return {uniques[i]: order[bounds[i]:bounds[i + 1]] for i in range(len(uniques))}
 
 
 def _stratum_weights(groups: Mapping[Hashable, np.ndarray],
@@ -390,20 +394,26 @@ class RTBin:
 
 def accuracy_by_rt_quantile(rts_ms: Sequence[float] | np.ndarray, correct: Sequence[bool] | np.ndarray,
                             quantiles: int = 4) -> list[RTBin]:
-    """Accuracy per RT quantile bin (speed-accuracy check); ties go to the lower bin, each response counted once."""
+    """Accuracy per RT quantile bin (speed-accuracy check), bins by rank so each holds n/q responses.
+
+    Rank binning (Vincentiles) keeps bins equally full even when RTs tie; each bin reports its RT range.
+    """
     rt = np.asarray(rts_ms, dtype=float)
     ok = np.asarray(correct, dtype=bool)
     keep = ~np.isnan(rt)
     rt, ok = rt[keep], ok[keep]
-    if rt.size == 0:
+    n = rt.size
+    if n == 0:
         return []
-    edges = np.quantile(rt, np.linspace(0, 1, quantiles + 1))
-    # bin b holds edges[b] < rt <= edges[b+1]; the first bin also holds the minimum.
-    which = np.clip(np.searchsorted(edges, rt, side="left") - 1, 0, quantiles - 1)
+    order = np.argsort(rt, kind="stable")
+    which = np.empty(n, dtype=int)
+    which[order] = (np.arange(n) * quantiles) // n
     bins = []
     for b in range(quantiles):
         mask = which == b
-        bins.append(RTBin(b + 1, float(edges[b]), float(edges[b + 1]), int(mask.sum()), int(ok[mask].sum())))
+        if not mask.any():
+            continue
+        bins.append(RTBin(b + 1, float(rt[mask].min()), float(rt[mask].max()), int(mask.sum()), int(ok[mask].sum())))
     return bins
 
 

@@ -106,6 +106,10 @@ def test_rt_summary_and_quantile_bins() -> None:
     assert [b.n for b in bins] == [2, 2, 2, 2]
     assert [b.accuracy for b in bins] == [0.0, 0.5, 1.0, 1.0]
     assert sum(b.n for b in bins) == len(rts)
+    assert [(b.lo_ms, b.hi_ms) for b in bins] == [(100, 200), (300, 400), (500, 600), (700, 800)]
+    # ties: 8 equal RTs still fill 4 bins of 2
+    tied = stats.accuracy_by_rt_quantile([500] * 8, correct, quantiles=4)
+    assert [b.n for b in tied] == [2, 2, 2, 2]
 
 
 def test_spread_and_attention() -> None:

@@ -43,15 +43,6 @@ def make_criterion(min_control_acc: float | None, fast_ms: float | None, max_fas
     return AttentionCriterion(min_control_accuracy=min_control_acc, fast_ms=fast_ms, max_fast_share=max_fast_share)
 
 
-def write_plot(plot_path: Path | None, draw) -> None:  # type: ignore[no-untyped-def]
-    if plot_path is None:
-        return
-    from benchlab.data.plots import save_figure
-
-    save_figure(draw, plot_path)
-    click.echo(f"figure written to {plot_path}", err=True)
-
-
 @cli.group()
 def compare() -> None:
     """Compare humans with models (tables with CIs and tests) and curators with each other."""
@@ -73,3 +64,52 @@ def compare_fastbook(file_a: Path, file_b: Path, fmt: str) -> None:
         if not path.exists():
             raise BenchlabError("no such file", path)
     click.echo(render(compare_files(file_a, file_b).tables(), fmt), nl=False)
+
+
+def _emit(comp, fmt: str, plot_path: Path | None, sections: tuple[str, ...] | None) -> None:  # type: ignore[no-untyped-def]
+    numeric = fmt in ("csv", "json")
+    click.echo(render(comp.tables(numeric=numeric, sections=sections), fmt), nl=False)
+    if plot_path is not None:
+        from benchlab.data.plots import save_comparison_plot
+
+        save_comparison_plot(comp, plot_path)
+        click.echo(f"figure written to {plot_path}", err=True)
+
+
+SECTIONS_OPTION = click.option(
+    "--only", "sections", multiple=True,
+    type=click.Choice(["accuracy", "counts", "tests", "spread", "flags", "rt", "rt-quantiles", "agreement", "methods"]),
+    help="Print only these tables (repeatable); default: all.",
+)
+
+
+@compare.command("worldsense")
+@click.option("-t", "--testset", type=click.Path(path_type=Path), required=True,
+              help="Test-set folder (holds trials.jsonl.bz2; its results/ folder holds the published models).")
+@click.option("--results", "results", type=click.Path(path_type=Path), multiple=True,
+              help="Results folder(s) with human (basic___human-<id>___results.jsonl) or more model files.")
+@click.option("--no-published", is_flag=True, help="Do not read <testset>/results (the published models).")
+@click.option("--ci", type=click.Choice(["bootstrap", "benchmark"]), default="bootstrap", show_default=True,
+              help="CI method: stratified bootstrap over tuples, or the benchmark's own 1.96*sem (as in the paper).")
+@attention_options
+@BOOT_OPTION
+@SEED_OPTION
+@SECTIONS_OPTION
+@FORMAT_OPTION
+@PLOT_OPTION
+def compare_worldsense_cmd(testset: Path, results: tuple[Path, ...], no_published: bool, ci: str,
+                           min_control_acc: float | None, fast_ms: float | None, max_fast_share: float,
+                           exclude_flagged: bool, n_boot: int, seed: int, sections: tuple[str, ...], fmt: str,
+                           plot_path: Path | None) -> None:
+    """WorldSense: each participant, the pooled humans and each model per problem, with 95% CIs and tests.
+
+    Files whose model name starts with "human" are participants. Example:
+
+        benchlab compare worldsense -t data/worldsense/test_set --results lab/out/results --plot fig.png
+    """
+    from benchlab.data.compare_worldsense import compare_worldsense
+
+    comp = compare_worldsense(testset, list(results), include_published=not no_published,
+                              criterion=make_criterion(min_control_acc, fast_ms, max_fast_share),
+                              exclude_flagged=exclude_flagged, n_boot=n_boot, seed=seed, ci=ci)
+    _emit(comp, fmt, plot_path, sections or None)
