@@ -130,8 +130,10 @@ class SessionRunner:
         self.text = text or SessionText()
         self.resume = resume
         self.simulated = simulated
-        self.results_log = ResponseLog(files.results, task.item_id_of)
-        self.practice_log = ResponseLog(files.practice, task.item_id_of)
+        # A task may write its own results format (e.g. SORT's CSV) with a log of the same interface.
+        log_type = getattr(task, "response_log", ResponseLog)
+        self.results_log = log_type(files.results, task.item_id_of)
+        self.practice_log = log_type(files.practice, task.item_id_of)
         self._lock = SessionLock(files.lock)
         self._steps = plan.steps()
         self._pending: list[PlannedStep] = []
