@@ -19,7 +19,7 @@ from benchlab.data.booksort.results import (
     read_results,
     results_filename,
 )
-from benchlab.data.booksort.scoring import POOLED_HUMANS, score_paths
+from benchlab.data.booksort.scoring import score_paths
 from benchlab.data.errors import BenchlabError
 from benchlab.data.samples import sample_path
 from benchlab.tui.cli import cli
@@ -51,7 +51,8 @@ def _model_file(folder: Path, le: int, answers: list[str], with_correct: bool = 
     return path
 
 
-def _human_file(folder: Path, participant: str, le: int, answers: list[str], practice: int = 0) -> Path:
+def _human_file(folder: Path, participant: str, le: int, answers: list[str], practice: int = 0,
+                simulated: str | None = None) -> Path:
     path = folder / results_filename(le, 20, f"human-{participant}")
     log = SortResultsLog(path)
     recs = _records(le)
@@ -59,6 +60,7 @@ def _human_file(folder: Path, participant: str, le: int, answers: list[str], pra
         log.append(HumanSortRow.from_trial(
             recs[i], answer, model_name=f"human-{participant}", participant=participant, session="1",
             condition="stm", trial_index=i, block=1, practice=i < practice, seed=5, rt_ms=1500.0,
+            simulated=simulated,
         ))
     return path
 
@@ -94,15 +96,20 @@ def test_humans_scored_per_participant_and_pooled_without_practice(tmp_path: Pat
     _human_file(tmp_path, "P01", 250, truths)  # all correct
     _human_file(tmp_path, "P02", 250, ["A"] * 20, practice=4)  # always A; first 4 rows are practice
     overall = score_paths([tmp_path])[0].frame
-    assert overall.loc["human-P01", "accuracy"] == 1.0
+    assert overall.loc["human-P01 stm", "accuracy"] == 1.0
     scored = truths[4:]
-    assert overall.loc["human-P02", "n"] == 16
-    assert overall.loc["human-P02", "accuracy"] == pytest.approx(round(scored.count("A") / 16, 4))
-    assert overall.loc["human-P02", "share_A"] == 1.0
-    assert overall.loc[POOLED_HUMANS, "n"] == 36
-    assert overall.loc[POOLED_HUMANS, "accuracy"] == pytest.approx(round((20 + scored.count("A")) / 36, 4))
+    assert overall.loc["human-P02 stm", "n"] == 16
+    assert overall.loc["human-P02 stm", "accuracy"] == pytest.approx(round(scored.count("A") / 16, 4))
+    assert overall.loc["human-P02 stm", "share_A"] == 1.0
+    assert overall.loc["humans stm (pooled)", "n"] == 36
+    assert overall.loc["humans stm (pooled)", "accuracy"] == pytest.approx(round((20 + scored.count("A")) / 36, 4))
     with_practice = score_paths([tmp_path], include_practice=True)[0].frame
-    assert with_practice.loc["human-P02", "n"] == 20
+    assert with_practice.loc["human-P02 stm", "n"] == 20
+    # A simulated pilot is listed under its own label and never pooled with people.
+    _human_file(tmp_path, "SIM", 250, ["B"] * 8, simulated="random")
+    overall = score_paths([tmp_path])[0].frame
+    assert overall.loc["human-SIM stm (simulated random)", "n"] == 8
+    assert overall.loc["humans stm (pooled)", "n"] == 36
 
 
 def test_human_log_is_the_model_layout_plus_timing_and_resumes(tmp_path: Path) -> None:

@@ -210,8 +210,8 @@ class SortResultsLog:
 # ---------------------------------------------------------------------------------------------------------------
 # Reading results for scoring (models and people).
 
-READ_COLUMNS = ["source", "line", "model_name", "is_human", "participant", "excerpt_length", "segment_length",
-                "book_idx", "distance_bin", "answer", "ground_truth", "correct", "practice"]
+READ_COLUMNS = ["source", "line", "model_name", "is_human", "participant", "condition", "simulated", "excerpt_length",
+                "segment_length", "book_idx", "distance_bin", "answer", "ground_truth", "correct", "practice"]
 
 
 def find_results(paths: Iterable[str | Path]) -> list[Path]:
@@ -290,9 +290,12 @@ def read_results(path: str | Path) -> pd.DataFrame:
     practice = (frame["practice"].isin(["True", "true", "1"]) if "practice" in frame.columns
                 else pd.Series([False] * n))
     participant = frame["participant"] if "participant" in frame.columns else pd.Series([""] * n)
+    condition = frame["condition"] if "condition" in frame.columns else pd.Series([""] * n)
+    simulated = frame["simulated"] if "simulated" in frame.columns else pd.Series([""] * n)
     return pd.DataFrame({
         "source": str(p), "line": lines, "model_name": model.astype(str),
         "is_human": model.astype(str).str.startswith("human-"), "participant": participant.astype(str),
+        "condition": condition.astype(str), "simulated": simulated.astype(str),
         "excerpt_length": le, "segment_length": ls,
         "book_idx": ints("book_idx", 0), "distance_bin": ints("distance_bin", 0),
         "answer": answer, "ground_truth": truth, "correct": answer == truth, "practice": practice.astype(bool),

@@ -35,11 +35,18 @@ def binomial_greater(successes: int, n: int, chance: float = CHANCE) -> float:
 
 
 def _subjects(frame: pd.DataFrame) -> list[tuple[str, pd.DataFrame]]:
-    """Each model / participant, then all humans pooled (when there is more than one)."""
-    out = [(str(name), group) for name, group in frame.groupby("model_name", sort=True)]
-    humans = frame[frame["is_human"]]
-    if humans["model_name"].nunique() > 1:
-        out.append((POOLED_HUMANS, humans))
+    """Each model / participant (humans per condition, STM or LTM), then real humans pooled per condition.
+
+    Simulated participants are listed under their own name but never pooled with people.
+    """
+    labels = frame["model_name"].where(frame["condition"] == "", frame["model_name"] + " " + frame["condition"])
+    labels = labels.where(frame["simulated"] == "", labels + " (simulated " + frame["simulated"] + ")")
+    out = [(str(name), group) for name, group in frame.groupby(labels, sort=True)]
+    humans = frame[frame["is_human"] & (frame["simulated"] == "")]
+    for condition, group in humans.groupby("condition", sort=True):
+        if group["model_name"].nunique() > 1:
+            name = POOLED_HUMANS if not condition else f"humans {condition} (pooled)"
+            out.append((name, group))
     return out
 
 
