@@ -174,6 +174,8 @@ def read_trial_columns(path: str | Path, *, cache: bool = True) -> TrialColumns:
         raw = file.read_bytes()
     except PermissionError as exc:
         raise BenchlabError("permission denied: cannot read this file", file) from exc
+    except IsADirectoryError as exc:
+        raise BenchlabError("is a folder, expected a trials file", file) from exc
     except OSError as exc:
         raise BenchlabError(f"cannot read this file ({exc.strerror or exc})", file) from exc
     cache_file = _cache_path(hashlib.sha256(raw).hexdigest()) if cache else None
