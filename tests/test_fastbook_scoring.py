@@ -146,3 +146,18 @@ def test_bad_run_files(tmp_path: Path, content: str, message: str, line: int | N
     with pytest.raises(BenchlabError) as err:
         read_run(path, _tiny(tmp_path))
     assert message in str(err.value) and err.value.line == line
+
+
+def test_the_normaliser_fast_path_equals_ftfy_on_every_real_string() -> None:
+    import ftfy
+
+    from benchlab.data.fastbook.scoring import Normaliser
+
+    root = full_data("fastbook-benchmark")
+    bench = load_benchmark(root / "fastbook-benchmark.json")
+    chapters = load_chapters(root, bench.chapters)
+    texts = [c.text for ch in chapters.values() for c in ch.chunks]
+    texts += [x for q in bench for c in q.answer_context for x in c.context]
+    texts += ["a &amp; b", "x\r\ny", "tab\there", "caf\u00e9 \u201cq\u201d"]
+    fix = Normaliser()
+    assert [fix(t) for t in texts] == [ftfy.fix_text(t) for t in texts]

@@ -363,11 +363,11 @@ class AuditReport:
 
     def ceilings_table(self) -> Table:
         frame = pd.DataFrame(
-            {"value": [round(self.max_mrr, 4), round(self.max_recall, 4), len(self.never_scoring_questions),
+            {"value": pd.array([round(self.max_mrr, 4), round(self.max_recall, 4), len(self.never_scoring_questions),
                        len(self.unscorable_components), sum(f.status.ambiguous for f in self.answer_contexts),
                        sum(len(f.status.chunks) > 1 for f in self.answer_contexts),
                        sum(f.status.short for f in self.answer_contexts), len(self.duplicates),
-                       len(self.list_components)]},
+                       len(self.list_components)], dtype=object)},
             index=pd.Index(["max Modified MRR@10 (oracle)", "max Modified Recall@10 (oracle)",
                             "questions that can never score MRR > 0", "components that can never score",
                             "contexts occurring more than once in the chapter", "contexts inside more than one chunk",

@@ -266,16 +266,21 @@ def loads_benchmark(text: str, path: str | Path = "<benchmark>") -> Benchmark:
     questions: list[Question] = []
     sources: dict[QuestionId, _Source] = {}
     for i, obj in enumerate(data["questions"]):
-        line = _line_of(text, starts[i]) if i < len(starts) else None
+
+        def line_here(i: int = i) -> int | None:  # only computed on error: it scans the file
+            return _line_of(text, starts[i]) if i < len(starts) else None
+
         if not isinstance(obj, dict):
-            raise BenchlabError(f"question #{i + 1}: expected an object, found {type(obj).__name__}", path, line)
+            raise BenchlabError(f"question #{i + 1}: expected an object, found {type(obj).__name__}", path,
+                                line_here())
         try:
             q = Question.model_validate(obj)
         except ValidationError as exc:
             who = _describe_partial(obj, i)
-            raise BenchlabError(f"{who}: {describe_validation_error(exc)}", path, line) from exc
+            raise BenchlabError(f"{who}: {describe_validation_error(exc)}", path, line_here()) from exc
         if q.id in sources:
-            raise BenchlabError(f"{q.id} appears twice (questions are identified by chapter and number)", path, line)
+            raise BenchlabError(f"{q.id} appears twice (questions are identified by chapter and number)", path,
+                                line_here())
         questions.append(q)
         raw = layout[1][i][1] if layout is not None else ""
         sources[q.id] = _Source(raw, obj)

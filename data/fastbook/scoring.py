@@ -11,6 +11,7 @@ is normalised once and cached, so re-scoring after an edit in the curation edito
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
@@ -25,6 +26,11 @@ from benchlab.data.tables import Table
 DEFAULT_K = 10
 
 
+_MAY_CHANGE = re.compile(r"[^\x20-\x7e\n\t]|&")
+"""Characters ftfy's default fixes can act on: non-ASCII, control characters, ``\r`` and HTML entities.
+Text without any of them is returned unchanged by ``fix_text``, so it skips the (slow) call."""
+
+
 class Normaliser:
     """``ftfy.fix_text`` with a cache: chunks and contexts repeat across questions, runs and edits."""
 
@@ -34,7 +40,7 @@ class Normaliser:
     def __call__(self, text: str) -> str:
         fixed = self._cache.get(text)
         if fixed is None:
-            fixed = ftfy.fix_text(text)
+            fixed = ftfy.fix_text(text) if _MAY_CHANGE.search(text) else text
             self._cache[text] = fixed
         return fixed
 
