@@ -24,7 +24,7 @@ OBFUSCATE = {"TRUE": "Emmanuel", "FALSE": "Megi", "POSSIBLE": "Dieuwke", "IMPOSS
 
 
 def write_testset(folder: Path, tuples_per_cell: int = 4, sizes: tuple[int, ...] = (3, 4, 5), seed: int = 7,
-                  compress: bool = False) -> Path:
+                  compress: bool = False, long_text: bool = False) -> Path:
     """Write ``folder/trials.jsonl`` (or ``.bz2``) and return the folder."""
     rng = random.Random(seed)
     lines = []
@@ -38,6 +38,11 @@ def write_testset(folder: Path, tuples_per_cell: int = 4, sizes: tuple[int, ...]
                     key = rng.randrange(-(2**63), 2**63)
                     text = (f"Item {n}: there are {size} things in a row. Question about {problem}, tuple {t}.\n"
                             f"Only respond with one of: {', '.join(options)}.")
+                    if long_text:
+                        text = (f"Item {n}. There are {size} boxes on a shelf: the red box is left of the blue box, "
+                                "the green box is right of the blue box and the white box is left of the red box. "
+                                "Is the following sentence 'the green box is left of the red box' true or false?\n"
+                                f"Only respond with one of these options: {', '.join(options)}.")
                     lines.append({
                         "Key": key, "problemname": problem, "tuple_ID": tid, "text": text, "expectedresp": options,
                         "span": 1, "descr": "[(0, 1)]", "query": "(0, 1)", "objects": [f"o{i}" for i in range(size)],

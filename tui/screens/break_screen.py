@@ -7,7 +7,7 @@ from collections.abc import Callable
 from textual import events
 from textual._time import get_time
 from textual.app import ComposeResult
-from textual.containers import Center, Middle
+from textual.containers import Vertical
 from textual.screen import Screen
 from textual.widgets import Static
 
@@ -35,7 +35,7 @@ class BreakScreen(Screen[None]):
 
     def compose(self) -> ComposeResult:
         yield SessionProgress(*self.progress)
-        with Middle(), Center():
+        with Vertical(id="center"):
             yield Static(self.title_text, id="break-title", markup=False)
             yield Static(self.message, id="break-message", markup=False)
             yield Static("Press Space when you are ready to continue", id="hint")

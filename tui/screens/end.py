@@ -7,7 +7,7 @@ from collections.abc import Callable
 from textual import events
 from textual._time import get_time
 from textual.app import ComposeResult
-from textual.containers import Center, Middle
+from textual.containers import Vertical
 from textual.screen import Screen
 from textual.widgets import Static
 
@@ -27,7 +27,7 @@ class EndScreen(Screen[None]):
         self._done = False
 
     def compose(self) -> ComposeResult:
-        with Middle(), Center():
+        with Vertical(id="center"):
             yield Static(self.title_text, id="end-title", markup=False)
             yield Static(self.message, id="end-message", markup=False)
             yield Static("Press Enter to close", id="hint")

@@ -7,7 +7,7 @@ from collections.abc import Callable
 from textual import events
 from textual._time import get_time
 from textual.app import ComposeResult
-from textual.containers import Center, Middle
+from textual.containers import Vertical
 from textual.screen import Screen
 from textual.widgets import Static
 
@@ -29,7 +29,7 @@ class FeedbackScreen(Screen[None]):
         self._done = False
 
     def compose(self) -> ComposeResult:
-        with Middle(), Center():
+        with Vertical(id="center"):
             yield Static(self.feedback.message, id="feedback", markup=False,
                          classes="correct" if self.feedback.correct else "wrong")
             yield Static("Press Space to continue", id="hint")
