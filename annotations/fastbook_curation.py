@@ -75,7 +75,7 @@ class CurationSession:
         self.history = EditHistory(self._question)
         self._clock = clock
         self._originals: dict[QuestionId, str] = {}
-        self._order = {q.id: i for i, q in enumerate(benchmark.questions)}
+        self._order: dict[QuestionId, int] = {q.id: i for i, q in enumerate(benchmark.questions)}
 
     @classmethod
     def open(cls, path: str | Path, *, curator: str | None = None) -> CurationSession:
@@ -144,8 +144,8 @@ class CurationSession:
             file=self.path.name,
             chapter=qid[0] if qid else None,
             question_number=qid[1] if qid else None,
-            **change,  # type: ignore[arg-type]
-            **extra,  # type: ignore[arg-type]
+            **change,
+            **extra,
         )
         self.log.append(record)
 

@@ -7,10 +7,14 @@ naming unknown questions ends with one ``benchlab: error: <file>:<line>: ...`` l
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
 from benchlab.tui.commands.groups import cli
+
+if TYPE_CHECKING:
+    from benchlab.tui.curate_app import CurateFastbookApp
 
 
 @cli.group()
@@ -40,7 +44,7 @@ def curate_fastbook(benchmark_path: Path | None, chapters_dir: Path | None, run_
 
 
 def build_app(benchmark_path: Path | None, chapters_dir: Path | None, run_paths: tuple[Path, ...] | list[Path],
-              curator: str | None, k: int = 10):  # type: ignore[no-untyped-def]
+              curator: str | None, k: int = 10) -> CurateFastbookApp:
     """Load everything (raising ``BenchlabError`` on bad input) and return the editor app, not yet running."""
     from benchlab.annotations.fastbook_curation import CurationSession
     from benchlab.data.fastbook.chapters import load_chapters

@@ -1,0 +1,28 @@
+"""The app behind ``benchlab curate fastbook``: one screen, the context-annotation editor."""
+
+from __future__ import annotations
+
+from textual.app import App
+
+from benchlab.annotations.fastbook_curation import CurationSession
+from benchlab.data.fastbook.chapters import Chapter
+from benchlab.data.fastbook.runs import Run
+from benchlab.tui.screens.fastbook_curate import FastbookCurateScreen
+
+
+class CurateFastbookApp(App[None]):
+    """Opens the editor on an already loaded session (loading errors are reported by the CLI, before the UI)."""
+
+    TITLE = "benchlab curate fastbook"
+    # The editor's own quit asks about unsaved changes first; ctrl+q stays Textual's immediate quit.
+
+    def __init__(self, session: CurationSession, chapters: dict[int, Chapter], runs: list[Run] | None = None,
+                 *, k: int = 10) -> None:
+        super().__init__()
+        self.session = session
+        self.chapters = chapters
+        self.runs = runs or []
+        self.k = k
+
+    def on_mount(self) -> None:
+        self.push_screen(FastbookCurateScreen(self.session, self.chapters, self.runs, k=self.k))
