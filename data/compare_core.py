@@ -36,13 +36,14 @@ class Entry:
 
 @dataclass(frozen=True)
 class TestRow:
-    """Pooled humans against one model in one condition."""
+    """Pooled humans (or one participant, ``who``) against one model in one condition."""
 
     condition: str
     model: str
-    humans: float  # pooled human score on the units used by the test
+    humans: float  # the human score on the units used by the test
     model_same_units: float  # the model's score on the same units (paired) or on all its units (unpaired)
     result: TestResult
+    who: str = POOLED
 
 
 @dataclass
@@ -110,19 +111,26 @@ class Comparison:
         for t in self.tests:
             r = t.result
             if numeric:
-                rows.append({"condition": t.condition, "model": t.model, "humans": _r(t.humans),
+                rows.append({"condition": t.condition, "humans_row": t.who, "model": t.model,
+                             "humans": _r(t.humans),
                              "model_same_units": _r(t.model_same_units), "difference": _r(r.estimate),
                              "ci_low": _r(r.ci_low), "ci_high": _r(r.ci_high), "p": _r(r.p_value, 6),
                              "n": r.n, "method": r.method, "note": r.note})
             else:
-                rows.append({"condition": t.condition, "model": t.model, "humans": _pct(t.humans),
+                rows.append({"condition": t.condition, "humans_row": t.who, "model": t.model,
+                             "humans": _pct(t.humans),
                              "model (same units)": _pct(t.model_same_units),
                              "difference [95% CI]": _diff_text(r), "p": format_p(r.p_value) + stars(r.p_value),
                              f"n {self.unit}": r.n, "test": r.method})
         frame = pd.DataFrame(rows)
         if not frame.empty:
-            frame = frame.set_index(["condition", "model"])
-        return Table(f"{self.benchmark}: pooled humans minus model (points), two-sided tests", frame)
+            per_person = any(t.who != POOLED for t in self.tests)
+            if not per_person:
+                frame = frame.drop(columns=["humans_row"])
+            frame = frame.set_index(["condition", "humans_row", "model"] if per_person else ["condition", "model"])
+            if per_person:
+                frame.index = frame.index.set_names(["condition", "who", "model"])
+        return Table(f"{self.benchmark}: humans minus model (points), two-sided tests", frame)
 
     def spread_table(self) -> Table:
         rows = []

@@ -122,7 +122,8 @@ def mcnemar_test(first: Sequence[bool] | np.ndarray, second: Sequence[bool] | np
     zc = float(sps.norm.ppf(0.5 + level / 2))
     se = math.sqrt(max((n10 + n01) / n - diff * diff, 0.0) / n)
     method = "McNemar exact" if exact else "McNemar chi2 (cc)"
-    return TestResult(method, diff, diff - zc * se, diff + zc * se, p, stat, n, note=f"discordant {n10}/{n01}")
+    lo, hi = max(-1.0, diff - zc * se), min(1.0, diff + zc * se)
+    return TestResult(method, diff, lo, hi, p, stat, n, note=f"discordant {n10}/{n01}; Wald CI clipped to [-1, 1]")
 
 
 def binomial_vs_chance(successes: int, n: int, chance: float = 0.5) -> float:

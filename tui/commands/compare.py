@@ -113,3 +113,32 @@ def compare_worldsense_cmd(testset: Path, results: tuple[Path, ...], no_publishe
                               criterion=make_criterion(min_control_acc, fast_ms, max_fast_share),
                               exclude_flagged=exclude_flagged, n_boot=n_boot, seed=seed, ci=ci)
     _emit(comp, fmt, plot_path, sections or None)
+
+
+@compare.command("sort")
+@click.argument("paths", nargs=-1, required=True, type=click.Path(path_type=Path))
+@click.option("--no-bins", is_flag=True, help="Only per configuration, not per distance bin.")
+@click.option("--no-participant-tests", is_flag=True, help="Only test the pooled humans against each model.")
+@attention_options
+@BOOT_OPTION
+@SEED_OPTION
+@SECTIONS_OPTION
+@FORMAT_OPTION
+@PLOT_OPTION
+def compare_sort_cmd(paths: tuple[Path, ...], no_bins: bool, no_participant_tests: bool,
+                     min_control_acc: float | None, fast_ms: float | None, max_fast_share: float,
+                     exclude_flagged: bool, n_boot: int, seed: int, sections: tuple[str, ...], fmt: str,
+                     plot_path: Path | None) -> None:
+    """SORT: each participant, the pooled humans and each model per configuration and distance bin.
+
+    PATHS are results CSVs ({L_E}-s{L_S}-{model}_results.csv) or folders holding them; model names starting with
+    "human-" are participants. Example:
+
+        benchlab compare sort lab/out/results models/results --format markdown --plot sort.pdf
+    """
+    from benchlab.data.compare_sort import compare_sort
+
+    comp = compare_sort(list(paths), criterion=make_criterion(min_control_acc, fast_ms, max_fast_share),
+                        exclude_flagged=exclude_flagged, n_boot=n_boot, seed=seed, by_bin=not no_bins,
+                        participant_tests=not no_participant_tests)
+    _emit(comp, fmt, plot_path, sections or None)

@@ -1,0 +1,155 @@
+"""SORT comparison: hand-computed pooled humans, McNemar vs statsmodels, human CSVs from the session writer, CLI."""
+
+from __future__ import annotations
+
+import csv
+from pathlib import Path
+
+import numpy as np
+import pytest
+from statsmodels.stats.contingency_tables import mcnemar as sm_mcnemar
+
+from benchlab.data.booksort.loaders import load_records
+from benchlab.data.booksort.results import HumanSortRow, SortResultsLog
+from benchlab.data.compare_core import POOLED
+from benchlab.data.compare_sort import compare_sort
+from benchlab.data.samples import sample_path
+from benchlab.data.stats import AttentionCriterion
+from benchlab.tui.cli import main
+
+COLS = ["", "book_idx", "excerpt_idx", "segment_idx", "distance_bin", "present_seg1_first", "excerpt_length",
+        "segment_length", "model_name", "A_is_first", "answer", "ground_truth", "correct", "participant", "practice",
+        "rt_ms"]
+BINS = [62, 83, 125, 200]
+
+
+def write_csv(path: Path, model: str, correct: list[bool], participant: str = "", rts: list[float] | None = None,
+              first_item: int = 0, practice: int = 0) -> Path:
+    """One row per item i (excerpt i // 4, bin i % 4); truth alternates A/B; ``practice`` leading rows flagged."""
+    rows = []
+    for n, ok in enumerate(correct):
+        i = first_item + n
+        truth = "A" if i % 2 == 0 else "B"
+        answer = truth if ok else ("B" if truth == "A" else "A")
+        rows.append([n, 69087, i // 4, 0, BINS[i % 4], int(truth == "A"), 250, 20, model, int(truth == "A"), answer,
+                     truth, ok, participant, n < practice, "" if rts is None else rts[n]])
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with open(path, "w", newline="") as handle:
+        writer = csv.writer(handle)
+        writer.writerow(COLS)
+        writer.writerows(rows)
+    return path
+
+
+@pytest.fixture
+def sort_lab(tmp_path: Path) -> Path:
+    res = tmp_path / "results"
+    # model: right on even items, wrong on odd (20 items)
+    write_csv(res / "250-s20-hf_Llama3_results.csv", "Llama3", [i % 2 == 0 for i in range(20)])
+    # p1 right on items 0-15, wrong on 16-19; RT 1000 + 100 i
+    write_csv(res / "250-s20-human-p1_results.csv", "human-p1", [i < 16 for i in range(20)], "p1",
+              [1000.0 + 100 * i for i in range(20)])
+    # p2 answers items 10-19 only, all right, very fast
+    write_csv(res / "250-s20-human-p2_results.csv", "human-p2", [True] * 10, "p2", [120.0] * 10, first_item=10)
+    return res
+
+
+def test_participant_and_pooled_hand_computed(sort_lab: Path) -> None:
+    comp = compare_sort([sort_lab], n_boot=1000)
+    p1 = comp.cell("p1", "e250-s20")
+    assert p1 is not None and p1.value == pytest.approx(16 / 20) and p1.n_units == 20
+    # pooled: items 0-9 only p1 (right), 10-15 both right, 16-19 p1 wrong + p2 right = 0.5 -> (16 + 2) / 20
+    pooled = comp.cell(POOLED, "e250-s20")
+    assert pooled is not None
+    assert pooled.value == pytest.approx(18 / 20)
+    assert pooled.n_units == 20 and pooled.n_participants == 2
+    # distance bin 62 = items 0, 4, 8, 12, 16 -> p1: 1,1,1,1,0 ; p2 answered 12, 16 -> 1, 1 -> (1+1+1+1+0.5)/5
+    d62 = comp.cell(POOLED, "e250-s20 d62")
+    assert d62 is not None and d62.value == pytest.approx(4.5 / 5)
+
+
+def test_mcnemar_matches_statsmodels_on_shared_items(sort_lab: Path) -> None:
+    comp = compare_sort([sort_lab], n_boot=500)
+    row = next(t for t in comp.tests if t.who == "p1" and t.condition == "e250-s20")
+    # p1 right & model right: even < 16 (8); p1 only: odd < 16 (8); model only: even >= 16 (2); neither: 2
+    ref = sm_mcnemar([[8, 8], [2, 2]], exact=True)
+    assert row.result.method == "McNemar exact"
+    assert row.result.p_value == pytest.approx(ref.pvalue)
+    assert row.result.estimate == pytest.approx((8 - 2) / 20)
+    assert (row.humans, row.model_same_units) == (pytest.approx(0.8), pytest.approx(0.5))
+    pooled = next(t for t in comp.tests if t.who == POOLED and t.condition == "e250-s20")
+    assert pooled.result.method.startswith("paired bootstrap over shared items")
+    assert pooled.result.estimate == pytest.approx(0.9 - 0.5)
+
+
+def test_unshared_items_use_two_proportion_test(tmp_path: Path) -> None:
+    res = tmp_path / "r"
+    write_csv(res / "250-s20-hf_M_results.csv", "M", [True, False] * 10)
+    write_csv(res / "250-s20-human-p1_results.csv", "human-p1", [True] * 18 + [False] * 2, "p1", first_item=40)
+    comp = compare_sort([res], n_boot=300)
+    row = next(t for t in comp.tests if t.who == "p1" and t.condition == "e250-s20")
+    assert row.result.method == "two-proportion z test"
+    pooled = next(t for t in comp.tests if t.who == POOLED and t.condition == "e250-s20")
+    assert pooled.result.method.startswith("unpaired bootstrap")
+
+
+def test_flags_rt_and_practice_rows(sort_lab: Path, tmp_path: Path) -> None:
+    crit = AttentionCriterion(fast_ms=200, max_fast_share=0.2)
+    comp = compare_sort([sort_lab], criterion=crit, exclude_flagged=True, n_boot=300)
+    assert [e.name for e in comp.flagged] == ["p2"]
+    pooled = comp.cell(POOLED, "e250-s20")
+    assert pooled is not None and pooled.value == pytest.approx(0.8) and pooled.n_participants == 1
+    rt = {(p, c): s for p, c, s in comp.rt}
+    assert rt[("p1", "e250-s20")].median == pytest.approx(np.median([1000 + 100 * i for i in range(20)]))
+    bins = comp.rt_quantiles["p1"]
+    assert [b.accuracy for b in bins] == [1.0, 1.0, 1.0, 0.2]  # the slowest five hold the 4 errors
+    # practice rows are not scored
+    res = tmp_path / "prac"
+    write_csv(res / "250-s20-human-p3_results.csv", "human-p3", [False, False] + [True] * 8, "p3", practice=2)
+    comp3 = compare_sort([res], n_boot=200)
+    cell = comp3.cell("p3", "e250-s20")
+    assert cell is not None and cell.value == 1.0 and cell.n_units == 8
+
+
+def test_agreement_on_shared_items(sort_lab: Path) -> None:
+    comp = compare_sort([sort_lab], n_boot=200)
+    agr = comp.agreement["e250-s20"]
+    # items 10-19: both participants; agree on 10-15 (both right), disagree on 16-19
+    assert agr.items == 10 and agr.raters == 2
+    assert agr.percent == pytest.approx(0.6)
+
+
+def test_reads_files_written_by_the_session_log(tmp_path: Path) -> None:
+    records = [r for r in load_records(sample_path("booksort", "test_e250_s20.parquet"))][:12]
+    res = tmp_path / "results"
+    log = SortResultsLog(res / "250-s20-human-p7_results.csv")
+    for i, rec in enumerate(records):
+        answer = rec.ground_truth if i % 3 else ("B" if rec.ground_truth == "A" else "A")
+        log.append(HumanSortRow.from_trial(
+            rec, answer, model_name="human-p7", participant="p7", session="1", condition="stm", trial_index=i, block=0, practice=False,
+            seed=1, rt_ms=1500.0 + i))
+    comp = compare_sort([res], n_boot=200)
+    cell = comp.cell("p7", "e250-s20")
+    assert cell is not None and cell.value == pytest.approx(8 / 12) and cell.n_units == 12
+    assert comp.rt[0][2].n == 12
+
+
+def run_cli(args: list[str]) -> int:
+    try:
+        main(args)
+    except SystemExit as exc:
+        return int(exc.code or 0)
+    return 0
+
+
+def test_cli_markdown_json_and_plot(sort_lab: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert run_cli(["compare", "sort", str(sort_lab), "--format", "markdown", "--only", "accuracy", "--boot",
+                    "300"]) == 0
+    out = capsys.readouterr().out
+    assert "| humans (pooled) | 90.0 [" in out
+    pdf = tmp_path / "sort.pdf"
+    assert run_cli(["compare", "sort", str(sort_lab), "--only", "tests", "--plot", str(pdf), "--boot", "300"]) == 0
+    assert pdf.read_bytes()[:5] == b"%PDF-"
+    assert "McNemar exact" in capsys.readouterr().out
+    assert run_cli(["compare", "sort", str(tmp_path / "missing")]) == 2
+    assert "no such file or folder" in capsys.readouterr().err
