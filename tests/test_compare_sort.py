@@ -126,8 +126,8 @@ def test_reads_files_written_by_the_session_log(tmp_path: Path) -> None:
     for i, rec in enumerate(records):
         answer = rec.ground_truth if i % 3 else ("B" if rec.ground_truth == "A" else "A")
         log.append(HumanSortRow.from_trial(
-            rec, answer, model_name="human-p7", participant="p7", session="1", condition="stm", trial_index=i, block=0, practice=False,
-            seed=1, rt_ms=1500.0 + i))
+            rec, answer, model_name="human-p7", participant="p7", session="1", condition="stm", trial_index=i,
+            block=0, practice=False, seed=1, rt_ms=1500.0 + i))
     comp = compare_sort([res], n_boot=200)
     cell = comp.cell("p7", "e250-s20")
     assert cell is not None and cell.value == pytest.approx(8 / 12) and cell.n_units == 12
