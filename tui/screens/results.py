@@ -1,0 +1,344 @@
+"""Results: humans next to models while a lab session is running (experimenter only, never in participant mode).
+
+Pick a benchmark and a results folder; the screen shows the comparison tables with 95% CIs, a bar chart of
+accuracy per problem/condition with CI whiskers (pooled humans next to each model), response-time histograms,
+and agreement/spread. With live refresh on, the results files are polled (size + mtime) every second and the
+comparison is recomputed in a worker thread when a participant's answer lands on disk.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+from textual import work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, VerticalScroll
+from textual.screen import Screen
+from textual.widgets import (
+    Button,
+    DataTable,
+    Footer,
+    Input,
+    Label,
+    Select,
+    Static,
+    Switch,
+    TabbedContent,
+    TabPane,
+)
+from textual_plotext import PlotextPlot
+
+from benchlab.data.compare_core import POOLED, Comparison
+from benchlab.data.errors import BenchlabError
+from benchlab.data.stats import AttentionCriterion
+from benchlab.data.tables import Table
+
+Builder = Callable[[Path | None, Path, AttentionCriterion], Comparison]
+Watcher = Callable[[Path | None, Path], list[Path]]
+
+
+@dataclass(frozen=True)
+class ResultsSource:
+    """A benchmark the screen can compare: how to build the comparison and which files to watch."""
+
+    name: str
+    title: str
+    testset_label: str | None  # None: the benchmark needs no separate test set
+    build: Builder
+    watched: Watcher
+
+
+def _ws_build(testset: Path | None, results: Path, crit: AttentionCriterion) -> Comparison:
+    from benchlab.data.compare_worldsense import compare_worldsense
+
+    if testset is None:
+        raise BenchlabError("WorldSense needs the test-set folder (the one holding trials.jsonl.bz2)")
+    return compare_worldsense(testset, results, criterion=crit, n_boot=2000)
+
+
+def _ws_watch(testset: Path | None, results: Path) -> list[Path]:
+    from benchlab.data.compare_worldsense import watched_files
+
+    return watched_files(results)
+
+
+def _sort_build(testset: Path | None, results: Path, crit: AttentionCriterion) -> Comparison:
+    from benchlab.data.compare_sort import compare_sort
+
+    return compare_sort([results], criterion=crit, n_boot=2000)
+
+
+def _sort_watch(testset: Path | None, results: Path) -> list[Path]:
+    from benchlab.data.compare_sort import watched_files
+
+    return watched_files([results])
+
+
+SOURCES: dict[str, ResultsSource] = {
+    "worldsense": ResultsSource("worldsense", "WorldSense", "Test set", _ws_build, _ws_watch),
+    "sort": ResultsSource("sort", "SORT / BookSORT", None, _sort_build, _sort_watch),
+}
+
+
+def fill_table(widget: DataTable[str], table: Table) -> None:
+    """Show a :class:`Table` (index columns first) in a DataTable, keeping the cursor row if possible."""
+    row = widget.cursor_row
+    widget.clear(columns=True)
+    frame = table.frame
+    names = [str(n) if n is not None else "" for n in frame.index.names]
+    widget.add_columns(*names, *[str(c) for c in frame.columns])
+    for idx, values in frame.iterrows():
+        keys = list(idx) if isinstance(idx, tuple) else [idx]
+        cells = ["" if v is None or (isinstance(v, float) and math.isnan(v)) else str(v) for v in values.tolist()]
+        widget.add_row(*[str(k) for k in keys], *cells)
+    if widget.row_count:
+        widget.move_cursor(row=min(row, widget.row_count - 1))
+
+
+def file_signature(paths: list[Path]) -> tuple[tuple[str, int, int], ...]:
+    """(path, size, mtime_ns) of every watched file: changes when a participant's answer is appended."""
+    sig = []
+    for p in paths:
+        try:
+            st = p.stat()
+        except OSError:
+            continue
+        sig.append((str(p), st.st_size, st.st_mtime_ns))
+    return tuple(sig)
+
+
+class ResultsScreen(Screen[None]):
+    """Comparison tables, charts and response times for one benchmark's results folder."""
+
+    CSS_PATH = "results.tcss"
+    BINDINGS = [
+        Binding("escape", "close", "Back"),
+        Binding("ctrl+r", "reload", "Reload"),
+        Binding("ctrl+l", "toggle_live", "Live refresh"),
+    ]
+    POLL_SECONDS = 1.0
+
+    def __init__(self, benchmark: str = "worldsense", testset: str | Path | None = None,
+                 results: str | Path | None = None, *, live: bool = True,
+                 criterion: AttentionCriterion | None = None, now: Callable[[], str] | None = None) -> None:
+        """``now`` gives the "updated at" stamp (injected by tests for stable snapshots)."""
+        super().__init__()
+        self.now = now or (lambda: time.strftime("%H:%M:%S"))
+        self.benchmark = benchmark if benchmark in SOURCES else "worldsense"
+        self.initial_testset = str(testset or "")
+        self.initial_results = str(results or "")
+        self.initial_live = live
+        self.criterion = criterion or AttentionCriterion()
+        self.comparison: Comparison | None = None
+        self._signature: tuple[tuple[str, int, int], ...] | None = None
+        self._loading = False
+        self.loads = 0  # completed loads, for tests and the status line
+
+    def compose(self) -> ComposeResult:
+        yield Static("Results: humans vs models", id="title")
+        with Horizontal(id="pickers"):
+            yield Select([(s.title, s.name) for s in SOURCES.values()], value=self.benchmark, allow_blank=False,
+                         id="benchmark")
+            yield Input(self.initial_testset, placeholder="test-set folder (trials.jsonl.bz2)", id="testset")
+            yield Input(self.initial_results, placeholder="results folder", id="results")
+            yield Button("Load", id="load", variant="primary")
+            yield Label("live", id="live-label")
+            yield Switch(self.initial_live, id="live")
+        yield Static("Pick a benchmark and a results folder, then Load.", id="status", markup=False)
+        with TabbedContent(id="tabs"):
+            with TabPane("Tables", id="tab-tables"), VerticalScroll():
+                yield Static("", classes="caption", id="cap-accuracy", markup=False)
+                yield DataTable(id="accuracy", zebra_stripes=True, cursor_type="row")
+                yield Static("", classes="caption", id="cap-tests", markup=False)
+                yield DataTable(id="tests", zebra_stripes=True, cursor_type="row")
+                yield Static("", classes="caption", id="cap-counts", markup=False)
+                yield DataTable(id="counts", zebra_stripes=True, cursor_type="row")
+            with TabPane("Chart", id="tab-chart"):
+                yield PlotextPlot(id="bars")
+            with TabPane("Response times", id="tab-rt"):
+                yield PlotextPlot(id="rt-hist")
+                yield DataTable(id="rt", zebra_stripes=True, cursor_type="row")
+            with TabPane("People", id="tab-people"), VerticalScroll():
+                yield Static("", classes="caption", id="cap-spread", markup=False)
+                yield DataTable(id="spread", zebra_stripes=True, cursor_type="row")
+                yield Static("", classes="caption", id="cap-agreement", markup=False)
+                yield DataTable(id="agreement", zebra_stripes=True, cursor_type="row")
+                yield Static("", id="flags", markup=False)
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self._sync_testset_field()
+        self.set_interval(self.POLL_SECONDS, self._poll, name="results-poll")
+        if Path(self.query_one("#results", Input).value).expanduser().exists():
+            self.action_reload()
+
+    # -- inputs ---------------------------------------------------------------------------------------------
+    @property
+    def source(self) -> ResultsSource:
+        return SOURCES[self.benchmark]
+
+    def _sync_testset_field(self) -> None:
+        field = self.query_one("#testset", Input)
+        field.display = self.source.testset_label is not None
+        self._prefill()
+
+    def _prefill(self) -> None:
+        """Empty fields get the task's default data set and output folder (where sessions write)."""
+        from benchlab.tui.task_registry import TASKS
+
+        task = TASKS.get(self.benchmark)
+        if task is None:
+            return
+        testset, results = self.query_one("#testset", Input), self.query_one("#results", Input)
+        dataset = testset.value or str(task.default_dataset())
+        if self.source.testset_label is not None and not testset.value:
+            testset.value = dataset
+        if not results.value:
+            results.value = str(task.default_out(dataset) / "results")
+
+    def on_select_changed(self, event: Select.Changed) -> None:
+        if event.select.id == "benchmark" and isinstance(event.value, str) and event.value != self.benchmark:
+            self.benchmark = event.value
+            self.query_one("#testset", Input).value = ""
+            self.query_one("#results", Input).value = ""
+            self._sync_testset_field()
+            self._signature = None
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        if event.button.id == "load":
+            self.action_reload()
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        self.action_reload()
+
+    def _paths(self) -> tuple[Path | None, Path]:
+        testset = self.query_one("#testset", Input).value.strip()
+        results = self.query_one("#results", Input).value.strip()
+        if not results:
+            raise BenchlabError("enter a results folder")
+        return (Path(testset).expanduser() if testset and self.source.testset_label else None,
+                Path(results).expanduser())
+
+    # -- loading --------------------------------------------------------------------------------------------
+    def action_reload(self) -> None:
+        try:
+            testset, results = self._paths()
+        except BenchlabError as exc:
+            self._status(f"error: {exc}", error=True)
+            return
+        self._loading = True
+        self._status(f"loading {results} ...")
+        self._load(self.source, testset, results)
+
+    @work(thread=True, exclusive=True, group="results-load")
+    def _load(self, source: ResultsSource, testset: Path | None, results: Path) -> None:
+        try:
+            if not results.exists():
+                raise BenchlabError("no such results folder", results)
+            signature = file_signature(source.watched(testset, results))
+            comp = source.build(testset, results, self.criterion)
+        except BenchlabError as exc:
+            self.app.call_from_thread(self._failed, str(exc))
+            return
+        self.app.call_from_thread(self._show, comp, signature)
+
+    def _failed(self, message: str) -> None:
+        self._loading = False
+        self._status(f"error: {message}", error=True)
+
+    def _show(self, comp: Comparison, signature: tuple[tuple[str, int, int], ...]) -> None:
+        self._loading = False
+        self._signature = signature
+        self.comparison = comp
+        self.loads += 1
+        for key, table in (("accuracy", comp.accuracy_table()), ("tests", comp.tests_table()),
+                           ("counts", comp.counts_table()), ("spread", comp.spread_table()),
+                           ("agreement", comp.agreement_table()), ("rt", comp.rt_table())):
+            fill_table(self.query_one(f"#{key}", DataTable), table)
+            caps = self.query(f"#cap-{key}")
+            if caps:
+                caps.first(Static).update(table.title)
+        flags = comp.flagged
+        self.query_one("#flags", Static).update(
+            "Flagged: " + "; ".join(f"{e.name} ({', '.join(e.flags)})" for e in flags) if flags
+            else f"No participant flagged (criterion: {self.criterion.describe()})."
+        )
+        self._draw_bars(comp)
+        self._draw_rt(comp)
+        pooled = comp.cell(POOLED, comp.conditions[0]) if comp.conditions else None
+        self._status(
+            f"{len(comp.participants)} participants ({len(flags)} flagged), {len(comp.models)} models, "
+            f"{pooled.n_units if pooled else 0} distinct {comp.unit} answered by people; updated {self.now()}"
+            + (" (live)" if self.query_one("#live", Switch).value else "")
+        )
+
+    def _status(self, text: str, error: bool = False) -> None:
+        status = self.query_one("#status", Static)
+        status.update(text)
+        status.set_class(error, "error")
+
+    # -- charts ---------------------------------------------------------------------------------------------
+    def _draw_bars(self, comp: Comparison) -> None:
+        widget = self.query_one("#bars", PlotextPlot)
+        plt = widget.plt
+        plt.clear_figure()
+        series = [e for e in comp.entries if e.kind == "humans"] + comp.models
+        conds = comp.conditions
+        width = 0.8 / max(1, len(series))
+        for i, entry in enumerate(series):
+            xs, ys, whiskers = [], [], []
+            for j, cond in enumerate(conds):
+                cell = comp.cell(entry.name, cond)
+                if cell is None or math.isnan(cell.value):
+                    continue
+                x = j + 1 - 0.4 + width * (i + 0.5)
+                xs.append(x)
+                ys.append(100 * cell.value)
+                if not math.isnan(cell.ci_low):
+                    whiskers.append((x, 100 * cell.ci_low, 100 * cell.ci_high))
+            if xs:
+                plt.bar(xs, ys, width=width * 0.9, label=entry.name)
+            for x, lo, hi in whiskers:
+                plt.plot([x, x], [lo, hi], marker="│", color="white" if self.app.current_theme.dark else "black")
+        plt.hline(100 * comp.chance, "gray")
+        plt.xticks(list(range(1, len(conds) + 1)), conds)
+        plt.ylim(0, 100)
+        plt.title(f"{comp.score_name} % with 95% CI; dashed = chance")
+        widget.refresh()
+
+    def _draw_rt(self, comp: Comparison) -> None:
+        widget = self.query_one("#rt-hist", PlotextPlot)
+        plt = widget.plt
+        plt.clear_figure()
+        any_rt = False
+        for name, rts in comp.rts_ms.items():
+            if rts:
+                plt.hist([r / 1000 for r in rts], bins=20, label=name)
+                any_rt = True
+        plt.title("response times (s)" if any_rt else "no response times recorded")
+        plt.xlabel("seconds")
+        widget.refresh()
+
+    # -- live refresh ---------------------------------------------------------------------------------------
+    def _poll(self) -> None:
+        if self._loading or self._signature is None or not self.query_one("#live", Switch).value:
+            return
+        try:
+            testset, results = self._paths()
+            signature = file_signature(self.source.watched(testset, results))
+        except BenchlabError:
+            return
+        if signature != self._signature:
+            self.action_reload()
+
+    def action_toggle_live(self) -> None:
+        switch = self.query_one("#live", Switch)
+        switch.value = not switch.value
+
+    def action_close(self) -> None:
+        self.dismiss(None)
