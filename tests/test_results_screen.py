@@ -1,0 +1,173 @@
+"""The Results screen: load, tables with CIs, chart, live refresh while a participant's file grows, errors, launcher."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+from textual.app import App, ComposeResult
+from textual.widgets import DataTable, Input, Select, Static, TabbedContent
+
+from benchlab.data.compare_core import POOLED
+from benchlab.tui.screens.results import ResultsScreen
+from tests.compare_fixtures import make_testset, write_results, wrong
+from tests.test_compare_sort import write_csv
+
+
+class Host(App[None]):
+    """A bare app hosting the Results screen, as the launcher pushes it."""
+
+    def __init__(self, screen: ResultsScreen) -> None:
+        super().__init__()
+        self.results_screen = screen
+
+    def compose(self) -> ComposeResult:
+        yield from ()
+
+    def on_mount(self) -> None:
+        self.push_screen(self.results_screen)
+
+
+@pytest.fixture
+def lab(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    monkeypatch.chdir(tmp_path)
+    ts = make_testset(tmp_path / "ts")
+    write_results(ts / "results" / "basic___GPT4___results.jsonl",
+                  lambda p, s, t, i, g: wrong(g) if (p == "Infer.normal" and s == 4) else g)
+    out = tmp_path / "lab" / "results"
+    write_results(out / "basic___human-p1___results.jsonl", lambda p, s, t, i, g: g,
+                  rt=lambda p, s, t, i: 2000.0 + 300 * t + 50 * i)
+    write_results(out / "basic___human-p2___results.jsonl", lambda p, s, t, i, g: g if t < 2 else wrong(g),
+                  rt=lambda p, s, t, i: 3000.0 + 400 * t)
+    return tmp_path
+
+
+def table_text(table: DataTable[Any]) -> list[list[str]]:
+    return [[str(c) for c in table.get_row_at(r)] for r in range(table.row_count)]
+
+
+async def settle(screen: ResultsScreen, pilot: Any, loads: int = 1) -> None:
+    for _ in range(200):
+        await pilot.pause(0.05)
+        if screen.loads >= loads and not screen._loading:
+            return
+    raise AssertionError(f"the comparison did not load: {screen.query_one('#status', Static).render()}")
+
+
+def make_screen(**kw: Any) -> ResultsScreen:
+    screen = ResultsScreen("worldsense", "ts", "lab/results", now=lambda: "12:00:00", **kw)
+    screen.POLL_SECONDS = 0.1
+    return screen
+
+
+async def test_loads_tables_with_cis_and_tests(lab: Path) -> None:
+    screen = make_screen()
+    async with Host(screen).run_test(size=(140, 45)) as pilot:
+        await settle(screen, pilot)
+        rows = {r[0]: r for r in table_text(screen.query_one("#accuracy", DataTable))}
+        assert set(rows) == {"p1", "p2", POOLED, "GPT4"}
+        comp = screen.comparison
+        assert comp is not None
+        pooled = comp.cell(POOLED, "overall")
+        assert pooled is not None
+        assert rows[POOLED][1] == pooled.text() and "[" in rows[POOLED][1]
+        tests = table_text(screen.query_one("#tests", DataTable))
+        assert any(r[1] == "GPT4" and "paired bootstrap" in r[-1] for r in tests)
+        status = str(screen.query_one("#status", Static).render())
+        assert "2 participants" in status and "1 models" in status and "12:00:00" in status
+        # the chart tab draws bars for pooled humans and the model
+        screen.query_one(TabbedContent).active = "tab-chart"
+        await pilot.pause()
+        plot = screen.query_one("#bars")
+        assert plot.plt._active.monitor.x  # type: ignore[attr-defined]  (plotext keeps the drawn series)
+
+
+async def test_live_refresh_picks_up_a_growing_file(lab: Path) -> None:
+    screen = make_screen()
+    async with Host(screen).run_test(size=(140, 45)) as pilot:
+        await settle(screen, pilot)
+        assert [r[0] for r in table_text(screen.query_one("#accuracy", DataTable))].count("p3") == 0
+        # a third participant starts answering: a new file appears, then grows
+        f = lab / "lab" / "results" / "basic___human-p3___results.jsonl"
+        write_results(f, lambda p, s, t, i, g: g, problems=("Infer.trivial",), sizes=(3,), tuples_per_cell=1)
+        await settle(screen, pilot, loads=2)
+        rows = {r[0]: r for r in table_text(screen.query_one("#accuracy", DataTable))}
+        assert "p3" in rows and rows["p3"][2].startswith("100.0")
+        before = screen.loads
+        with open(f, "a") as handle:
+            handle.write('{"Key":-1152921504606846976,"resp":"FALSE"}\n')  # Infer.trivial s3 t0 already answered
+            handle.write('{"Key":-1152921504606846966,"resp":"TRUE"}\n')
+        await settle(screen, pilot, loads=before + 1)
+        # with live refresh off, a change is not picked up
+        await pilot.press("ctrl+l")
+        loads = screen.loads
+        f.write_text(f.read_text() + '{"Key":-1152921504606846965,"resp":"TRUE"}\n')
+        await pilot.pause(0.5)
+        assert screen.loads == loads
+
+
+async def test_switch_to_sort_and_errors(lab: Path) -> None:
+    write_csv(lab / "sort" / "250-s20-hf_Llama3_results.csv", "Llama3", [i % 2 == 0 for i in range(20)])
+    write_csv(lab / "sort" / "250-s20-human-p1_results.csv", "human-p1", [i < 16 for i in range(20)], "p1",
+              [1000.0 + 100 * i for i in range(20)])
+    screen = make_screen()
+    async with Host(screen).run_test(size=(140, 45)) as pilot:
+        await settle(screen, pilot)
+        screen.query_one("#benchmark", Select).value = "sort"
+        await pilot.pause()
+        assert not screen.query_one("#testset", Input).display
+        results = screen.query_one("#results", Input)
+        results.value = "nowhere"
+        await pilot.click("#load")
+        for _ in range(100):
+            await pilot.pause(0.05)
+            if "error" in str(screen.query_one("#status", Static).render()):
+                break
+        status = screen.query_one("#status", Static)
+        assert "no such results folder" in str(status.render()) and status.has_class("error")
+        results.value = "sort"
+        results.focus()
+        await pilot.press("enter")
+        await settle(screen, pilot, loads=2)
+        rows = {r[0]: r for r in table_text(screen.query_one("#accuracy", DataTable))}
+        assert rows["p1"][1].startswith("80.0") and "Llama3" in rows
+        assert not status.has_class("error")
+
+
+async def test_results_entry_opens_from_launcher(lab: Path) -> None:
+    from benchlab.tui.app import BenchlabApp
+    from benchlab.tui.screens.launcher import LauncherScreen
+    from benchlab.tui.task_registry import ENTRIES
+
+    assert "results" in ENTRIES
+    app = BenchlabApp()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        assert isinstance(app.screen, LauncherScreen)
+        ENTRIES["results"].open(app)
+        await pilot.pause()
+        assert isinstance(app.screen, ResultsScreen)
+        await pilot.press("escape")
+        await pilot.pause()
+        assert isinstance(app.screen, LauncherScreen)
+
+
+def test_snapshot_tables(lab: Path, snap_compare: Any) -> None:
+    screen = make_screen(live=False)
+
+    async def before(pilot: Any) -> None:
+        await settle(screen, pilot)
+
+    assert snap_compare(Host(screen), terminal_size=(150, 42), run_before=before)
+
+
+def test_snapshot_chart(lab: Path, snap_compare: Any) -> None:
+    screen = make_screen(live=False)
+
+    async def before(pilot: Any) -> None:
+        await settle(screen, pilot)
+        screen.query_one(TabbedContent).active = "tab-chart"
+        await pilot.pause()
+
+    assert snap_compare(Host(screen), terminal_size=(120, 36), run_before=before)
