@@ -227,6 +227,7 @@ class SortTask:
         extra: dict[str, Any] = {}
         if isinstance(timing, SortTiming):
             extra = {"reading_ms": timing.reading_ms, "delay_ms": timing.delay_ms,
+                     "reading_timed_out": timing.reading_timed_out,
                      "excerpt_onset_mono": timing.excerpt_onset_mono, "continue_mono": timing.continue_mono}
         row = HumanSortRow.from_trial(
             record, answer,  # type: ignore[arg-type]
@@ -234,8 +235,7 @@ class SortTask:
             condition=str(plan.config.get("condition", self.condition)), trial_index=step.index, block=step.block,
             practice=step.practice, seed=plan.seed, rt_ms=timing.rt_ms, question_onset_mono=timing.onset_mono,
             response_mono=timing.response_mono, handler_mono=timing.handler_mono, wall_clock=timing.wall_clock,
-            input=("timeout" if isinstance(timing, SortTiming) and timing.reading_timed_out and skipped
-                   else timing.input),
+            input=timing.input,
             ignored_keys=timing.ignored_keys, simulated=simulated, **extra,
         )
         return row.model_dump(mode="python")

@@ -35,8 +35,9 @@ DATASET_COLUMNS = [
 SCORE_COLUMNS = ["model_name", "A_is_first", "answer", "ground_truth", "correct"]
 HUMAN_EXTRA_COLUMNS = [
     "trial_id", "participant", "session", "condition", "trial_index", "block", "practice", "seed",
-    "rt_ms", "reading_ms", "delay_ms", "excerpt_onset_mono", "continue_mono", "question_onset_mono",
-    "response_mono", "handler_mono", "wall_clock", "input", "ignored_keys", "simulated", "benchlab_version",
+    "rt_ms", "reading_ms", "reading_timed_out", "delay_ms", "excerpt_onset_mono", "continue_mono",
+    "question_onset_mono", "response_mono", "handler_mono", "wall_clock", "input", "ignored_keys", "simulated",
+    "benchlab_version",
 ]
 #: The leading unnamed column mirrors the pandas index the original writes, so ``read_csv(index_col=0)`` works.
 HUMAN_COLUMNS = ["", *DATASET_COLUMNS, *SCORE_COLUMNS, *HUMAN_EXTRA_COLUMNS]
@@ -88,6 +89,7 @@ class HumanSortRow(BaseModel):
     seed: int
     rt_ms: float | None = None
     reading_ms: float | None = None
+    reading_timed_out: bool = False
     delay_ms: float | None = None
     excerpt_onset_mono: float | None = None
     continue_mono: float | None = None
