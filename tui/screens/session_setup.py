@@ -43,12 +43,20 @@ class SessionSetupScreen(Screen[None]):
         yield Header()
         with VerticalScroll(id="form"):
             yield Static(f"{self.task_ui.title} session", id="form-title")
+            hidden = set(getattr(self.task_ui, "hidden_fields", ()))
             for name, label, placeholder in _FIELDS:
+                if name in hidden:
+                    continue
                 text = self.task_ui.items_per_cell_label if name == "items_per_cell" else label
                 yield Label(text, classes="field-label")
                 value = str(self.task_ui.default_dataset()) if name == "dataset" else (
                     placeholder if name in (*_INTS, "session") else "")
+                value = getattr(self.task_ui, "field_defaults", {}).get(name, value)
                 yield Input(value=value, placeholder=placeholder, id=f"f-{name}")
+            # Task-specific fields (a task's ``extra_fields``: name, label, default) end up in request.extra.
+            for name, label, default in getattr(self.task_ui, "extra_fields", ()):
+                yield Label(label, classes="field-label")
+                yield Input(value=default, id=f"x-{name}")
             yield Checkbox("Resume a session that was interrupted", id="f-resume")
             yield Static("", id="default-out")
             yield Static("", id="error", markup=False)
@@ -76,7 +84,11 @@ class SessionSetupScreen(Screen[None]):
             self.app.pop_screen()
 
     def request(self) -> SessionRequest:
-        values = {name: self.query_one(f"#f-{name}", Input).value.strip() for name, _l, _p in _FIELDS}
+        hidden = set(getattr(self.task_ui, "hidden_fields", ()))
+        values = {name: placeholder if name in hidden else self.query_one(f"#f-{name}", Input).value.strip()
+                  for name, _l, placeholder in _FIELDS}
+        extra = {name: self.query_one(f"#x-{name}", Input).value.strip()
+                 for name, _l, _d in getattr(self.task_ui, "extra_fields", ())}
         if not values["participant"]:
             raise BenchlabError("enter a participant id")
         ints: dict[str, int] = {}
@@ -98,6 +110,7 @@ class SessionSetupScreen(Screen[None]):
             participants=tuple(p.strip() for p in values["participants"].split(",") if p.strip()),
             resume=self.query_one("#f-resume", Checkbox).value,
             consent_file=values["consent_file"] or None, instructions_file=values["instructions_file"] or None,
+            extra=extra,
         )
 
     def action_start(self) -> None:
