@@ -66,8 +66,10 @@ class CurationSession:
         curator: str | None = None,
         log_path: str | Path | None = None,
         clock: Callable[[], str] = utc_now,
+        read_only: bool = False,
     ) -> None:
         self.benchmark = benchmark
+        self.read_only = read_only
         self.path = Path(path)
         self.curator = curator or default_curator()
         self.session_id = secrets.token_hex(4)
@@ -78,8 +80,8 @@ class CurationSession:
         self._order: dict[QuestionId, int] = {q.id: i for i, q in enumerate(benchmark.questions)}
 
     @classmethod
-    def open(cls, path: str | Path, *, curator: str | None = None) -> CurationSession:
-        return cls(load_benchmark(path), path, curator=curator)
+    def open(cls, path: str | Path, *, curator: str | None = None, read_only: bool = False) -> CurationSession:
+        return cls(load_benchmark(path), path, curator=curator, read_only=read_only)
 
     # -- state ------------------------------------------------------------------------------------------------
     def _question(self, qid: QuestionId) -> Question:
@@ -92,9 +94,22 @@ class CurationSession:
 
     @property
     def writable(self) -> bool:
-        """Whether the file (and its folder, for the backup, log and atomic rename) can be written."""
+        """Whether this session may write the file (and its folder: backup, log, atomic rename).
+
+        A file without any write permission bit counts as read-only even for root (shared datasets are
+        protected only by their mode), and so does a session opened ``read_only``.
+        """
+        if self.read_only:
+            return False
         folder = self.path.parent
-        return os.access(folder, os.W_OK) and (not self.path.exists() or os.access(self.path, os.W_OK))
+        try:
+            mode = self.path.stat().st_mode if self.path.exists() else 0o200
+            folder_mode = folder.stat().st_mode
+        except OSError:
+            return False
+        return bool(mode & 0o222 and folder_mode & 0o222) and os.access(folder, os.W_OK) and (
+            not self.path.exists() or os.access(self.path, os.W_OK)
+        )
 
     def disk_changed(self) -> bool:
         """The file on disk differs from what this session loaded or last saved (or is gone)."""
@@ -103,6 +118,7 @@ class CurationSession:
     # -- editing ----------------------------------------------------------------------------------------------
     def apply(self, edit: Edit) -> None:
         """Apply and log one edit (raises ``EditMismatch`` or ``BenchlabError``; then nothing changed)."""
+        self._require_writable()
         self._remember(edit.qid)
         self.history.do(edit)
         try:
@@ -131,6 +147,11 @@ class CurationSession:
                 raise
         return edit
 
+    def _require_writable(self) -> None:
+        if not self.writable:
+            raise BenchlabError("opened read-only (a shared or bundled file, or no write permission); copy it and "
+                                "open the copy with --benchmark to edit", self.path)
+
     def _remember(self, qid: QuestionId) -> None:
         if qid not in self._originals:
             self._originals[qid] = format_question(self._question(qid))
@@ -156,6 +177,7 @@ class CurationSession:
         Raises :class:`SaveConflict` when the file changed on disk since it was loaded or last saved, unless
         ``force`` (the curator confirmed); nothing is written in that case.
         """
+        self._require_writable()
         if not force and self.disk_changed():
             now = file_fingerprint(self.path)
             what = "was deleted or moved" if now is None else "was changed by someone else"

@@ -16,7 +16,9 @@ from rich.console import Console
 from textual.widgets import Input
 
 from benchlab.annotations.change_log import ChangeLog, log_path_for
+from benchlab.annotations.context_edits import Slot
 from benchlab.data.fastbook.benchmark import load_benchmark
+from benchlab.tui.cli import main
 from benchlab.tui.commands.curate import build_app
 from benchlab.tui.curate_app import CurateFastbookApp
 from benchlab.tui.screens.context_text_edit import ContextTextEdit
@@ -24,6 +26,7 @@ from benchlab.tui.screens.curate_confirm import CurateConfirm
 from benchlab.tui.screens.curate_diff import CurateDiff
 from benchlab.tui.screens.fastbook_curate import FastbookCurateScreen
 from benchlab.tui.widgets.chapter_view import ChapterView
+from benchlab.tui.widgets.fastbook_question_detail import DetailItem
 from benchlab.tui.widgets.fastbook_question_list import FastbookQuestionList
 from tests.conftest import full_data
 
@@ -335,3 +338,104 @@ def test_editor_main_screen_snapshot(bench_file: Path, dataset: Path, snap_compa
 
     assert snap_compare(app, terminal_size=SIZE, run_before=show_a_context)
 
+
+
+async def test_use_fix_replaces_a_context_that_crosses_chunks_with_the_part_inside_one(bench_file: Path,
+                                                                                      dataset: Path) -> None:
+    app = make_app(bench_file, dataset)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        screen = editor(app)
+        questions = screen.query_one(FastbookQuestionList)
+        assert "✗ 1" in str(questions.get_row("8:27")[2])
+        questions.select_question((8, 27))
+        await pilot.pause()
+        assert screen.qid == (8, 27)
+        target = DetailItem("context", Slot("answer", 1), 0)
+        await pilot.press("tab", *["down"] * (screen.detail.index_of(target) or 0))
+        assert screen.detail.current == target
+        old = screen.question.answer_context[1].context[0]
+        assert screen.model.check(8, old).state == "crosses"
+        await pilot.press("f")
+        await pilot.pause()
+        new = screen.question.answer_context[1].context[0]
+        assert new != old and new in old and screen.model.check(8, new).state == "ok"
+        assert "✓" in str(questions.get_row("8:27")[2])
+
+
+async def test_select_a_span_with_the_mouse_and_add_it(bench_file: Path, dataset: Path) -> None:
+    app = make_app(bench_file, dataset)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        screen = editor(app)
+        await pilot.press("tab")
+        view = screen.chapter_view
+        view.scroll_to(y=0, animate=False)
+        await pilot.pause()
+        gutter = view.gutter_width
+        # Drag from the start of line 2 to the 9th cell of line 3 (one cell of padding after the line numbers).
+        await pilot.mouse_down(view, offset=(1 + gutter, 2))
+        await pilot.hover(view, offset=(1 + gutter + 9, 3))
+        await pilot.mouse_up(view, offset=(1 + gutter + 9, 3))
+        await pilot.pause()
+        selected = view.selected_text
+        assert selected == "! [ -e /content ] && pip install -Uqq fastbook\nimport f"
+        await pilot.press("a")
+        await pilot.pause()
+        assert screen.question.answer_context[0].context[-1] == selected
+
+
+async def test_default_benchmark_opens_read_only(bench_file: Path, dataset: Path,
+                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("BENCHLAB_FASTBOOK_BENCHMARK", str(bench_file))
+    original = bench_file.read_text(encoding="utf-8")
+    app = build_app(None, dataset / "chapters", (), "ada")
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        assert "read-only" in status(app)
+        await pilot.press("tab", "x", "ctrl+s")
+        await pilot.pause()
+        assert editor(app).question.answer_context[0].explicit_context == "true"
+    assert bench_file.read_text(encoding="utf-8") == original
+    assert not log_path_for(bench_file).exists()
+    assert not bench_file.with_name(bench_file.name + ".bak").exists()
+
+
+@pytest.mark.parametrize(
+    ("damage", "expected"),
+    [
+        (lambda text: text[:-40], "not valid JSON"),
+        (lambda text: text.replace('"gold_standard_answer"', '"gold_answer"', 1),
+         "chapter 8 question 1: missing field"),
+    ],
+)
+def test_bad_benchmark_file_is_one_clear_error_and_nothing_is_written(
+    bench_file: Path, dataset: Path, capsys: pytest.CaptureFixture[str], damage: Any, expected: str
+) -> None:
+    bad = damage(bench_file.read_text(encoding="utf-8"))
+    bench_file.write_text(bad, encoding="utf-8")
+    with pytest.raises(SystemExit) as exit_info:
+        main(["curate", "fastbook", "--benchmark", str(bench_file), "--chapters", str(dataset / "chapters")])
+    assert exit_info.value.code == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"benchlab: error: {bench_file}:") and expected in err
+    assert bench_file.read_text(encoding="utf-8") == bad
+    assert sorted(p.name for p in bench_file.parent.iterdir()) == [bench_file.name]
+
+
+def test_missing_chapter_and_unknown_run_question_are_clear_errors(
+    bench_file: Path, dataset: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    empty = tmp_path / "no-chapters"
+    empty.mkdir()
+    with pytest.raises(SystemExit):
+        main(["curate", "fastbook", "--benchmark", str(bench_file), "--chapters", str(empty)])
+    assert "chapter 8 not found" in capsys.readouterr().err
+    run = tmp_path / "run.jsonl"
+    run.write_text('{"chapter": 8, "question_number": 1, "passages": []}\n'
+                   '{"chapter": 8, "question_number": 99, "passages": ["x"]}\n', encoding="utf-8")
+    with pytest.raises(SystemExit):
+        main(["curate", "fastbook", "--benchmark", str(bench_file), "--chapters", str(dataset / "chapters"),
+              "--runs", str(run)])
+    err = capsys.readouterr().err
+    assert f"{run}:2:" in err and "chapter 8 question 99" in err

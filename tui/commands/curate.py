@@ -24,7 +24,8 @@ def curate() -> None:
 
 @curate.command("fastbook")
 @click.option("--benchmark", "benchmark_path", type=click.Path(dir_okay=False, path_type=Path), default=None,
-              help="The fastbook-benchmark JSON to edit (default: the full dataset, else the bundled sample).")
+              help="The fastbook-benchmark JSON to edit. Without it, the full dataset (else the bundled sample) "
+                   "opens read-only: copy it and pass the copy to edit.")
 @click.option("--chapters", "chapters_dir", type=click.Path(file_okay=False, path_type=Path), default=None,
               help="Folder with chapter_N.txt (or the notebooks). Default: beside the benchmark file.")
 @click.option("--runs", "run_paths", multiple=True, type=click.Path(dir_okay=False, path_type=Path),
@@ -51,8 +52,9 @@ def build_app(benchmark_path: Path | None, chapters_dir: Path | None, run_paths:
     from benchlab.data.fastbook.runs import read_run
     from benchlab.tui.curate_app import CurateFastbookApp
 
+    # The default file is the shared dataset (or the bundled sample): browse it, never edit it in place.
     path = benchmark_path if benchmark_path is not None else _default_benchmark()
-    session = CurationSession.open(path, curator=curator)
+    session = CurationSession.open(path, curator=curator, read_only=benchmark_path is None)
     folder = chapters_dir if chapters_dir is not None else _default_chapters(path)
     chapters = load_chapters(folder, session.benchmark.chapters)
     runs = [read_run(p, session.benchmark) for p in run_paths]

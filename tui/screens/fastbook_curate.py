@@ -70,6 +70,7 @@ class FastbookCurateScreen(Screen[None]):
         Binding("e", "edit", "Edit text"),
         Binding("x", "toggle_flag('explicit_context')", "Explicit"),
         Binding("n", "toggle_flag('extraneous_answer')", "Extraneous"),
+        Binding("f", "use_suggestion", "Use fix"),
         Binding("c", "add_question_context", "Q-context", show=False),
         Binding("j", "jump", "Jump", show=False),
         Binding("slash", "search", "Search", show=False),
@@ -113,8 +114,8 @@ class FastbookCurateScreen(Screen[None]):
         self._show_question(self.qid)
         questions.focus()
         if not self.session.writable:
-            self._say(f"{self.session.path} is read-only here: browse and audit, but copy the file to edit it.",
-                      error=True)
+            self._say(f"Read-only: {self.session.path}. To edit, copy it and open the copy: benchlab curate "
+                      f"fastbook --benchmark ./{self.session.path.name}", warning=True)
 
     # -- helpers ----------------------------------------------------------------------------------------------
     @property
@@ -137,7 +138,9 @@ class FastbookCurateScreen(Screen[None]):
 
     def _update_status(self) -> None:
         edits = len(self.session.history.undo_stack)
-        if self.session.dirty:
+        if not self.session.writable:
+            state = Text("read-only", style="bold red")
+        elif self.session.dirty:
             state = Text(f"● unsaved changes ({edits} edit{'s' if edits != 1 else ''} in the undo history)",
                          style="bold yellow")
         else:
@@ -211,7 +214,8 @@ class FastbookCurateScreen(Screen[None]):
 
     def _apply(self, edit: Edit, focus: DetailItem | None = None) -> bool:
         if not self.session.writable:
-            self._say(f"{self.session.path} is read-only here; copy it to edit.", error=True)
+            self._say(f"Read-only: {self.session.path}. Copy it and open the copy with --benchmark to edit.",
+                      error=True)
             return False
         try:
             self.session.apply(edit)
@@ -367,6 +371,23 @@ class FastbookCurateScreen(Screen[None]):
                             lambda v: self.model.refusal(chapter, v)),
             edited,
         )
+
+    def action_use_suggestion(self) -> None:
+        """Replace a context the scoring can never match with the audit's fix (chapter spelling, part in a chunk)."""
+        item = self._item("context", "qc-context")
+        if item is None or item.position is None:
+            return
+        old = item.slot.contexts(self.question)[item.position]
+        mark = self.model.check(self.question.chapter, old)
+        if mark.state == "ok":
+            self._say("This context is matched by the scoring as it is; nothing to fix.")
+            return
+        if not mark.suggestion or mark.suggestion == old:
+            self._say(f"No automatic fix ({mark.reason}); select the right span in the chapter and press r.",
+                      error=True)
+            return
+        edit = ReplaceContext(self.qid, item.slot, item.position, old, mark.suggestion)
+        self._validated(mark.suggestion, lambda: self._apply(edit, item))
 
     def action_toggle_flag(self, flag: FlagName) -> None:
         item = self._item("component", "context")

@@ -137,6 +137,8 @@ class FastbookQuestionDetail(Vertical):
         text.append(f"“{_clip(context)}”")
         if mark and mark.reason:
             text.append(f"\n    {mark.reason}", style=style)
+        if mark and mark.state != "ok" and mark.suggestion:
+            text.append(f"\n    f: use “{_clip(mark.suggestion, 80)}”", style="italic")
         return text
 
     def index_of(self, item: DetailItem) -> int | None:
