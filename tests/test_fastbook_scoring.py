@@ -156,8 +156,9 @@ def test_the_normaliser_fast_path_equals_ftfy_on_every_real_string() -> None:
     root = full_data("fastbook-benchmark")
     bench = load_benchmark(root / "fastbook-benchmark.json")
     chapters = load_chapters(root, bench.chapters)
-    texts = [c.text for ch in chapters.values() for c in ch.chunks]
+    texts = [ch.text for ch in chapters.values()] + [c.text for ch in chapters.values() for c in ch.chunks]
     texts += [x for q in bench for c in q.answer_context for x in c.context]
-    texts += ["a &amp; b", "x\r\ny", "tab\there", "caf\u00e9 \u201cq\u201d"]
+    texts += ["a &amp; b", "x\r\ny", "tab\there", "caf\u00e9 \u201cq\u201d", "<b>\n&copy; \u00e9\n",
+              "&copy; \u00e9\n<b>", "\u00e2\u20ac\u201d mojibake \u00c3\u00a9"]
     fix = Normaliser()
     assert [fix(t) for t in texts] == [ftfy.fix_text(t) for t in texts]

@@ -28,7 +28,32 @@ DEFAULT_K = 10
 
 _MAY_CHANGE = re.compile(r"[^\x20-\x7e\n\t]|&")
 """Characters ftfy's default fixes can act on: non-ASCII, control characters, ``\r`` and HTML entities.
-Text without any of them is returned unchanged by ``fix_text``, so it skips the (slow) call."""
+A segment without any of them is returned unchanged by ftfy, so it skips the (slow) call."""
+
+
+def fix_text(text: str) -> str:
+    """Exactly ``ftfy.fix_text(text)`` (default settings), about twice as fast on book chapters.
+
+    It walks the same line segments as ftfy (including the rule that HTML entities stay escaped once a line with
+    ``<`` has been seen) and only hands segments ftfy could change to ``ftfy.fix_and_explain``.
+    """
+    if not _MAY_CHANGE.search(text):
+        return text
+    config = ftfy.TextFixerConfig(explain=False)
+    out: list[str] = []
+    pos = 0
+    while pos < len(text):
+        textbreak = text.find("\n", pos) + 1
+        if textbreak == 0:
+            textbreak = len(text)
+        if textbreak - pos > config.max_decode_length:
+            textbreak = pos + config.max_decode_length
+        segment = text[pos:textbreak]
+        if config.unescape_html == "auto" and "<" in segment:
+            config = config._replace(unescape_html=False)
+        out.append(ftfy.fix_and_explain(segment, config)[0] if _MAY_CHANGE.search(segment) else segment)
+        pos = textbreak
+    return "".join(out)
 
 
 class Normaliser:
@@ -40,7 +65,7 @@ class Normaliser:
     def __call__(self, text: str) -> str:
         fixed = self._cache.get(text)
         if fixed is None:
-            fixed = ftfy.fix_text(text) if _MAY_CHANGE.search(text) else text
+            fixed = fix_text(text)
             self._cache[text] = fixed
         return fixed
 
