@@ -175,3 +175,47 @@ async def test_delay_screen_then_question_and_max_reading_timeout(tmp_path: Path
     assert row["answer"] == "B" and bool(row["reading_timed_out"]) is True
     assert row["delay_ms"] >= 1000
     assert row["reading_ms"] >= 200
+
+
+async def test_launcher_runs_a_sort_session_with_its_own_fields(tmp_path: Path) -> None:
+    from textual.widgets import Input, OptionList
+
+    from benchlab.tui.screens.launcher import LauncherScreen
+    from benchlab.tui.screens.session_setup import SessionSetupScreen
+
+    app = BenchlabApp(**FAST)
+    async with app.run_test(size=(100, 60)) as pilot:
+        await settle(pilot)
+        assert isinstance(app.screen, LauncherScreen)
+        menu = app.screen.query_one(OptionList)
+        ids = [menu.get_option_at_index(i).id for i in range(menu.option_count)]
+        menu.highlighted = ids.index("task:sort")
+        await pilot.press("enter")
+        await settle(pilot)
+        form = app.screen
+        assert isinstance(form, SessionSetupScreen)
+        assert not form.query("#f-min_gap")  # WorldSense-only fields are hidden
+        assert form.query_one("#f-items_per_cell", Input).value == "20"
+        form.query_one("#f-participant", Input).value = "L1"
+        form.query_one("#f-out", Input).value = str(tmp_path / "out")
+        form.query_one("#f-practice", Input).value = "0"
+        form.query_one("#f-items_per_cell", Input).value = "2"
+        form.query_one("#x-condition", Input).value = "ltm"
+        form.query_one("#x-excerpt_length", Input).value = "1000"
+        await pilot.press("ctrl+s")
+        await app.workers.wait_for_complete()
+        await settle(pilot)
+        from benchlab.tui.screens.instructions import InstructionsScreen
+
+        assert isinstance(app.screen, InstructionsScreen)
+        assert "from the book" in str(app.screen.pages[0]) and "appears **first** in the book" in app.screen.pages[0]
+        await pilot.press("enter")  # the built-in LTM instructions are one page
+        await settle(pilot)
+        screen = app.screen
+        assert screen.phase == "question" and "in The Murder Of Roger Ackroyd" in shown(app, "#question-text")
+        assert screen.record.excerpt_length == 1000
+        for _ in range(2):
+            await pilot.press("a")
+            await settle(pilot)
+    frame = pd.read_csv(tmp_path / "out" / "results" / "1000-s20-human_L1_results.csv", index_col=0)
+    assert len(frame) == 2 and set(frame["condition"]) == {"ltm"}

@@ -19,6 +19,7 @@ from benchlab.data.booksort.loaders import Selection, load_records
 from benchlab.data.booksort.records import BookSortRecord
 from benchlab.data.errors import BenchlabError
 from benchlab.data.samples import sample_path
+from benchlab.tui import worldsense_ui as _worldsense_ui  # noqa: F401  (registered first: the launcher's first task)
 from benchlab.tui.screens.sort_trial import SortTrialScreen, SortTrialSettings
 from benchlab.tui.session_text import read_text_file, split_pages
 from benchlab.tui.task_registry import SessionRequest, TrialContext, register_task
