@@ -99,7 +99,7 @@ class TrialColumns:
             names: list[str] = getattr(self, label)
             arrays[label] = np.frombuffer("\0".join(names).encode("utf-8"), dtype=np.uint8)
         with open(path, "wb") as handle:
-            np.savez(handle, **arrays)
+            np.savez(handle, **arrays)  # type: ignore[arg-type]
 
     @classmethod
     def load(cls, path: Path, source: Path | None, name: str) -> TrialColumns:

@@ -192,6 +192,15 @@ def _transfer(url: str, part: Path, entry: ManifestFile, have: int, report: Call
         else:
             mode, have = "wb", 0
             report(FetchEvent("start", entry, 0))
+        length = response.headers.get("Content-Length")
+        announced = int(length) + have if length is not None and length.isdigit() else None
+        if announced is not None and announced != entry.size:
+            part.unlink(missing_ok=True)
+            raise BenchlabError(
+                f"the server's file is {announced} bytes, the published one {entry.size} bytes ({url}); nothing "
+                "was kept. Is the base URL pointing at the right commit?",
+                part.with_suffix(""),
+            )
         done = have
         try:
             with open(part, mode) as handle:

@@ -342,8 +342,8 @@ def _tuple_scores(table: TrialColumns, files: Sequence[ResultColumns], warn: Cal
     # Sorted categories group exactly like the strings (same group order, same row order inside each group),
     # without hashing 100k+ strings per table.
     for column in ("prompting", "modelname", "problemname"):
-        values = out[column].to_numpy(dtype=object)
-        out[column] = pd.Categorical(values, categories=sorted(pd.unique(values)))
+        column_values = pd.Series(out[column].to_numpy(dtype=object))
+        out[column] = pd.Categorical(column_values, categories=sorted(column_values.unique()))
     return out
 
 

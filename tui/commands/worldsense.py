@@ -79,7 +79,7 @@ def score_worldsense_cmd(testset: Path | None, sample: bool, results_dirs: tuple
               help="Download only these parts (repeatable; default: everything, 26 MB).")
 def fetch_worldsense_cmd(dest: Path | None, base_url: str | None, only: tuple[str, ...]) -> None:
     """Download the official test sets and published results: checksummed, resumable."""
-    from rich.progress import BarColumn, DownloadColumn, Progress, TextColumn, TransferSpeedColumn
+    from rich.progress import BarColumn, DownloadColumn, Progress, TaskID, TextColumn, TransferSpeedColumn
 
     from benchlab.data.worldsense.fetch import FetchEvent, default_dest, fetch_worldsense
 
@@ -87,7 +87,7 @@ def fetch_worldsense_cmd(dest: Path | None, base_url: str | None, only: tuple[st
     console_err = sys.stderr.isatty()
     with Progress(TextColumn("{task.description}"), BarColumn(), DownloadColumn(), TransferSpeedColumn(),
                   disable=not console_err, transient=False) as progress:
-        tasks: dict[str, int] = {}
+        tasks: dict[str, TaskID] = {}
 
         def on_event(event: FetchEvent) -> None:
             name = event.file.dest
@@ -103,7 +103,8 @@ def fetch_worldsense_cmd(dest: Path | None, base_url: str | None, only: tuple[st
         summary = fetch_worldsense(target, base_url=base_url, only=only, on_event=on_event)
     click.echo(f"WorldSense: {len(summary.downloaded)} file(s) downloaded, {len(summary.skipped)} already there, "
                f"all verified, in {summary.dest / 'worldsense'}")
-    test_set = summary.dest / "worldsense" / "test_set"
+    fetched = [p.parent for p in [*summary.downloaded, *summary.skipped] if p.name == "trials.jsonl.bz2"]
+    test_set = fetched[0] if fetched else summary.dest / "worldsense" / "test_set"
     click.echo(f"Score the published results with:\n  benchlab score worldsense -t {test_set}")
 
 
