@@ -108,10 +108,10 @@ def test_bad_benchmark_or_missing_chapter_overwrites_nothing(tmp_path: Path,
 def test_audit_on_the_sample_lists_question_ids_and_reasons(capsys: pytest.CaptureFixture[str]) -> None:
     code, text, _ = run_cli(["fastbook", "audit", "--benchmark", str(SAMPLE), "--format", "csv"], capsys)
     assert code == 0
-    assert "1.4,0,0,not found,fenced code or output" in text
-    assert "1.7,1,0,not found,escaped characters" in text
-    assert "2.2,1,1,crosses a chunk,crosses the halving cut" in text
-    assert "1.5,2,,empty,component has no context" in text
+    assert "1.4,answer 0,0,not found,fenced code or output (chunks contain neither),yes," in text
+    assert "1.7,answer 1,0,not found,escaped characters,no,contains a literal \\u2014" in text
+    assert "2.2,answer 1,1,crosses a chunk,crosses the halving cut,yes," in text
+    assert "1.5,answer 2,,empty,component has no context,no," in text
 
 
 def test_audit_of_the_real_benchmark_prints_the_spec_summary(capsys: pytest.CaptureFixture[str]) -> None:

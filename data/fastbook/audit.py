@@ -339,26 +339,34 @@ class AuditReport:
         return Table("Why contexts can never be matched", frame)
 
     def problems_table(self) -> Table:
-        rows = [
-            {
-                "question": f"{f.id.chapter}.{f.id.question_number}",
-                "component": f.component,
-                "context": f.index,
-                "status": f.status.verdict,
-                "reason": str(f.status.reason),
-                "detail": f.status.detail,
-                "text": _preview(f.status.text),
-            }
-            for f in self.problems
-        ]
+        """One row per context the scoring can never match (answer or question context) and per empty component.
+
+        ``component scores`` says whether the component still has another context that can be matched.
+        """
+        scorable = {(c.id, c.component): c.can_score for c in self.components}
+        order = {qid: i for i, qid in enumerate(self.question_ids)}
+        keyed: list[tuple[tuple[int, int, int], dict[str, object]]] = []
+        for f in self.contexts:
+            if f.status.ok:
+                continue
+            part = f"answer {f.component}" if f.component is not None else f"question_context {f.question_part}"
+            can = scorable.get((f.id, f.component)) if f.component is not None else None
+            sort_key = (order.get(f.id, 0), f.component if f.component is not None else 1000, f.index)
+            keyed.append((sort_key, {
+                "question": f"{f.id.chapter}.{f.id.question_number}", "part": part, "context": f.index,
+                "status": f.status.verdict, "reason": str(f.status.reason),
+                "component scores": "" if can is None else ("yes" if can else "no"),
+                "detail": f.status.detail, "text": _preview(f.status.text),
+            }))
         for c in self.components:
             if c.empty:
-                rows.append({"question": f"{c.id.chapter}.{c.id.question_number}", "component": c.component,
-                             "context": None, "status": "empty", "reason": "component has no context",
-                             "detail": "can never be retrieved; the question's MRR is always 0", "text": ""})
-        frame = pd.DataFrame(rows, columns=["question", "component", "context", "status", "reason", "detail", "text"])
-        frame["component"] = frame["component"].astype("Int64")
-        frame["context"] = frame["context"].astype("Int64")
+                keyed.append(((order.get(c.id, 0), c.component, -1), {
+                    "question": f"{c.id.chapter}.{c.id.question_number}", "part": f"answer {c.component}",
+                    "context": "", "status": "empty", "reason": "component has no context",
+                    "component scores": "no", "detail": "the question's MRR is always 0", "text": ""}))
+        rows = [row for _, row in sorted(keyed, key=lambda item: item[0])]
+        columns = ["question", "part", "context", "status", "reason", "component scores", "detail", "text"]
+        frame = pd.DataFrame(rows, columns=columns).astype(object)
         return Table("Contexts the scoring can never match, and empty components", frame.set_index("question"))
 
     def ceilings_table(self) -> Table:
