@@ -37,6 +37,7 @@ from benchlab.data.worldsense.rules import MODEL_ORDER, PROBLEM_ORDER, is_correc
 from benchlab.data.worldsense.scoring import score_worldsense, stats_by_group
 
 OVERALL = "overall"
+OVERALL_CORRECTNESS = "overall (right/wrong)"
 HUMAN_PREFIXES = ("human-", "human_", "human")
 
 
@@ -312,6 +313,7 @@ def compare_worldsense(
     rt_bins = {}
     rts_ms: dict[str, list[float]] = {}
     ratings: dict[int, list[str]] = {}
+    right: dict[int, list[bool]] = {}
     for pid in participants:
         ans = answers[pid]
         pos = key_index.get_indexer(ans.keys)
@@ -329,15 +331,17 @@ def compare_worldsense(
                 if mask.any():
                     rt_rows.append((pid, prob, stats.rt_summary(rts[mask])))
             rt_bins[pid] = stats.accuracy_by_rt_quantile(rts, correct, rt_quantiles)
-        for key, resp in zip(ans.keys[known], resps, strict=True):
+        for key, resp, ok in zip(ans.keys[known], resps, correct, strict=True):
             ratings.setdefault(int(key), []).append(resp)
+            right.setdefault(int(key), []).append(bool(ok))
     agreement = {}
     multi = {k: v for k, v in ratings.items() if len(v) >= 2}
     if multi:
         multi_keys = np.fromiter(multi.keys(), dtype=np.int64)
         probs = problem_of[key_index.get_indexer(multi_keys)]
         if len(problems) > 1:
-            agreement[OVERALL] = stats.agreement(list(multi.values()))
+            # answer sets differ between problems, so across problems people agree on right/wrong
+            agreement[OVERALL_CORRECTNESS] = stats.agreement([right[k] for k in multi])
         for prob in problems:
             rows = [multi[int(k)] for k, p in zip(multi_keys, probs, strict=True) if p == prob]
             if rows:
@@ -355,8 +359,9 @@ def compare_worldsense(
         "Tests: pooled humans minus model on shared tuples, paired bootstrap stratified like the score, two-sided "
         "(re-centred null); unpaired bootstrap when no tuple is shared.",
         f"Attention criterion: {criterion.describe()} (control = the three *.trivial problems, tuple accuracy).",
-        "Agreement: raw answers to the same Key by two or more participants; percent = mean pairwise agreement, "
-        "Fleiss' kappa (varying raters per item allowed).",
+        "Agreement: raw answers to the same Key by two or more participants, per problem; percent = mean pairwise "
+        "agreement, Fleiss' kappa (varying raters per item allowed). Across problems (different answer sets) the "
+        "overall row compares right/wrong instead.",
         "Response times: ms from stimulus onset (event time); item accuracy by RT quartile uses the per-item rule "
         "(options 1 and 2 both count as 'decidable').",
     ]
