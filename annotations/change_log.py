@@ -45,6 +45,9 @@ class ChangeRecord(BaseModel):
     """For undo/redo: the action that was undone or redone."""
     sha256: str | None = None
     """For save: sha256 of the file as written."""
+    base_sha256: str | None = None
+    """For edits, undo and redo: sha256 of the file the session's edits apply to (as loaded or last saved),
+    so unsaved edits of a crashed session can be re-applied only onto that same file."""
     backup: str | None = None
     """For save: where the previous version was kept."""
 

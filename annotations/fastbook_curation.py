@@ -21,7 +21,14 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from benchlab.annotations.change_log import ChangeLog, ChangeRecord, log_path_for, utc_now
-from benchlab.annotations.context_edits import Edit, EditHistory, QuestionId, reverse_change
+from benchlab.annotations.context_edits import (
+    Edit,
+    EditHistory,
+    EditMismatch,
+    QuestionId,
+    edit_from_change,
+    reverse_change,
+)
 from benchlab.data.errors import BenchlabError
 from benchlab.data.fastbook.benchmark import (
     Benchmark,
@@ -157,6 +164,8 @@ class CurationSession:
             self._originals[qid] = format_question(self._question(qid))
 
     def _log(self, action: str, qid: QuestionId | None, change: dict[str, object], **extra: str | None) -> None:
+        if action != "save":
+            extra["base_sha256"] = self.benchmark.source_fingerprint
         record = ChangeRecord(
             time=self._clock(),
             curator=self.curator,
@@ -187,6 +196,48 @@ class CurationSession:
         sha = self.benchmark.source_fingerprint
         self._log("save", None, {}, sha256=sha, backup=str(backup) if backup else None)
         return SaveResult(self.path, backup, sha)
+
+    # -- recovery ---------------------------------------------------------------------------------------------
+    def unsaved_in_log(self) -> list[ChangeRecord]:
+        """Edits another session logged but never saved (it crashed or quit), if they apply to this very file.
+
+        Looks at the last other session in the log: its edit/undo/redo lines after its last save, provided the
+        file on disk is still the one those edits were made on (``base_sha256``). Otherwise nothing.
+        """
+        try:
+            records = self.log.read()
+        except BenchlabError:
+            return []
+        others = [r for r in records if r.session != self.session_id]
+        if not others:
+            return []
+        last = others[-1].session
+        tail: list[ChangeRecord] = []
+        for record in others:
+            if record.session != last:
+                continue
+            if record.action == "save":
+                tail = []
+            elif record.field is not None and record.chapter is not None and record.question_number is not None:
+                tail.append(record)
+        if not tail or any(r.base_sha256 != self.benchmark.source_fingerprint for r in tail):
+            return []
+        return tail
+
+    def recover(self, records: list[ChangeRecord]) -> int:
+        """Re-apply logged changes (each is logged again, as this session's); stops at the first that no longer
+        fits, leaving the ones before it applied. Returns how many were applied."""
+        done = 0
+        for record in records:
+            qid = (record.chapter or 0, record.question_number or 0)
+            try:
+                question = self._question(qid)
+            except KeyError as exc:
+                raise EditMismatch(f"chapter {qid[0]} question {qid[1]} is not in the file") from exc
+            edit = edit_from_change(qid, record.field or "", record.before, record.after, question)
+            self.apply(edit)
+            done += 1
+        return done
 
     # -- review -----------------------------------------------------------------------------------------------
     def changed_ids(self) -> list[QuestionId]:

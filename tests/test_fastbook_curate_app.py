@@ -16,7 +16,8 @@ from rich.console import Console
 from textual.widgets import Input
 
 from benchlab.annotations.change_log import ChangeLog, log_path_for
-from benchlab.annotations.context_edits import Slot
+from benchlab.annotations.context_edits import AddContext, SetFlag, Slot
+from benchlab.annotations.fastbook_curation import CurationSession
 from benchlab.data.fastbook.benchmark import load_benchmark
 from benchlab.tui.cli import main
 from benchlab.tui.commands.curate import build_app
@@ -439,3 +440,23 @@ def test_missing_chapter_and_unknown_run_question_are_clear_errors(
               "--runs", str(run)])
     err = capsys.readouterr().err
     assert f"{run}:2:" in err and "chapter 8 question 99" in err
+
+
+async def test_unsaved_edits_of_a_crashed_editor_are_offered_back(bench_file: Path, dataset: Path) -> None:
+    crashed = CurationSession.open(bench_file, curator="ada")
+    crashed.apply(SetFlag(Q1, 0, "extraneous_answer", "false", "true"))
+    crashed.apply(AddContext(Q1, Slot("answer", 0), 1, "latent factors"))
+    app = make_app(bench_file, dataset)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        assert isinstance(app.screen, CurateConfirm)
+        assert "2 edits by ada" in str(app.screen.query_one("#message").render())
+        await pilot.press("y")
+        await pilot.pause()
+        screen = editor(app)
+        component = screen.question.answer_context[0]
+        assert component.extraneous_answer == "true" and component.context[1] == "latent factors"
+        assert "unsaved" in status(app)
+        await pilot.press("ctrl+z", "ctrl+z")
+        await pilot.pause()
+        assert screen.question.answer_context[0].extraneous_answer == "false"

@@ -260,3 +260,47 @@ def test_diff_shows_only_changed_questions_and_goes_empty_after_undo(session: Cu
     session.undo()
     assert session.diff() == ""
     assert session.changed_ids() == []
+
+
+def test_unsaved_edits_of_a_crashed_session_are_recovered_from_the_log(bench_file: Path) -> None:
+    crashed = CurationSession.open(bench_file, curator="ada")
+    crashed.apply(AddContext(Q1, Slot("answer", 1), 0, "a processor"))
+    crashed.apply(SetFlag(Q1, 1, "explicit_context", "false", "true"))
+    crashed.apply(AddQuestionContext(Q3, 1, "Because", ("because it is",)))
+    crashed.apply(SetQuestionComponent(Q3, 0, "Why", "Why is it"))
+    crashed.apply(DeleteContext(Q3, Slot("question", 0), 0, "why not"))
+    crashed.undo()
+    crashed.apply(ReplaceContext(Q1, Slot("answer", 0), 0, "a graphics processing unit (GPU)", "GPU"))
+    expected = [crashed.benchmark.question(q).to_json() for q in (Q1, Q3)]
+    # The editor dies here: nothing saved, the file is untouched.
+    assert bench_file.read_text(encoding="utf-8") == SMALL
+
+    session = CurationSession.open(bench_file, curator="bob")
+    pending = session.unsaved_in_log()
+    assert [r.action for r in pending] == ["add_context", "set_flag", "add_question_context",
+                                           "set_question_component", "delete_context", "undo", "replace_context"]
+    assert session.recover(pending) == 7
+    assert [session.benchmark.question(q).to_json() for q in (Q1, Q3)] == expected
+    assert session.dirty
+    session.save()
+    # Saved: a later session finds nothing to recover.
+    assert CurationSession.open(bench_file).unsaved_in_log() == []
+
+
+def test_only_edits_after_the_last_save_are_recovered(bench_file: Path) -> None:
+    crashed = CurationSession.open(bench_file, curator="ada")
+    crashed.apply(AddContext(Q1, Slot("answer", 1), 0, "saved one"))
+    crashed.save()
+    crashed.apply(AddContext(Q1, Slot("answer", 1), 1, "unsaved one"))
+    session = CurationSession.open(bench_file)
+    pending = session.unsaved_in_log()
+    assert [r.after for r in pending] == ["unsaved one"]
+    session.recover(pending)
+    assert session.benchmark.question(Q1).answer_context[1].context == ["saved one", "unsaved one"]
+
+
+def test_no_recovery_onto_a_file_that_changed_since(bench_file: Path) -> None:
+    crashed = CurationSession.open(bench_file, curator="ada")
+    crashed.apply(AddContext(Q1, Slot("answer", 1), 0, "x"))
+    bench_file.write_text(SMALL.replace("because it is", "because"), encoding="utf-8")
+    assert CurationSession.open(bench_file).unsaved_in_log() == []

@@ -116,6 +116,37 @@ class FastbookCurateScreen(Screen[None]):
         if not self.session.writable:
             self._say(f"Read-only: {self.session.path}. To edit, copy it and open the copy: benchlab curate "
                       f"fastbook --benchmark ./{self.session.path.name}", warning=True)
+        else:
+            self._offer_recovery()
+
+    def _offer_recovery(self) -> None:
+        """A previous session ended without saving: offer to re-apply its logged edits (nothing is lost)."""
+        pending = self.session.unsaved_in_log()
+        if not pending:
+            return
+        last = pending[-1]
+
+        def answer(ok: bool | None) -> None:
+            if not ok:
+                self._say("Unsaved edits of the previous session were not re-applied (they stay in the change log).")
+                return
+            try:
+                done = self.session.recover(pending)
+            except (EditMismatch, BenchlabError) as exc:
+                done = len(self.session.history.undo_stack)
+                self._say(f"Re-applied {done} of {len(pending)} edits; then: {exc}", error=True)
+            else:
+                self._say(f"Re-applied {done} unsaved edit{'s' if done != 1 else ''} of the previous session "
+                          "(ctrl+z undoes them one by one).")
+            self.query_one(FastbookQuestionList).set_rows(self.model.rows(), keep=self.qid)
+            for qid in {(r.chapter or 0, r.question_number or 0) for r in pending}:
+                self.model.invalidate(qid)
+            self._show_question(self.qid)
+
+        self.app.push_screen(CurateConfirm(
+            f"The change log has {len(pending)} edit{'s' if len(pending) != 1 else ''} by {last.curator} "
+            f"(last at {last.time}) that were never saved to {self.session.path.name}: that session ended without "
+            "saving. Re-apply them now?", yes="Re-apply", no="Leave them"), answer)
 
     # -- helpers ----------------------------------------------------------------------------------------------
     @property
