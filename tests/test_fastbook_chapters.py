@@ -63,8 +63,12 @@ def test_all_271_chunks_are_spans_of_the_chapter_and_never_cross_the_halving_cut
 def test_the_bundled_spans_match_what_the_chunker_computes() -> None:
     if not chunking_available():
         pytest.skip("llama-index-core not installed (pip install 'benchlab[fastbook]')")
-    chapter = load_chapter(full_data("fastbook-benchmark"), 8)
-    assert chunk_spans(chapter.text, recompute=True) == chunk_spans(chapter.text)
+    from benchlab.data.fastbook.locate import sample_benchmark_path
+
+    chapters = [*load_chapters(full_data("fastbook-benchmark"), EXPECTED_CHUNKS).values(),
+                *load_chapters(sample_benchmark_path().parent, [1, 2]).values()]
+    for chapter in chapters:
+        assert chunk_spans(chapter.text, recompute=True) == chunk_spans(chapter.text), chapter.path
 
 
 def test_the_chunker_splits_unknown_text_by_tokens_with_overlap() -> None:
