@@ -234,3 +234,19 @@ def run_sort(
         click.echo(runner.summary())
     finally:
         runner.close()
+
+
+@bench.command("sort-screen")
+@click.option("--trials", type=int, default=10, show_default=True, help="Trials to time.")
+@click.option("--words", type=int, default=20_000, show_default=True, help="Excerpt length in words.")
+@click.option("--json", "as_json", is_flag=True, help="Print the raw figures as JSON.")
+def bench_sort_screen(trials: int, words: int, as_json: bool) -> None:
+    """Load -> first paint of a long excerpt and continue -> question times, on a real pseudo-terminal."""
+    import json
+
+    from benchlab.tui.sort_bench import run_sort_screen_bench, summarise
+
+    if trials < 1 or words < 100:
+        raise BenchlabError("--trials must be at least 1 and --words at least 100")
+    figures = run_sort_screen_bench(trials=trials, words=words)
+    click.echo(json.dumps(figures, indent=2) if as_json else summarise(figures))

@@ -17,6 +17,7 @@ from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
 from textual.timer import Timer
+from textual.widget import Widget
 from textual.widgets import Button, ContentSwitcher, Static
 
 from benchlab.annotations.session_runner import wall_clock_now
@@ -62,6 +63,8 @@ class SortTrialScreen(Screen[None]):
         self.ignored_keys = 0
         self.answered = False
         self._tick: Timer | None = None
+        self._question_ready = settings.condition != "stm"
+        self._question_waiting = False
 
     # -- layout ---------------------------------------------------------------------------------------------
 
@@ -77,16 +80,27 @@ class SortTrialScreen(Screen[None]):
                     yield Static(self._reading_hint(), id="reading-hint")
                 with Vertical(id="delay"):
                     yield Static("The question follows in a moment.", id="delay-text")
-            with Vertical(id="question"):
-                where = "in the passage you just read" if self.settings.condition == "stm" else f"in {_escape(title)}"
-                yield Static(f"Which segment appeared [b]first[/b] {where}?", id="question-text")
-                with Horizontal(id="segments"):
-                    for label, text in (("A", self.segment_a), ("B", self.segment_b)):
-                        with Vertical(classes="segment", id=f"segment-{label.lower()}"):
-                            yield Static(f"Segment {label}", classes="segment-label")
-                            yield Static(text, classes="segment-text", markup=False)
-                            key = "←" if label == "A" else "→"
-                            yield OptionButton(f"{label}  (key {label} or {key})", label, id=f"option-{label}")
+            if self.settings.condition == "stm":
+                # Built while the participant reads (see _build_question): the first paint stays light.
+                yield Vertical(id="question")
+            else:
+                with Vertical(id="question"):
+                    yield from self._question_widgets()
+
+    def _question_widgets(self) -> list[Widget]:
+        title = _escape(self.record.book_title)
+        where = "in the passage you just read" if self.settings.condition == "stm" else f"in {title}"
+        panels = []
+        for label, text in (("A", self.segment_a), ("B", self.segment_b)):
+            arrow = "←" if label == "A" else "→"
+            panels.append(Vertical(
+                Static(f"Segment {label}", classes="segment-label"),
+                Static(text, classes="segment-text", markup=False),
+                OptionButton(f"{label}  (key {label} or {arrow})", label, id=f"option-{label}"),
+                classes="segment", id=f"segment-{label.lower()}",
+            ))
+        return [Static(f"Which segment appeared [b]first[/b] {where}?", id="question-text"),
+                Horizontal(*panels, id="segments")]
 
     def _reading_hint(self, remaining: float = 0.0) -> str:
         scroll = "Scroll with ↑ ↓, Page Up / Page Down or the mouse wheel."
@@ -106,6 +120,7 @@ class SortTrialScreen(Screen[None]):
 
     def _stamp_excerpt_onset(self) -> None:
         self.excerpt_onset_mono = get_time()
+        self.call_after_refresh(self._build_question)
         if self.settings.min_reading_s > 0:
             self.query_one("#reading-hint", Static).update(self._reading_hint(self.settings.min_reading_s))
             self._tick = self.set_interval(1.0, self._update_countdown)
@@ -136,7 +151,16 @@ class SortTrialScreen(Screen[None]):
         else:
             self._show_question()
 
+    async def _build_question(self) -> None:
+        await self.query_one("#question", Vertical).mount_all(self._question_widgets())
+        self._question_ready = True
+        if self._question_waiting:
+            self._show_question()
+
     def _show_question(self) -> None:
+        if not self._question_ready:
+            self._question_waiting = True  # continued before the question was built (only at machine speed)
+            return
         self.phase = "question"
         self.question_requested_mono = get_time()
         self.query_one(ContentSwitcher).current = "question"

@@ -7,6 +7,8 @@ lines on screen through Textual's line API, so first paint and scrolling cost th
 
 from __future__ import annotations
 
+from bisect import bisect_right
+from itertools import accumulate
 from pathlib import Path
 
 from rich.cells import cell_len
@@ -18,21 +20,22 @@ from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
 
-def wrap_words(words: list[str], widths: list[int], width: int) -> list[tuple[int, int]]:
-    """Greedy word wrap: (start, stop) word ranges per line; a word longer than the line gets a line of its own."""
+def wrap_words(widths: list[int], width: int) -> list[tuple[int, int]]:
+    """Greedy word wrap: (start, stop) word ranges per line; a word longer than the line gets a line of its own.
+
+    With ``ends[i]`` = cells taken by words 0..i-1 each followed by a space, a line starting at word ``s`` ends
+    before the first word that would overflow: one bisection per line instead of a Python step per word.
+    """
+    width = max(1, width)
+    ends = [0, *accumulate(w + 1 for w in widths)]
+    n = len(widths)
     lines: list[tuple[int, int]] = []
     start = 0
-    used = -1
-    width = max(1, width)
-    for i, w in enumerate(widths):
-        need = w if used < 0 else used + 1 + w
-        if used >= 0 and need > width:
-            lines.append((start, i))
-            start, used = i, w
-        else:
-            used = need
-    if words:
-        lines.append((start, len(words)))
+    while start < n:
+        stop = bisect_right(ends, ends[start] + width + 1, lo=start + 1) - 1
+        stop = max(stop, start + 1)
+        lines.append((start, stop))
+        start = stop
     return lines
 
 
@@ -44,7 +47,7 @@ class ExcerptView(ScrollView, can_focus=False):
     def __init__(self, text: str, *, id: str | None = None, classes: str | None = None) -> None:
         super().__init__(id=id, classes=classes)
         self._words = text.split()
-        self._widths = [cell_len(w) for w in self._words]
+        self._widths = [len(w) if w.isascii() else cell_len(w) for w in self._words]
         self._lines: list[tuple[int, int]] = []
         self._wrapped_at = -1
         self._cache: dict[int, str] = {}
@@ -57,7 +60,7 @@ class ExcerptView(ScrollView, can_focus=False):
         if width == self._wrapped_at or width <= 0:
             return
         self._wrapped_at = width
-        self._lines = wrap_words(self._words, self._widths, width)
+        self._lines = wrap_words(self._widths, width)
         self._cache.clear()
         self.virtual_size = Size(width, len(self._lines))
 
