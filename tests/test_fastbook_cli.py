@@ -139,3 +139,14 @@ def test_bench_prints_timings(capsys: pytest.CaptureFixture[str]) -> None:
     code, text, _ = run_cli(["bench", "fastbook", "--benchmark", str(SAMPLE), "--repeat", "1"], capsys)
     assert code == 0
     assert "score one run" in text and "audit all 20 contexts" in text and "speed-up" in text
+
+
+def test_chunks_lists_spans_with_lines(capsys: pytest.CaptureFixture[str]) -> None:
+    code, text, _ = run_cli(["fastbook", "chunks", "--benchmark", str(SAMPLE), "--chapter", "2", "--format", "csv"],
+                            capsys)
+    assert code == 0
+    lines = text.splitlines()
+    assert lines[0] == "# fastbook-benchmark chunks (halving cut: ch2 at 872)"
+    assert lines[2].startswith("2,0,0,872,1-") and lines[3].startswith("2,1,872,1744,")
+    code, _, err = run_cli(["fastbook", "chunks", "--benchmark", str(SAMPLE), "--chapter", "5"], capsys)
+    assert code == 2 and "chapters 1, 2" in err

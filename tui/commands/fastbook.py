@@ -173,6 +173,42 @@ def baseline_cmd(benchmark_path: Path | None, chapters_dir: Path | None, query: 
                f"({len(result.questions)} questions; score with: benchlab score fastbook {out_path})")
 
 
+@fastbook.command("chunks")
+@BENCHMARK_OPTION
+@CHAPTERS_OPTION
+@click.option("--chapter", "only", type=int, multiple=True, help="Only this chapter (repeatable).")
+@FORMAT_OPTION
+def chunks_cmd(benchmark_path: Path | None, chapters_dir: Path | None, only: tuple[int, ...], fmt: str) -> None:
+    """List the benchmark's passages: where each chunk starts and ends in chapter_N.txt (offset and line).
+
+    A context is scorable only inside one of these; consecutive chunks overlap, and no chunk crosses the
+    halving cut (marked with *).
+    """
+    import pandas as pd
+
+    from benchlab.data.tables import Table, render
+
+    path, benchmark = _benchmark(benchmark_path)
+    chapters = _chapters(path, benchmark, chapters_dir)
+    rows = []
+    for number, chapter in chapters.items():
+        if only and number not in only:
+            continue
+        for chunk in chapter.chunks:
+            rows.append({
+                "chapter": number, "chunk": chunk.index, "start": chunk.start, "end": chunk.end,
+                "lines": f"{chapter.line_of(chunk.start)}-{chapter.line_of(chunk.end)}",
+                "chars": chunk.end - chunk.start,
+                "half": 1 if chunk.end <= chapter.halving_cut else 2,
+                "begins": chunk.text[:40].replace("\n", "⏎"), "ends": chunk.text[-40:].replace("\n", "⏎"),
+            })
+    if not rows:
+        raise BenchlabError(f"no such chapter; the benchmark has chapters {', '.join(map(str, chapters))}", path)
+    frame = pd.DataFrame(rows).set_index(["chapter", "chunk"]).astype(object)
+    cuts = ", ".join(f"ch{n} at {c.halving_cut}" for n, c in chapters.items() if not only or n in only)
+    click.echo(render([Table(f"fastbook-benchmark chunks (halving cut: {cuts})", frame)], fmt), nl=False)
+
+
 @fastbook.command("chapters")
 @click.argument("notebooks", type=click.Path(file_okay=False, exists=True, path_type=Path))
 @click.option("--out", "out_dir", type=click.Path(file_okay=False, path_type=Path), required=True,
