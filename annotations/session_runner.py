@@ -61,6 +61,7 @@ class ResponseTiming:
     handler_mono: float | None = None
     input: str = "key"
     ignored_keys: int = 0
+    onset_source: str = ""
 
     @property
     def rt_ms(self) -> float | None:

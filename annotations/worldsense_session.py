@@ -47,6 +47,7 @@ class HumanResponse(BaseModel):
     response_mono: float | None
     requested_mono: float | None = None
     handler_mono: float | None = None
+    onset_source: str = ""
     timestamp: str
     participant: str
     session: str
@@ -132,7 +133,8 @@ class WorldSenseTask:
         record = HumanResponse(
             Key=self._trial(step.item_id).Key, resp=response, rt_ms=timing.rt_ms, onset_mono=timing.onset_mono,
             response_mono=timing.response_mono, requested_mono=timing.requested_mono,
-            handler_mono=timing.handler_mono, timestamp=timing.wall_clock, participant=plan.participant,
+            handler_mono=timing.handler_mono, onset_source=timing.onset_source, timestamp=timing.wall_clock,
+            participant=plan.participant,
             session=plan.session, trial_index=step.index, block=step.block, practice=step.practice,
             skipped=skipped, input=timing.input, ignored_keys=timing.ignored_keys, simulated=simulated,
             plan_seed=plan.seed,

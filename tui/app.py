@@ -9,12 +9,15 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
+from rich.console import RenderableType
 from textual._time import get_time
 from textual.app import App
 from textual.binding import Binding, BindingType
+from textual.screen import Screen
 
 from benchlab.annotations.session_runner import SessionRunner, Stage
 from benchlab.data.errors import BenchlabError
+from benchlab.tui.frame_clock import timed_driver_class
 from benchlab.tui.key_debounce import KeyDebounce
 from benchlab.tui.screens.experimenter_menu import ExperimenterMenu
 from benchlab.tui.session_flow import SessionFlow
@@ -39,7 +42,7 @@ class BenchlabApp(App[list[str]]):
     ) -> None:
         """``guard_s``: how long break and end screens ignore keys; ``min_rt_s`` and ``repeat_window_s``: see
         :class:`~benchlab.tui.key_debounce.KeyDebounce` (tests set all three to 0 to press keys at machine speed)."""
-        super().__init__()
+        super().__init__(driver_class=timed_driver_class())
         self._initial_session = session
         self.exit_after_session = session is not None
         self.guard_s = guard_s
@@ -99,6 +102,23 @@ class BenchlabApp(App[list[str]]):
         else:
             self._leave_session()
             self.notify(str(exc), title="Session stopped", severity="error", timeout=30)
+
+    # -- stimulus onset ---------------------------------------------------------------------------------------
+
+    def _display(self, screen: Screen[Any], renderable: RenderableType | None) -> None:
+        """Ask the frame clock to tell the screen when this frame is written to the terminal.
+
+        That is the closest software moment to "the question is on the terminal" (``call_after_refresh`` runs on
+        the next idle cycle, a frame or more later). Headless runs (tests) write nothing, so screens fall back to
+        their ``call_after_refresh`` stamp there.
+        """
+        clock = getattr(self._driver, "frame_clock", None)
+        before = clock.queued if clock is not None else 0
+        super()._display(screen, renderable)
+        hook = getattr(screen, "frame_written", None)
+        if clock is None or hook is None or clock.queued == before or screen is not self.screen:
+            return
+        clock.call_when_written(clock.queued, hook)
 
     # -- kiosk ----------------------------------------------------------------------------------------------
 

@@ -98,8 +98,12 @@ def run_worldsense(
 @click.option("--max-delay", type=float, default=0.8, show_default=True, help="Longest scripted RT (seconds).")
 @click.option("--seed", type=int, default=1, show_default=True, help="Seed of the scripted RTs.")
 @click.option("--keep", type=click.Path(path_type=Path), default=None, help="Keep the session files in this folder.")
-def timing_check(trials: int, min_delay: float, max_delay: float, seed: int, keep: Path | None) -> None:
+@click.option("-t", "--testset", type=click.Path(path_type=Path), default=None,
+              help="WorldSense test set whose questions are shown (default: the bundled sample).")
+def timing_check(trials: int, min_delay: float, max_delay: float, seed: int, keep: Path | None,
+                 testset: Path | None) -> None:
     """Measure response-time and onset accuracy of the trial screen in a pseudo-terminal (prints figures)."""
     from benchlab.tui.timing_check import run_timing_check
 
-    click.echo(run_timing_check(n_trials=trials, min_delay=min_delay, max_delay=max_delay, seed=seed, keep=keep))
+    click.echo(run_timing_check(n_trials=trials, min_delay=min_delay, max_delay=max_delay, seed=seed, keep=keep,
+                                testset=str(testset) if testset else None))

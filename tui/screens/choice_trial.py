@@ -1,8 +1,9 @@
 """A trial with a text and a fixed set of answers: one button per option, answered by number key or click.
 
-Timing follows the anchors notes (section 6): stimulus onset is stamped in ``call_after_refresh`` (after the frame
-that shows the question has been composed and handed to the output), the response is the input event's own
-``time`` (set by Textual's input thread), both on Textual's monotonic clock, and RT is their difference.
+Timing follows the anchors notes (section 6): stimulus onset is stamped right after the first frame that shows the
+question has been handed to the terminal writer (``frame_written``, called by the app; ``call_after_refresh`` is
+the fallback and an audit stamp), the response is the input event's own ``time`` (set by Textual's input thread),
+both on Textual's monotonic clock, and RT is their difference. ``benchlab timing-check`` measures both.
 """
 
 from __future__ import annotations
@@ -42,8 +43,10 @@ class ChoiceTrialScreen(Screen[None]):
         self.options = tuple(options)
         self.context = context
         self.debounce = context.debounce
-        self.requested_mono: float | None = None
+        self.requested_mono: float = get_time()  # the stimulus was asked for (screen created)
         self.onset_mono: float | None = None
+        self.onset_source = ""
+        self.after_refresh_mono: float | None = None
         self.ignored_keys = 0
         self.answered = False
         self._keys = {str(i + 1): opt for i, opt in enumerate(self.options)}
@@ -57,11 +60,21 @@ class ChoiceTrialScreen(Screen[None]):
                 yield OptionButton(option_label(i + 1, option), option, id=f"option-{i + 1}")
 
     def on_mount(self) -> None:
-        self.requested_mono = get_time()
-        self.call_after_refresh(self._stamp_onset)
+        self.call_after_refresh(self._after_refresh)
 
-    def _stamp_onset(self) -> None:
-        self.onset_mono = get_time()
+    def frame_written(self, when: float) -> None:
+        """Called by the app right after the first frame showing this trial went to the terminal: the onset."""
+        if self.onset_source != "frame_written" and not self.answered:
+            # Also replaces an after_refresh stamp taken while the first frame was still held back (app start-up).
+            self.onset_mono = when
+            self.onset_source = "frame_written"
+
+    def _after_refresh(self) -> None:
+        """Fallback onset where no frame is written (headless runs); also kept as an audit stamp."""
+        self.after_refresh_mono = get_time()
+        if self.onset_mono is None:
+            self.onset_mono = self.after_refresh_mono
+            self.onset_source = "after_refresh"
 
     def on_key(self, event: events.Key) -> None:
         # Every key stops here: the trial screen is the only place keys mean anything (no focus moves, no escape).
@@ -91,6 +104,6 @@ class ChoiceTrialScreen(Screen[None]):
         timing = ResponseTiming(
             onset_mono=self.onset_mono, response_mono=when, wall_clock=wall_clock_now(),
             requested_mono=self.requested_mono, handler_mono=get_time(), input=source,
-            ignored_keys=self.ignored_keys,
+            ignored_keys=self.ignored_keys, onset_source=self.onset_source,
         )
         self.context.on_answer(option, timing)
