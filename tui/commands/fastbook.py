@@ -209,6 +209,38 @@ def chunks_cmd(benchmark_path: Path | None, chapters_dir: Path | None, only: tup
     click.echo(render([Table(f"fastbook-benchmark chunks (halving cut: {cuts})", frame)], fmt), nl=False)
 
 
+@fastbook.command("import-run")
+@click.argument("source", type=click.Path(dir_okay=False, path_type=Path))
+@BENCHMARK_OPTION
+@click.option("--column", "columns", multiple=True,
+              help="Method column(s) of a results CSV/workbook (default: all, e.g. bm25_500, colbertv2_500).")
+@click.option("--out-dir", type=click.Path(file_okay=False, path_type=Path), required=True,
+              help="Folder to write <method>.jsonl run files into.")
+@click.option("--no-repair", is_flag=True, help="Do not undo the workbook's Mac-Roman mojibake.")
+def import_run_cmd(source: Path, benchmark_path: Path | None, columns: tuple[str, ...], out_dir: Path,
+                   no_repair: bool) -> None:
+    """Convert results made with the benchmark's notebooks into run files.
+
+    SOURCE is either the notebooks' results table (.csv or the published .xlsx workbook: one column of joined
+    passages per method) or a JSON list with one list of passages per question in the benchmark's order.
+    """
+    from benchlab.data.fastbook.imports import read_positional_json, read_results_table, result_columns
+    from benchlab.data.fastbook.runs import write_run
+
+    _, benchmark = _benchmark(benchmark_path)
+    if source.suffix.lower() == ".json":
+        runs = [read_positional_json(source, benchmark)]
+    else:
+        names = list(columns) or result_columns(source)
+        if not names:
+            raise BenchlabError("no method columns found (give --column)", source)
+        runs = [read_results_table(source, benchmark, name, repair=not no_repair) for name in names]
+    for run in runs:
+        target = out_dir / f"{run.name}.jsonl"
+        write_run(target, run, [q.id for q in benchmark if q.id in run.results])
+        click.echo(f"{run.name}: {len(run.results)} questions -> {target}")
+
+
 @fastbook.command("chapters")
 @click.argument("notebooks", type=click.Path(file_okay=False, exists=True, path_type=Path))
 @click.option("--out", "out_dir", type=click.Path(file_okay=False, path_type=Path), required=True,
