@@ -141,18 +141,20 @@ def _cell(frame: pd.DataFrame, condition: str, n_participants: int, n_boot: int,
                       {"benchmark_ci95": benchmark_ci})
 
 
-def _benchmark_ci(tuples: pd.DataFrame) -> dict[str, float]:
-    """The benchmark's own 1.96*sem per condition for one row (overall and per problem)."""
-    out: dict[str, float] = {}
+def _benchmark_ci(tuples: pd.DataFrame, key: str) -> dict[tuple[str, str], float]:
+    """The benchmark's own 1.96*sem for every (row ``key``, condition), overall and per problem, in two passes."""
+    out: dict[tuple[str, str], float] = {}
     if tuples.empty:
         return out
-    per_problem = stats_by_group(tuples, ["problemname"], "acc")
-    for prob, row in per_problem.iterrows():
-        out[str(prob)] = float(row["conf95"])
-    if tuples["problemname"].nunique() > 1:
-        tmp = tuples.assign(_all=1)
-        overall = stats_by_group(tmp, ["_all"], "acc")
-        out[OVERALL] = float(overall["conf95"].iloc[0])
+    per_problem = stats_by_group(tuples, [key, "problemname"], "acc")
+    for idx, conf in zip(per_problem.index, per_problem["conf95"], strict=True):
+        out[(str(idx[0]), str(idx[1]))] = float(conf)
+    multi = tuples.groupby(key)["problemname"].nunique()
+    several = tuples[tuples[key].isin(multi[multi > 1].index)]
+    if not several.empty:
+        overall = stats_by_group(several, [key], "acc")
+        for who, conf in zip(overall.index, overall["conf95"], strict=True):
+            out[(str(who), OVERALL)] = float(conf)
     return out
 
 
@@ -248,11 +250,13 @@ def compare_worldsense(
     entries += [Entry(m, "model") for m in model_names]
 
     cells: dict[tuple[str, str], FigureCell] = {}
+    bci_people = _benchmark_ci(human_rows, "participant")
+    bci_pooled = _benchmark_ci(pooled.assign(row=POOLED), "row")
+    bci_models = _benchmark_ci(tuples[~tuples["is_human"]], "who")
     for pid in participants:
         own = human_rows[human_rows["participant"] == pid]
-        bci = _benchmark_ci(own)
         for c in conditions:
-            cell = _cell(own, c, 1, n_boot, seed, bci.get(c, np.nan), ci)
+            cell = _cell(own, c, 1, n_boot, seed, bci_people.get((pid, c), np.nan), ci)
             if cell is not None:
                 cells[(pid, c)] = cell
     for c in conditions:
@@ -261,7 +265,7 @@ def compare_worldsense(
             continue
         n_people = int(human_rows[human_rows["participant"].isin(pooled_from)
                                   & human_rows["tuple_ID"].isin(sub["tuple_ID"])]["participant"].nunique())
-        cell = _cell(pooled, c, n_people, n_boot, seed, _benchmark_ci(sub).get(c, np.nan), ci)
+        cell = _cell(pooled, c, n_people, n_boot, seed, bci_pooled.get((POOLED, c), np.nan), ci)
         if cell is not None:
             cell.extra["tuples_with_2plus"] = int((sub["participants"] >= 2).sum())
             cells[(POOLED, c)] = cell
@@ -269,9 +273,8 @@ def compare_worldsense(
     for m in model_names:
         own = tuples[tuples["who"] == m]
         model_tuples[m] = own
-        bci = _benchmark_ci(own)
         for c in conditions:
-            cell = _cell(own, c, 0, n_boot, seed, bci.get(c, np.nan), ci)
+            cell = _cell(own, c, 0, n_boot, seed, bci_models.get((m, c), np.nan), ci)
             if cell is not None:
                 cells[(m, c)] = cell
 

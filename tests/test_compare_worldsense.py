@@ -212,3 +212,9 @@ def test_published_models_match_spec_and_ci_is_the_stratified_one() -> None:
     half_width = (gpt4.ci_high - gpt4.ci_low) / 2
     assert half_width == pytest.approx(1.96 * se, rel=0.1)
     assert np.isclose(comp.cell("Llama2-FT+1M", "Compl.trivial").value, 0.985, atol=0.0005)  # type: ignore[union-attr]
+
+
+def test_bench_compare_prints_figures(capsys: pytest.CaptureFixture[str]) -> None:
+    assert run_cli(["bench", "compare", "--participants", "2", "--tuples-per-participant", "5", "--boot", "200"]) == 0
+    out = capsys.readouterr().out
+    assert "synthetic participants: 2 x 5 tuples" in out and "full comparison" in out and "peak RSS" in out

@@ -13,7 +13,7 @@ import click
 from benchlab.data.errors import BenchlabError
 from benchlab.data.stats import AttentionCriterion
 from benchlab.data.tables import render
-from benchlab.tui.commands.groups import FORMAT_OPTION, cli
+from benchlab.tui.commands.groups import FORMAT_OPTION, bench, cli
 
 PLOT_OPTION = click.option(
     "--plot", "plot_path", type=click.Path(dir_okay=False, path_type=Path), default=None,
@@ -142,3 +142,58 @@ def compare_sort_cmd(paths: tuple[Path, ...], no_bins: bool, no_participant_test
                         exclude_flagged=exclude_flagged, n_boot=n_boot, seed=seed, by_bin=not no_bins,
                         participant_tests=not no_participant_tests)
     _emit(comp, fmt, plot_path, sections or None)
+
+
+@bench.command("compare")
+@click.option("-t", "--testset", type=click.Path(path_type=Path), default=None,
+              help="WorldSense test set (default: the bundled sample).")
+@click.option("--participants", type=click.IntRange(1, 500), default=20, show_default=True)
+@click.option("--tuples-per-participant", type=click.IntRange(2, 100_000), default=200, show_default=True)
+@click.option("--boot", "n_boot", type=click.IntRange(200, 200_000), default=5000, show_default=True)
+def bench_compare(testset: Path | None, participants: int, tuples_per_participant: int, n_boot: int) -> None:
+    """Time `compare worldsense` on synthetic participants next to the published models; print figures."""
+    import random
+    import resource
+    import tempfile
+    import time
+
+    from benchlab.data.compare_worldsense import compare_worldsense
+    from benchlab.data.samples import sample_path
+    from benchlab.data.worldsense.columns import read_trial_columns
+    from benchlab.data.worldsense.results import write_results
+    from benchlab.data.worldsense.scoring import score_testset_dir
+
+    ts = testset or sample_path("worldsense")
+    trials = read_trial_columns(ts).frame
+    by_tuple = trials.groupby("tuple_ID", sort=False)
+    tuple_ids = list(by_tuple.groups)
+    rng = random.Random(7)
+    with tempfile.TemporaryDirectory() as tmp:
+        out = Path(tmp) / "results"
+        out.mkdir()
+        lines_total = 0
+        for p in range(participants):
+            chosen = rng.sample(tuple_ids, min(tuples_per_participant, len(tuple_ids)))
+            skill = 0.55 + 0.4 * rng.random()
+            lines = []
+            for tid in chosen:
+                group = by_tuple.get_group(tid)
+                for key, options, gold in zip(group["Key"].tolist(), group["expectedresp"].tolist(),
+                                              group["goldresp"].tolist(), strict=True):
+                    resp = gold if rng.random() < skill else rng.choice(str(options).split("|"))
+                    lines.append({"Key": int(key), "resp": str(resp), "rt_ms": rng.lognormvariate(8.5, 0.5)})
+            lines_total += write_results(out / f"basic___human-s{p:03d}___results.jsonl", lines)
+        t0 = time.perf_counter()
+        score_testset_dir(ts, [ts / "results", out] if (Path(ts) / "results").is_dir() else [out])
+        t_score = time.perf_counter() - t0
+        t0 = time.perf_counter()
+        comp = compare_worldsense(ts, [out], n_boot=n_boot)
+        t_compare = time.perf_counter() - t0
+    rss_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    click.echo(f"test set: {ts} ({len(trials)} trials, {len(tuple_ids)} tuples)")
+    click.echo(f"synthetic participants: {participants} x {tuples_per_participant} tuples ({lines_total} answers), "
+               f"models: {len(comp.models)}, bootstrap resamples: {n_boot}")
+    click.echo(f"benchmark scoring alone (score worldsense): {t_score:.2f} s")
+    click.echo(f"full comparison (scoring + CIs + tests + RT + agreement): {t_compare:.2f} s "
+               f"(x{t_compare / t_score:.1f} the scoring)")
+    click.echo(f"cells: {len(comp.cells)}, tests: {len(comp.tests)}; peak RSS {rss_mb:.0f} MB")
