@@ -24,12 +24,14 @@ OBFUSCATE = {"TRUE": "Emmanuel", "FALSE": "Megi", "POSSIBLE": "Dieuwke", "IMPOSS
 
 
 def write_testset(folder: Path, tuples_per_cell: int = 4, sizes: tuple[int, ...] = (3, 4, 5), seed: int = 7,
-                  compress: bool = False, long_text: bool = False) -> Path:
+                  compress: bool = False, long_text: bool = False, problems: tuple[str, ...] | None = None) -> Path:
     """Write ``folder/trials.jsonl`` (or ``.bz2``) and return the folder."""
     rng = random.Random(seed)
     lines = []
     n = 0
     for problem, options in PROBLEMS.items():
+        if problems is not None and problem not in problems:
+            continue
         for size in sizes:
             for t in range(tuples_per_cell):
                 tid = f"synthetic_{problem}_{size}_{t}"
