@@ -11,6 +11,7 @@ from benchlab.annotations.session_plan import PlannedStep
 from benchlab.annotations.session_runner import SessionRunner, SessionText
 from benchlab.annotations.worldsense_plan import WorldSensePlanOptions
 from benchlab.annotations.worldsense_session import WorldSenseTask, prepare_worldsense_session
+from benchlab.data.errors import BenchlabError
 from benchlab.data.samples import sample_path
 from benchlab.data.worldsense.loader import find_trials_file, load_trials
 from benchlab.data.worldsense.records import Trial
@@ -61,11 +62,13 @@ class WorldSenseUI:
         return sample_path("worldsense")
 
     def default_out(self, dataset: str) -> Path:
-        """``./benchlab-results/worldsense/<test set folder name>``: results of different test sets never mix."""
+        """``./benchlab-results/worldsense/<test set folder name>`` (``sample`` for the bundled sample): results of
+        different test sets never mix."""
         try:
-            name = find_trials_file(dataset).parent.name
-        except Exception:
-            name = Path(dataset).name or "worldsense"
+            folder = find_trials_file(dataset).parent
+        except BenchlabError:
+            folder = Path(dataset)
+        name = "sample" if folder.resolve() == self.default_dataset().resolve() else (folder.name or "worldsense")
         return Path.cwd() / "benchlab-results" / "worldsense" / name
 
     def session_text(self, request: SessionRequest) -> SessionText:
