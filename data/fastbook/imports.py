@@ -74,7 +74,7 @@ def _table_rows(path: Path) -> list[dict[str, Any]]:
         raise
     except (OSError, ValueError) as exc:
         raise BenchlabError(f"cannot read this results table ({exc})", path) from exc
-    return [dict(row) for row in frame.to_dict(orient="records")]
+    return [{str(k): v for k, v in row.items()} for row in frame.to_dict(orient="records")]
 
 
 def result_columns(path: str | Path) -> list[str]:
