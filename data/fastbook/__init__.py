@@ -10,11 +10,16 @@ Public API (names are stable; the curation editor builds on them):
 - ``chapters``: ``Chapter`` (``text``, ``chunks``, ``halving_cut``, ``line_of``), ``Chunk`` (``start``, ``end``,
   ``text``), ``load_chapter(folder, n)``, ``load_chapters(folder, numbers)``, ``notebook_to_text(path)``,
   ``chunk_spans(text)``, ``chunking_available()``.
-- ``runs``: ``RunLine``, ``Run``, ``read_run(path, benchmark)``, ``write_run(path, run)``.
-- ``scoring``: ``Scorer(benchmark, chapters?)``, ``QuestionScore``, ``RunScore``, ``score_run``, ``modified_mrr``,
-  ``modified_recall``, ``score_tables``.
-- ``audit``: ``ContextStatus``, ``Reason``, ``Auditor(chapters)``, ``check_context(chapter, text)``,
-  ``audit_benchmark(benchmark, chapters)``, ``AuditReport``.
-- ``baseline``: ``fts_run(benchmark, chapters, query="keywords"|"question", keywords=...)``, ``read_keywords``.
-- ``locate``: ``default_benchmark_path()``, ``chapters_dir_for(benchmark_path)``.
+- ``runs``: ``RunLine``, ``Run``, ``read_run(path, benchmark)``, ``write_run(path, run, order)``.
+- ``scoring``: ``Scorer(benchmark, chapters?, k=10)``, ``QuestionScore``, ``RunScore``, ``score_run``,
+  ``modified_mrr``, ``modified_recall``, ``score_tables``, ``question_table``, ``Normaliser``, ``fix_text``.
+- ``audit``: ``ContextStatus`` (``verdict``: found / not found / crosses a chunk, ``reason``, ``spans``,
+  ``chunks``, ``suggestion``), ``Reason``, ``Auditor(chapters).check_context(chapter_number, text)``,
+  ``check_context(chapter, text)``, ``audit_benchmark(benchmark, chapters)``, ``AuditReport``.
+- ``baseline``: ``fts_run(benchmark, chapters, query="keywords"|"question", keywords=...)``, ``read_keywords``,
+  ``FtsIndex``.
+- ``imports``: ``read_results_table(path, benchmark, column)`` (the notebooks' CSV / published workbook),
+  ``read_positional_json``, ``run_from_positional``, ``repair_mac_roman``.
+- ``locate``: ``default_benchmark_path()``, ``chapters_dir_for(benchmark_path)``, ``keywords_path_for``,
+  ``sample_benchmark_path()``, ``is_sample``.
 """
