@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 from rich.console import Console
-from textual.widgets import Input
+from textual.widgets import Input, OptionList
 
 from benchlab.annotations.change_log import ChangeLog, log_path_for
 from benchlab.annotations.context_edits import AddContext, SetFlag, Slot
@@ -460,3 +460,26 @@ async def test_unsaved_edits_of_a_crashed_editor_are_offered_back(bench_file: Pa
         await pilot.press("ctrl+z", "ctrl+z")
         await pilot.pause()
         assert screen.question.answer_context[0].extraneous_answer == "false"
+
+
+async def test_launcher_entry_opens_the_editor_and_q_returns_to_the_launcher(
+    bench_file: Path, dataset: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from benchlab.tui.app import BenchlabApp
+    from benchlab.tui.screens.launcher import LauncherScreen
+
+    (bench_file.parent / "chapters").symlink_to(dataset / "chapters")
+    monkeypatch.setenv("BENCHLAB_FASTBOOK_BENCHMARK", str(bench_file))
+    app = BenchlabApp()
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        menu = app.screen.query_one("#menu", OptionList)
+        index = next(i for i in range(menu.option_count) if menu.get_option_at_index(i).id == "entry:curate-fastbook")
+        menu.highlighted = index
+        await pilot.press("enter")
+        await pilot.pause()
+        assert isinstance(app.screen, FastbookCurateScreen)
+        assert not app.screen.session.writable  # the default file is browsed, not edited in place
+        await pilot.press("q")
+        await pilot.pause()
+        assert isinstance(app.screen, LauncherScreen) and app.is_running

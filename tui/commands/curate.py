@@ -14,6 +14,9 @@ import click
 from benchlab.tui.commands.groups import cli
 
 if TYPE_CHECKING:
+    from benchlab.annotations.fastbook_curation import CurationSession
+    from benchlab.data.fastbook.chapters import Chapter
+    from benchlab.data.fastbook.runs import Run
     from benchlab.tui.curate_app import CurateFastbookApp
 
 
@@ -47,10 +50,20 @@ def curate_fastbook(benchmark_path: Path | None, chapters_dir: Path | None, run_
 def build_app(benchmark_path: Path | None, chapters_dir: Path | None, run_paths: tuple[Path, ...] | list[Path],
               curator: str | None, k: int = 10) -> CurateFastbookApp:
     """Load everything (raising ``BenchlabError`` on bad input) and return the editor app, not yet running."""
+    from benchlab.tui.curate_app import CurateFastbookApp
+
+    session, chapters, runs = load_editor_inputs(benchmark_path, chapters_dir, run_paths, curator)
+    return CurateFastbookApp(session, chapters, runs, k=k)
+
+
+def load_editor_inputs(
+    benchmark_path: Path | None, chapters_dir: Path | None, run_paths: tuple[Path, ...] | list[Path],
+    curator: str | None,
+) -> tuple[CurationSession, dict[int, Chapter], list[Run]]:
+    """The session, chapters and runs the editor needs; every problem is a ``BenchlabError`` naming the file."""
     from benchlab.annotations.fastbook_curation import CurationSession
     from benchlab.data.fastbook.chapters import load_chapters
     from benchlab.data.fastbook.runs import read_run
-    from benchlab.tui.curate_app import CurateFastbookApp
 
     # The default file is the shared dataset (or the bundled sample): browse it, never edit it in place.
     path = benchmark_path if benchmark_path is not None else _default_benchmark()
@@ -58,7 +71,7 @@ def build_app(benchmark_path: Path | None, chapters_dir: Path | None, run_paths:
     folder = chapters_dir if chapters_dir is not None else _default_chapters(path)
     chapters = load_chapters(folder, session.benchmark.chapters)
     runs = [read_run(p, session.benchmark) for p in run_paths]
-    return CurateFastbookApp(session, chapters, runs, k=k)
+    return session, chapters, runs
 
 
 def _default_benchmark() -> Path:

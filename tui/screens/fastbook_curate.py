@@ -80,9 +80,10 @@ class FastbookCurateScreen(Screen[None]):
     ]
 
     def __init__(self, session: CurationSession, chapters: dict[int, Chapter], runs: list[Run] | None = None,
-                 *, k: int = 10) -> None:
+                 *, k: int = 10, exit_app_on_quit: bool = True) -> None:
         super().__init__()
         self.session = session
+        self.exit_app_on_quit = exit_app_on_quit
         self.model = CurateModel(session.benchmark, chapters, runs or [], k=k)
         self.k = k
         self.qid: QuestionId = session.benchmark.questions[0].id
@@ -539,14 +540,20 @@ class FastbookCurateScreen(Screen[None]):
         self._say(f"Showing {'only questions with problems' if questions.problems_only else 'all questions'}"
                   f" ({shown}).")
 
+    def _leave(self) -> None:
+        if self.exit_app_on_quit:
+            self.app.exit()
+        else:
+            self.dismiss(None)
+
     def action_quit_editor(self) -> None:
         if not self.session.dirty:
-            self.app.exit()
+            self._leave()
             return
 
         def answer(ok: bool | None) -> None:
             if ok:
-                self.app.exit()
+                self._leave()
 
         self.app.push_screen(CurateConfirm("You have unsaved changes (they are in the change log, but not in the "
                                            "file). Quit without saving?", yes="Quit without saving"), answer)
