@@ -45,7 +45,7 @@ def _subjects(frame: pd.DataFrame) -> list[tuple[str, pd.DataFrame]]:
     humans = frame[frame["is_human"] & (frame["simulated"] == "")]
     for condition, group in humans.groupby("condition", sort=True):
         if group["model_name"].nunique() > 1:
-            name = POOLED_HUMANS if not condition else f"humans {condition} (pooled)"
+            name = POOLED_HUMANS if not condition else f"humans {condition!s} (pooled)"
             out.append((name, group))
     return out
 
