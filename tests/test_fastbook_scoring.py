@@ -7,6 +7,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from benchlab.data.errors import BenchlabError
 from benchlab.data.fastbook.benchmark import Benchmark, QuestionId, load_benchmark, loads_benchmark
@@ -162,3 +164,40 @@ def test_the_normaliser_fast_path_equals_ftfy_on_every_real_string() -> None:
               "&copy; \u00e9\n<b>", "\u00e2\u20ac\u201d mojibake \u00c3\u00a9"]
     fix = Normaliser()
     assert [fix(t) for t in texts] == [ftfy.fix_text(t) for t in texts]
+
+
+def _reference_scores(question: dict[str, Any], passages: list[str], k: int) -> tuple[float, float]:
+    """The definition of spec §5, written the naive way (ftfy on every pair), to check the fast scorer against."""
+    import ftfy
+
+    top = passages[:k]
+    ranks: list[int | None] = []
+    for comp in question["answer_context"]:
+        hit = None
+        for rank, passage in enumerate(top, start=1):
+            if any(ftfy.fix_text(c) in ftfy.fix_text(passage) for c in comp["context"]):
+                hit = rank
+                break
+        ranks.append(hit)
+    mrr = 0.0 if not ranks or None in ranks else 1.0 / max(r for r in ranks if r is not None)
+    recall = sum(r is not None for r in ranks) / len(ranks)
+    return mrr, recall
+
+
+_words = st.sampled_from(["alpha", "Beta", "“q”", "\"q\"", "gam\u00e9", "&amp;", "x\r\ny", "café", "-", " "])
+_texts = st.lists(_words, min_size=1, max_size=4).map("".join)
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    components=st.lists(st.lists(_texts, max_size=3), min_size=1, max_size=4),
+    passages=st.lists(st.lists(_words, max_size=8).map("".join), max_size=12),
+    k=st.integers(min_value=1, max_value=12),
+)
+def test_the_fast_scorer_equals_the_definition(components: list[list[str]], passages: list[str], k: int) -> None:
+    question = {"chapter": 1, "question_number": 1, "question_text": "q", "gold_standard_answer": "a",
+                "answer_context": [_component(*ctx) for ctx in components], "question_context": []}
+    bench = loads_benchmark(json.dumps({"questions": [question]}))
+    got = Scorer(bench, k=k).score(Run("r", {QuestionId(1, 1): passages})).questions[0]
+    mrr, recall = _reference_scores(question, passages, k)
+    assert got.mrr == pytest.approx(mrr) and got.recall == pytest.approx(recall)
