@@ -483,3 +483,16 @@ async def test_launcher_entry_opens_the_editor_and_q_returns_to_the_launcher(
         await pilot.press("q")
         await pilot.pause()
         assert isinstance(app.screen, LauncherScreen) and app.is_running
+
+
+def test_bench_command_times_the_editor_on_a_copy(bench_file: Path, dataset: Path,
+                                                  capsys: pytest.CaptureFixture[str]) -> None:
+    original = bench_file.read_text(encoding="utf-8")
+    main(["bench", "curate-fastbook", "--benchmark", str(bench_file), "--chapters", str(dataset / "chapters"),
+          "--edits", "3", "--runs", "1", "--format", "csv"])
+    out = capsys.readouterr().out
+    for step in ("load benchmark", "edit: apply + fsynced log line + re-score + list row", "save (validate",
+                 "keypress to idle screen: toggle a flag (headless)"):
+        assert step in out
+    assert bench_file.read_text(encoding="utf-8") == original
+    assert sorted(p.name for p in bench_file.parent.iterdir()) == [bench_file.name]
