@@ -150,3 +150,24 @@ def test_chunks_lists_spans_with_lines(capsys: pytest.CaptureFixture[str]) -> No
     assert lines[2].startswith("2,0,0,872,1-") and lines[3].startswith("2,1,872,1744,")
     code, _, err = run_cli(["fastbook", "chunks", "--benchmark", str(SAMPLE), "--chapter", "5"], capsys)
     assert code == 2 and "chapters 1, 2" in err
+
+
+def test_score_with_confidence_intervals_and_paired_tests(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    bench = load_benchmark(SAMPLE)
+    chapters = load_chapters(SAMPLE.parent, bench.chapters)
+    good, bad = tmp_path / "good.jsonl", tmp_path / "bad.jsonl"
+    with open(good, "w", encoding="utf-8") as g, open(bad, "w", encoding="utf-8") as b:
+        for q in bench:
+            chunks = [c.text for c in chapters[q.chapter].chunks]
+            g.write(json.dumps({"chapter": q.chapter, "question_number": q.question_number, "passages": chunks}) + "\n")
+            b.write(json.dumps({"chapter": q.chapter, "question_number": q.question_number, "passages": []}) + "\n")
+    code, text, _ = run_cli(["score", "fastbook", str(good), str(bad), "--benchmark", str(SAMPLE), "--ci",
+                             "--format", "json", "--seed", "1"], capsys)
+    assert code == 0
+    tables = {t["title"]: t for t in json.loads(text)}
+    cis = next(t for title, t in tables.items() if title.startswith("Bootstrap 95% CIs"))
+    bad_row = next(r for r in cis["rows"] if r["index"] == "bad")
+    assert bad_row["cells"]["MRR@10"] == 0 and bad_row["cells"]["MRR 95% CI"] == "[0.0000, 0.0000]"
+    diffs = next(t for title, t in tables.items() if title.startswith("Paired bootstrap differences against good"))
+    mrr = next(r for r in diffs["rows"] if r["index"] == "bad / MRR@10")
+    assert mrr["cells"]["minus good"] < 0 and mrr["cells"]["questions"] == 9

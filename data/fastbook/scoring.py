@@ -238,3 +238,43 @@ def question_table(scores: Sequence[RunScore], *, digits: int = 4) -> Table:
         columns[f"{s.name} Recall@{k}"] = [round(q.recall, digits) for q in s.questions]
     frame = pd.DataFrame(columns, index=pd.MultiIndex.from_tuples(ids, names=["chapter", "question"]))
     return Table(f"fastbook-benchmark per question (k={k})", frame)
+
+
+def uncertainty_tables(scores: Sequence[RunScore], *, n_boot: int | None = None, seed: int | None = None,
+                       digits: int = 4) -> list[Table]:
+    """Bootstrap 95% CIs of each run's MRR@k and Recall@k (questions resampled), and paired bootstrap tests of
+    every other run against the first one (same questions), so a difference can be reported with its p-value."""
+    from benchlab.data import stats
+
+    boots = n_boot if n_boot is not None else stats.DEFAULT_BOOT
+    rng_seed = seed if seed is not None else stats.DEFAULT_SEED
+    k = scores[0].k
+    rows = []
+    for s in scores:
+        mrr = [q.mrr for q in s.questions]
+        rec = [q.recall for q in s.questions]
+        m_lo, m_hi = stats.bootstrap_ci(mrr, n_boot=boots, seed=rng_seed)
+        r_lo, r_hi = stats.bootstrap_ci(rec, n_boot=boots, seed=rng_seed)
+        rows.append({"run": s.name, f"MRR@{k}": round(s.mrr, digits),
+                     "MRR 95% CI": f"[{m_lo:.{digits}f}, {m_hi:.{digits}f}]", f"Recall@{k}": round(s.recall, digits),
+                     "Recall 95% CI": f"[{r_lo:.{digits}f}, {r_hi:.{digits}f}]"})
+    tables = [Table(f"Bootstrap 95% CIs over questions (k={k})", pd.DataFrame(rows).set_index("run").astype(object))]
+    if len(scores) > 1:
+        base = scores[0]
+        order = [q.id for q in base.questions]
+        diffs = []
+        for s in scores[1:]:
+            by_id = {q.id: q for q in s.questions}
+            if [q.id for q in s.questions] != order:
+                raise ValueError("runs must be scored on the same benchmark")
+            for metric in ("mrr", "recall"):
+                first = [getattr(by_id[qid], metric) for qid in order]
+                second = [getattr(q, metric) for q in base.questions]
+                test = stats.paired_bootstrap(first, second, n_boot=boots, seed=rng_seed)
+                diffs.append({"run": s.name, "metric": f"{'MRR' if metric == 'mrr' else 'Recall'}@{k}",
+                              f"minus {base.name}": round(test.estimate, digits),
+                              "95% CI": f"[{test.ci_low:.{digits}f}, {test.ci_high:.{digits}f}]",
+                              "p": stats.format_p(test.p_value), "questions": test.n})
+        frame = pd.DataFrame(diffs).set_index(["run", "metric"]).astype(object)
+        tables.append(Table(f"Paired bootstrap differences against {base.name} (same questions)", frame))
+    return tables

@@ -76,8 +76,11 @@ def _unique_names(names: Sequence[str]) -> list[str]:
 @K_OPTION
 @FORMAT_OPTION
 @click.option("--per-question", is_flag=True, help="Also print every question's MRR and Recall for each run.")
+@click.option("--ci", is_flag=True,
+              help="Also bootstrap 95% CIs over questions, and paired bootstrap tests of each run against the first.")
+@click.option("--seed", type=int, default=None, help="Seed of the bootstrap (default: benchlab's fixed seed).")
 def score_fastbook_cmd(runs: tuple[Path, ...], benchmark_path: Path | None, k: int, fmt: str,
-                       per_question: bool) -> None:
+                       per_question: bool, ci: bool, seed: int | None) -> None:
     """Modified MRR@k and Modified Recall@k of retrieval runs, overall and per chapter, side by side.
 
     RUNS are JSONL files, one line per question: {"chapter": 1, "question_number": 2, "passages": [...]},
@@ -86,7 +89,7 @@ def score_fastbook_cmd(runs: tuple[Path, ...], benchmark_path: Path | None, k: i
     run has no line for score 0 (warned).
     """
     from benchlab.data.fastbook.runs import read_run
-    from benchlab.data.fastbook.scoring import Scorer, question_table, score_tables
+    from benchlab.data.fastbook.scoring import Scorer, question_table, score_tables, uncertainty_tables
     from benchlab.data.tables import render
 
     _, benchmark = _benchmark(benchmark_path)
@@ -101,6 +104,8 @@ def score_fastbook_cmd(runs: tuple[Path, ...], benchmark_path: Path | None, k: i
     scorer = Scorer(benchmark, k=k)
     scores = [scorer.score(run) for run in loaded]
     tables = score_tables(scores)
+    if ci:
+        tables.extend(uncertainty_tables(scores, seed=seed))
     if per_question:
         tables.append(question_table(scores))
     click.echo(render(tables, fmt), nl=False)
