@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 from typing import Any
 
@@ -47,8 +48,10 @@ def table_text(table: DataTable[Any]) -> list[list[str]]:
     return [[str(c) for c in table.get_row_at(r)] for r in range(table.row_count)]
 
 
-async def settle(screen: ResultsScreen, pilot: Any, loads: int = 1) -> None:
-    for _ in range(200):
+async def settle(screen: ResultsScreen, pilot: Any, loads: int = 1, timeout_s: float = 90.0) -> None:
+    """Wait for the worker thread to finish ``loads`` loads (generous: CI machines are shared and slow)."""
+    deadline = time.monotonic() + timeout_s
+    while time.monotonic() < deadline:
         await pilot.pause(0.05)
         if screen.loads >= loads and not screen._loading:
             return
@@ -105,6 +108,29 @@ async def test_live_refresh_picks_up_a_growing_file(lab: Path) -> None:
         f.write_text(f.read_text() + '{"Key":-1152921504606846965,"resp":"TRUE"}\n')
         await pilot.pause(0.5)
         assert screen.loads == loads
+
+
+async def test_attention_criterion_set_in_the_screen(lab: Path) -> None:
+    screen = make_screen()
+    async with Host(screen).run_test(size=(140, 45)) as pilot:
+        await settle(screen, pilot)
+        assert screen.comparison is not None and not screen.comparison.flagged
+        screen.query_one(TabbedContent).active = "tab-people"
+        await pilot.pause()
+        field = screen.query_one("#min-control", Input)
+        field.focus()
+        await pilot.press("0", ".", "9", "enter")
+        await settle(screen, pilot, loads=2)
+        assert [e.name for e in screen.comparison.flagged] == ["p2"]
+        assert "p2 (control accuracy 67% < 90%)" in str(screen.query_one("#flags", Static).render())
+        rows = [r[0] for r in table_text(screen.query_one("#accuracy", DataTable))]
+        assert "p2 [flagged]" in rows
+        field.value = "7"
+        await pilot.press("enter")
+        await pilot.pause()
+        assert "must be between 0 and 1" in str(screen.query_one("#status", Static).render())
+        rtq = table_text(screen.query_one("#rt-quantiles", DataTable))
+        assert rtq[0][:2] == ["p1", "Q1"]
 
 
 async def test_switch_to_sort_and_errors(lab: Path) -> None:

@@ -162,8 +162,19 @@ class ResultsScreen(Screen[None]):
                 yield PlotextPlot(id="bars")
             with TabPane("Response times", id="tab-rt"):
                 yield PlotextPlot(id="rt-hist")
-                yield DataTable(id="rt", zebra_stripes=True, cursor_type="row")
+                with Horizontal(id="rt-tables"):
+                    yield DataTable(id="rt", zebra_stripes=True, cursor_type="row")
+                    yield DataTable(id="rt-quantiles", zebra_stripes=True, cursor_type="row")
             with TabPane("People", id="tab-people"), VerticalScroll():
+                with Horizontal(id="criterion"):
+                    yield Label("Attention: min control accuracy (0-1)")
+                    yield Input(self._crit_text(self.criterion.min_control_accuracy), id="min-control",
+                                placeholder="off", restrict=r"[0-9.]*")
+                    yield Label("too fast below (ms)")
+                    yield Input(self._crit_text(self.criterion.fast_ms), id="fast-ms", placeholder="off",
+                                restrict=r"[0-9.]*")
+                    yield Label("max share too fast")
+                    yield Input(self._crit_text(self.criterion.max_fast_share), id="fast-share", restrict=r"[0-9.]*")
                 yield Static("", classes="caption", id="cap-spread", markup=False)
                 yield DataTable(id="spread", zebra_stripes=True, cursor_type="row")
                 yield Static("", classes="caption", id="cap-agreement", markup=False)
@@ -214,7 +225,35 @@ class ResultsScreen(Screen[None]):
             self.action_reload()
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
+        if event.input.id in ("min-control", "fast-ms", "fast-share"):
+            try:
+                share = self._crit_value("#fast-share", 1.0)
+                self.criterion = AttentionCriterion(
+                    min_control_accuracy=self._crit_value("#min-control", 1.0),
+                    fast_ms=self._crit_value("#fast-ms", None),
+                    max_fast_share=0.1 if share is None else share,
+                )
+            except ValueError as exc:
+                self._status(f"error: {exc}", error=True)
+                return
         self.action_reload()
+
+    @staticmethod
+    def _crit_text(value: float | None) -> str:
+        return "" if value is None else f"{value:g}"
+
+    def _crit_value(self, selector: str, upper: float | None) -> float | None:
+        field = self.query_one(selector, Input)
+        text = field.value.strip()
+        if not text:
+            return None
+        try:
+            value = float(text)
+        except ValueError:
+            raise ValueError(f"{text!r} is not a number") from None
+        if upper is not None and not 0 <= value <= upper:
+            raise ValueError(f"{text!r} must be between 0 and {upper:g}")
+        return value
 
     def _paths(self) -> tuple[Path | None, Path]:
         testset = self.query_one("#testset", Input).value.strip()
@@ -258,7 +297,8 @@ class ResultsScreen(Screen[None]):
         self.loads += 1
         for key, table in (("accuracy", comp.accuracy_table()), ("tests", comp.tests_table()),
                            ("counts", comp.counts_table()), ("spread", comp.spread_table()),
-                           ("agreement", comp.agreement_table()), ("rt", comp.rt_table())):
+                           ("agreement", comp.agreement_table()), ("rt", comp.rt_table()),
+                           ("rt-quantiles", comp.rt_quantile_table())):
             fill_table(self.query_one(f"#{key}", DataTable), table)
             caps = self.query(f"#cap-{key}")
             if caps:
