@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import time
 from pathlib import Path
 
@@ -142,6 +143,7 @@ def bench_booksort(folder: Path | None, published_seconds: float) -> None:
     if not files:
         raise BenchlabError("no book texts here (pass --texts FOLDER)", folder)
     started = time.perf_counter()
+    cpu_started = time.process_time()
     n = 0
     for f in files:
         t0 = time.perf_counter()
@@ -150,8 +152,12 @@ def bench_booksort(folder: Path | None, published_seconds: float) -> None:
         n += len(recs)
         click.echo(f"  {book.book_idx} {book.title[:40]:<40} {len(recs):>5} trials  {time.perf_counter() - t0:6.2f} s")
     total = time.perf_counter() - started
-    click.echo(f"generate 4 configurations x {len(files)} books: {n:,} trials in {total:.1f} s "
-               f"(published script: ~{published_seconds:.0f} s; ratio {published_seconds / total:.1f}x faster)")
+    cpu = time.process_time() - cpu_started
+    load = os.getloadavg()[0]
+    click.echo(f"generate 4 configurations x {len(files)} books: {n:,} trials in {total:.1f} s wall, {cpu:.1f} s CPU "
+               f"(load average {load:.1f} on {os.cpu_count()} CPUs)")
+    click.echo(f"published script: ~{published_seconds:.0f} s for the same job -> {published_seconds / total:.1f}x "
+               "faster (pass --published-seconds with its time measured on this machine for a fair ratio)")
 
 
 SIMULATED = {"random": "random", "oracle": "oracle", "always-a": "biased"}
