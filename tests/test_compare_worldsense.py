@@ -218,3 +218,16 @@ def test_bench_compare_prints_figures(capsys: pytest.CaptureFixture[str]) -> Non
     assert run_cli(["bench", "compare", "--participants", "2", "--tuples-per-participant", "5", "--boot", "200"]) == 0
     out = capsys.readouterr().out
     assert "synthetic participants: 2 x 5 tuples" in out and "full comparison" in out and "peak RSS" in out
+
+
+def test_plot_without_matplotlib_is_a_clear_error(lab: dict[str, Path], monkeypatch: pytest.MonkeyPatch,
+                                                  capsys: pytest.CaptureFixture[str]) -> None:
+    import sys
+
+    monkeypatch.setitem(sys.modules, "matplotlib", None)  # import matplotlib -> ImportError
+    fig = lab["root"] / "fig.png"
+    args = ["compare", "worldsense", "-t", str(lab["ts"]), "--results", str(lab["out"]), "--boot", "200",
+            "--only", "methods", "--plot", str(fig)]
+    assert run_cli(args) == 2
+    assert "pip install 'benchlab[plot]'" in capsys.readouterr().err
+    assert not fig.exists()
