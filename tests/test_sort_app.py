@@ -219,3 +219,33 @@ async def test_launcher_runs_a_sort_session_with_its_own_fields(tmp_path: Path) 
             await settle(pilot)
     frame = pd.read_csv(tmp_path / "out" / "results" / "1000-s20-human_L1_results.csv", index_col=0)
     assert len(frame) == 2 and set(frame["condition"]) == {"ltm"}
+
+
+async def test_experimenter_skip_records_x_and_end_keeps_everything(tmp_path: Path) -> None:
+    from benchlab.tui.screens.experimenter_menu import ExperimenterMenu
+
+    out = tmp_path / "out"
+    app = make_app(out, trials=4)
+    runner = app._initial_session[0]  # type: ignore[index]
+    async with app.run_test(size=(100, 30)) as pilot:
+        await settle(pilot)
+        await pilot.press("ctrl+x", "ctrl+e")  # while the participant is reading
+        await settle(pilot)
+        assert isinstance(app.screen, ExperimenterMenu)
+        await pilot.press("s", "y")
+        await settle(pilot)
+        screen = app.screen
+        assert isinstance(screen, SortTrialScreen) and screen.phase == "reading"
+        await pilot.press("enter")
+        await settle(pilot)
+        await pilot.press("a")
+        await settle(pilot)
+        await pilot.press("ctrl+x", "ctrl+e")
+        await settle(pilot)
+        await pilot.press("e", "y")
+        await settle(pilot)
+    frame = results(out)
+    assert list(frame["answer"]) == ["X", "A"]
+    assert list(frame["input"]) == ["experimenter", "key"] and not frame["correct"].iloc[0]
+    assert frame["reading_ms"].iloc[0] == "" and float(frame["reading_ms"].iloc[1]) > 0
+    assert runner.end_reason is not None and runner.end_reason.value == "aborted"
