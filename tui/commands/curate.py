@@ -63,12 +63,13 @@ def load_editor_inputs(
 ) -> tuple[CurationSession, dict[int, Chapter], list[Run]]:
     """The session, chapters and runs the editor needs; every problem is a ``BenchlabError`` naming the file."""
     from benchlab.annotations.fastbook_curation import CurationSession
+    from benchlab.data.fastbook import locate
     from benchlab.data.fastbook.chapters import load_chapters
     from benchlab.data.fastbook.runs import read_run
 
     # The default file is the shared dataset (or the bundled sample): browse it, never edit it in place.
     path = benchmark_path if benchmark_path is not None else _default_benchmark()
-    session = CurationSession.open(path, curator=curator, read_only=benchmark_path is None)
+    session = CurationSession.open(path, curator=curator, read_only=benchmark_path is None or locate.is_sample(path))
     folder = chapters_dir if chapters_dir is not None else _default_chapters(path)
     chapters = load_chapters(folder, session.benchmark.chapters)
     runs = [read_run(p, session.benchmark) for p in run_paths]
