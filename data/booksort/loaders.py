@@ -140,7 +140,14 @@ def load_frame(path: str | Path, selection: Selection | None = None) -> pd.DataF
 def load_records(path: str | Path, selection: Selection | None = None) -> list[BookSortRecord]:
     """The selected trials as validated records (see :func:`load_frame`)."""
     frame = load_frame(path, selection)
-    return [BookSortRecord.model_validate(row) for row in frame[PARQUET_COLUMNS].to_dict("records")]
+    # The same excerpt appears once per distance bin: keep one copy of its text (20,000-word excerpts are large).
+    texts: dict[tuple[int, int, int, int], str] = {}
+    out = []
+    for row in frame[PARQUET_COLUMNS].to_dict("records"):
+        key = (row["book_idx"], row["excerpt_length"], row["segment_length"], row["excerpt_idx"])
+        row["excerpt_text"] = texts.setdefault(key, row["excerpt_text"])
+        out.append(BookSortRecord.model_validate(row))
+    return out
 
 
 def available_configs(path: str | Path) -> list[tuple[int, int]]:
