@@ -17,15 +17,19 @@ import os
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
-import pandas as pd
 
 from benchlab.data.errors import BenchlabError
 from benchlab.data.jsonl import describe_validation_error, open_text
+from benchlab.data.worldsense.compact import read_compact_results
 from benchlab.data.worldsense.loader import find_trials_file, load_trials
 from benchlab.data.worldsense.records import ResultLine, Trial
 from benchlab.data.worldsense.rules import GOLD_OBFUSCATION
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 CACHE_VERSION = "1"
 #: Columns of the scoring view of a test set.
@@ -34,8 +38,9 @@ TRIAL_FIELDS = ("Key", "tuple_ID", "problemname", "problemsize", "expectedresp",
 
 def _codes(values: Sequence[str] | np.ndarray) -> tuple[np.ndarray, list[str]]:
     """Integer codes (order of first appearance) and the distinct values."""
-    codes, uniques = pd.factorize(np.asarray(values, dtype=object), sort=False)
-    return codes.astype(np.int32), [str(u) for u in uniques]
+    seen: dict[str, int] = {}
+    codes = np.fromiter((seen.setdefault(str(v), len(seen)) for v in values), dtype=np.int32, count=len(values))
+    return codes, list(seen)
 
 
 @dataclass(frozen=True)
@@ -78,6 +83,8 @@ class TrialColumns:
     @property
     def frame(self) -> pd.DataFrame:
         """The same columns as a DataFrame (Key int64), for inspection."""
+        import pandas as pd
+
         return pd.DataFrame(
             {
                 "Key": self.key,
@@ -234,6 +241,18 @@ def _decompress(file: Path, raw: bytes) -> bytes | None:
         return None
 
 
+def _numbers(column: Any) -> np.ndarray:
+    """A null-free numeric arrow column as a numpy copy, read from its buffer.
+
+    (``to_numpy()`` would import pandas, ~140 MB, just to check for it.)
+    """
+    import pyarrow as pa
+
+    array = column.combine_chunks() if isinstance(column, pa.ChunkedArray) else column
+    dtype = np.dtype(str(array.type))  # "int64", "int32", ...: the same names in both libraries
+    return np.frombuffer(array.buffers()[1], dtype=dtype, count=len(array), offset=array.offset * dtype.itemsize).copy()
+
+
 def _fast_trials(file: Path, raw: bytes, name: str) -> TrialColumns | None:
     """Decode with pyarrow; ``None`` when anything looks off (the careful reader then explains what)."""
     import pyarrow as pa
@@ -256,8 +275,8 @@ def _fast_trials(file: Path, raw: bytes, name: str) -> TrialColumns | None:
     )
     options = pj.ParseOptions(explicit_schema=schema, unexpected_field_behavior="ignore")
     try:
-        table = pj.read_json(io.BytesIO(data), parse_options=options,
-                             read_options=pj.ReadOptions(block_size=16 << 20))
+        table = pj.read_json(io.BytesIO(data), parse_options=options, read_options=pj.ReadOptions(block_size=4 << 20),
+                             memory_pool=pa.system_memory_pool())
     except (pa.ArrowInvalid, pa.ArrowTypeError, OSError):
         return None
     del data
@@ -278,7 +297,7 @@ def _fast_trials(file: Path, raw: bytes, name: str) -> TrialColumns | None:
 
     def encode(column: pa.ChunkedArray) -> tuple[np.ndarray, list[str]]:
         encoded = column.combine_chunks().dictionary_encode()
-        return encoded.indices.to_numpy().astype(np.int32), [str(v) for v in encoded.dictionary.to_pylist()]
+        return _numbers(encoded.indices).astype(np.int32), [str(v) for v in encoded.dictionary.to_pylist()]
 
     t_code, t_names = encode(table.column("tuple_ID"))
     p_code, p_names = encode(table.column("problemname"))
@@ -290,12 +309,12 @@ def _fast_trials(file: Path, raw: bytes, name: str) -> TrialColumns | None:
     allowed = np.array([[g in o.split("|") for g in g_names] for o in o_names], dtype=bool)
     if not allowed[o_code, g_code].all() or "" in o_names:
         return None
-    keys = table.column("Key").to_numpy()
+    keys = _numbers(table.column("Key"))
     try:
         _check_unique(keys, file)
     except BenchlabError:
         return None
-    return TrialColumns(keys, t_code, t_names, p_code, p_names, table.column("problemsize").to_numpy(),
+    return TrialColumns(keys, t_code, t_names, p_code, p_names, _numbers(table.column("problemsize")),
                         o_code, o_names, g_code, g_names, file, name)
 
 
@@ -324,24 +343,30 @@ def read_result_columns(path: str | Path, prompting: str, modelname: str) -> Res
 
 
 def _fast_results(raw: bytes) -> tuple[np.ndarray, np.ndarray, list[str]] | None:
-    import pyarrow as pa
-    import pyarrow.json as pj
-
     if not raw.strip():
         return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int32), []
     if not raw.endswith(b"\n"):
         return None  # possibly a torn tail: let the careful reader decide
+    compact = read_compact_results(raw)
+    if compact is not None:
+        return compact
+    import pyarrow as pa
+    import pyarrow.json as pj
+
     schema = pa.schema([("Key", pa.int64()), ("resp", pa.string())])
     options = pj.ParseOptions(explicit_schema=schema, unexpected_field_behavior="ignore")
     try:
-        table = pj.read_json(io.BytesIO(raw), parse_options=options, read_options=pj.ReadOptions(block_size=16 << 20))
+        # Small blocks and the system allocator keep the peak memory low (arrow's pool keeps what it once took).
+        table = pj.read_json(io.BytesIO(raw), parse_options=options,
+                             read_options=pj.ReadOptions(block_size=1 << 20, use_threads=False),
+                             memory_pool=pa.system_memory_pool())
     except (pa.ArrowInvalid, pa.ArrowTypeError, OSError):
         return None
     if table.column("Key").null_count or table.column("resp").null_count:
         return None
     encoded = table.column("resp").combine_chunks().dictionary_encode()
     values = [str(v) for v in encoded.dictionary.to_pylist()]
-    return table.column("Key").to_numpy(), encoded.indices.to_numpy().astype(np.int32), values
+    return _numbers(table.column("Key")), _numbers(encoded.indices).astype(np.int32), values
 
 
 def _slow_results(path: Path) -> tuple[list[int], list[str], list[str]]:

@@ -9,12 +9,14 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from pathlib import Path
-
-import pandas as pd
+from typing import TYPE_CHECKING
 
 from benchlab.data.errors import BenchlabError
 from benchlab.data.jsonl import iter_json_lines, validate
 from benchlab.data.worldsense.records import Trial
+
+if TYPE_CHECKING:  # pandas is imported when a DataFrame is asked for, not by the scorer's readers
+    import pandas as pd
 
 #: Trial file names tried in a test-set folder, in this order.
 TRIALS_FILENAMES = ("trials.jsonl.bz2", "trials.jsonl")
@@ -60,6 +62,8 @@ def load_trials(path: str | Path) -> list[Trial]:
 
 def trials_frame(trials: Sequence[Trial], expname: str | None = None) -> pd.DataFrame:
     """A DataFrame with one row per trial (Key as int64), plus ``EXPNAME``/``EXP_i`` when ``expname`` is given."""
+    import pandas as pd
+
     columns: dict[str, object] = {}
     for name in TRIAL_COLUMNS:
         values = [getattr(t, name) for t in trials]

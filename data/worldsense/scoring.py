@@ -18,12 +18,12 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
-import pandas as pd
 
 from benchlab.data.errors import BenchlabError
-from benchlab.data.tables import Table
+from benchlab.data.worldsense.cellstats import group_stats
 from benchlab.data.worldsense.columns import (
     ResultColumns,
     TrialColumns,
@@ -41,6 +41,11 @@ from benchlab.data.worldsense.rules import (
     PROBLEM_ORDER,
     PROMPTING_ORDER,
 )
+
+if TYPE_CHECKING:  # pandas is imported only once the data is reduced to cells (see cellstats.py)
+    import pandas as pd
+
+    from benchlab.data.tables import Table
 
 OVERALL_TITLE = "AVERAGE ACCURACY ACROSS ALL PROBLEMS (with 95% confidence interval)"
 ACCURACY_TITLE = "ACCURACY for each of the problems  (with 95% confidence interval)"
@@ -80,6 +85,8 @@ class WorldSenseTables:
 
     def tables(self) -> list[Table]:
         """The original's three tables (two when one problem only), cells as ``"value (CI)"`` strings."""
+        from benchlab.data.tables import Table
+
         out: list[Table] = []
         overall = self.overall_table()
         if overall is not None:
@@ -139,17 +146,21 @@ def score_worldsense(
     if not files:
         raise BenchlabError("no results to score")
     _check_names(files, warn)
-    tuples = _tuple_scores(table, files, warn)
-    if tuples.empty:
+    scored = _tuple_scores(table, files, warn)
+    del files
+    if scored.n == 0:
         raise BenchlabError(
             "no complete tuple to score: every trial of a tuple needs an answer (see the warnings above)"
         )
-    _warn_cells(tuples, table, warn)
+    cells = _cells(scored)
+    _warn_cells(cells, table, warn)
+    cells_frame = _cells_frame(cells)
+    tuples = scored.frame()
     overall = None
-    if tuples["problemname"].nunique() > 1:
-        overall = stats_by_group(tuples, ["prompting", "modelname"], "acc")
-    accuracy = stats_by_group(tuples, ["prompting", "modelname", "problemname"], "acc")
-    bias = stats_by_group(tuples, ["prompting", "problemname", "modelname"], "bias")
+    if len(set(cells["problemname"])) > 1:
+        overall = stats_by_group(tuples, ["prompting", "modelname"], "acc", cells_frame)
+    accuracy = stats_by_group(tuples, ["prompting", "modelname", "problemname"], "acc", cells_frame)
+    bias = stats_by_group(tuples, ["prompting", "problemname", "modelname"], "bias", cells_frame)
     return WorldSenseTables(overall=overall, accuracy=accuracy, bias=bias, tuples=tuples, warnings=warnings)
 
 
@@ -200,12 +211,12 @@ def _check_names(files: Sequence[ResultColumns], warn: Callable[[str], None]) ->
             )
 
 
-def _warn_cells(tuples: pd.DataFrame, table: TrialColumns, warn: Callable[[str], None]) -> None:
+def _warn_cells(cells: dict[str, list], table: TrialColumns, warn: Callable[[str], None]) -> None:
     """Name the cells that make a CI undefined and the sizes that silently drop out of a problem's average."""
-    counts = tuples.groupby(["prompting", "modelname", "problemname", "problemsize"], observed=True).size()
-    single = counts[counts == 1]
-    if len(single):
-        p, m, prob, size = single.index[0]
+    keys = list(zip(cells["prompting"], cells["modelname"], cells["problemname"], cells["problemsize"], strict=True))
+    single = [k for k, n in zip(keys, cells["count"], strict=True) if n == 1]
+    if single:
+        p, m, prob, size = single[0]
         warn(
             f"{len(single)} (problem, size) cell(s) hold a single tuple (e.g. {p}/{m} {prob} size {size}): "
             "their variance is undefined, so confidence intervals involving them print as nan"
@@ -214,8 +225,8 @@ def _warn_cells(tuples: pd.DataFrame, table: TrialColumns, warn: Callable[[str],
     for code, size in set(zip(table.problem_code.tolist(), table.size.tolist(), strict=True)):
         sizes_in_test.setdefault(table.problem_names[code], set()).add(int(size))
     present: dict[tuple[str, str, str], set[int]] = {}
-    for p, m, prob, size in counts.index:
-        present.setdefault((str(p), str(m), str(prob)), set()).add(int(size))
+    for p, m, prob, size in keys:
+        present.setdefault((p, m, prob), set()).add(int(size))
     for (p, m, prob), sizes in present.items():
         missing = sorted(sizes_in_test.get(prob, set()) - sizes)
         if missing:
@@ -228,7 +239,98 @@ def _warn_cells(tuples: pd.DataFrame, table: TrialColumns, warn: Callable[[str],
 # --------------------------------------------------------------------------------------------- tuples
 
 
-def _tuple_scores(table: TrialColumns, files: Sequence[ResultColumns], warn: Callable[[str], None]) -> pd.DataFrame:
+@dataclass
+class _Scored:
+    """One entry per scored tuple, in the original's row order (file by file, tuples in trial-file order)."""
+
+    promptings: list[str]
+    models: list[str]
+    tuple_names: list[str]
+    problem_names: list[str]
+    file: np.ndarray
+    tuple_code: np.ndarray
+    problem_code: np.ndarray
+    size: np.ndarray
+    acc: np.ndarray
+    bias: np.ndarray
+
+    @property
+    def n(self) -> int:
+        return len(self.acc)
+
+    def frame(self) -> pd.DataFrame:
+        """The public per-tuple table; names are categoricals whose sorted categories group like the strings."""
+        import pandas as pd
+
+        def categorical(codes: np.ndarray, names: list[str]) -> Any:
+            ordered = sorted(set(names))
+            rank = np.array([ordered.index(n) for n in names], dtype=np.int64)
+            return pd.Categorical.from_codes(rank[codes], dtype=pd.CategoricalDtype(pd.Index(ordered, dtype=object)))
+
+        return pd.DataFrame(
+            {
+                "prompting": categorical(self.file, self.promptings),
+                "modelname": categorical(self.file, self.models),
+                "tuple_ID": pd.Categorical.from_codes(
+                    self.tuple_code, dtype=pd.CategoricalDtype(pd.Index(self.tuple_names, dtype=object)),
+                    validate=False),
+                "problemname": categorical(self.problem_code, self.problem_names),
+                "problemsize": self.size,
+                "acc": self.acc,
+                "bias": self.bias,
+            }
+        )
+
+
+def _cells(scored: _Scored) -> dict[str, list[Any]]:
+    """Statistics per (prompting, model, problem, size) cell, cells sorted like pandas sorts the keys."""
+    p_sorted = sorted(set(scored.promptings))
+    m_sorted = sorted(set(scored.models))
+    b_sorted = sorted(set(scored.problem_names))
+    p_rank = np.array([p_sorted.index(p) for p in scored.promptings], dtype=np.int64)[scored.file]
+    m_rank = np.array([m_sorted.index(m) for m in scored.models], dtype=np.int64)[scored.file]
+    b_rank = np.array([b_sorted.index(b) for b in scored.problem_names], dtype=np.int64)[scored.problem_code]
+    sizes, s_rank = np.unique(scored.size, return_inverse=True)
+    key = ((p_rank * len(m_sorted) + m_rank) * len(b_sorted) + b_rank) * len(sizes) + s_rank
+    cell_keys, cell_of_row = np.unique(key, return_inverse=True)
+    n_cells = len(cell_keys)
+    acc = group_stats(cell_of_row, scored.acc, n_cells)
+    bias = group_stats(cell_of_row, scored.bias, n_cells)
+    s_idx = cell_keys % len(sizes)
+    rest = cell_keys // len(sizes)
+    b_idx = rest % len(b_sorted)
+    rest = rest // len(b_sorted)
+    m_idx = rest % len(m_sorted)
+    p_idx = rest // len(m_sorted)
+    cells: dict[str, list[Any]] = {
+        "prompting": [p_sorted[i] for i in p_idx],
+        "modelname": [m_sorted[i] for i in m_idx],
+        "problemname": [b_sorted[i] for i in b_idx],
+        "problemsize": [int(sizes[i]) for i in s_idx],
+        "count": acc.count.tolist(),
+    }
+    for name, stats in (("acc", acc), ("bias", bias)):
+        cells[f"{name}.mean"] = stats.mean.tolist()
+        cells[f"{name}.sem"] = stats.sem.tolist()
+        cells[f"{name}.var"] = stats.var.tolist()
+        cells[f"{name}.std"] = stats.std.tolist()
+    return cells
+
+
+def _cells_frame(cells: dict[str, list[Any]]) -> pd.DataFrame:
+    """The cells as the DataFrame pandas' ``groupby(CELL_KEYS)[["acc", "bias"]].aggregate(_STATS)`` would give."""
+    import pandas as pd
+
+    index = pd.MultiIndex.from_arrays([cells[k] for k in CELL_KEYS], names=CELL_KEYS)
+    data = {}
+    for value in ("acc", "bias"):
+        for stat in _STATS:
+            column = cells["count"] if stat == "count" else cells[f"{value}.{stat}"]
+            data[(value, stat)] = np.asarray(column, dtype=np.int64 if stat == "count" else np.float64)
+    return pd.DataFrame(data, index=index)
+
+
+def _tuple_scores(table: TrialColumns, files: Sequence[ResultColumns], warn: Callable[[str], None]) -> _Scored:
     """One row per (prompting, modelname, tuple) with complete answers: acc and bias (spec section 6)."""
     n_trials = len(table)
     n_tuples = len(table.tuple_names)
@@ -250,12 +352,10 @@ def _tuple_scores(table: TrialColumns, files: Sequence[ResultColumns], warn: Cal
     class_id = {c: i for i, c in enumerate(classes)}
     gold_weight = np.array([GOLD_WEIGHT.get(g, np.nan) for g in table.gold_names], dtype=float)[table.gold_code]
     gold_class = np.array([class_id.get(ANSWER_CLASS.get(g, ""), -2) for g in table.gold_names])[table.gold_code]
-    problem_names = np.asarray(table.problem_names, dtype=object)
-    tuple_dtype = pd.CategoricalDtype(pd.Index(table.tuple_names, dtype=object))
     options_sets = [set(o.split("|")) for o in table.options_names]
 
-    frames = []
-    for f in files:
+    parts: list[tuple[int, np.ndarray, np.ndarray, np.ndarray]] = []
+    for file_index, f in enumerate(files):
         label = f.label
         slot = np.searchsorted(sorted_keys, f.keys)
         slot_ok = slot < n_trials
@@ -322,39 +422,52 @@ def _tuple_scores(table: TrialColumns, files: Sequence[ResultColumns], warn: Cal
         acc_sum = np.bincount(codes, weights=w * correct, minlength=n_tuples)
         bias_sum = np.bincount(codes, weights=np.where(np.isnan(signed), 0.0, signed), minlength=n_tuples)
         scored = np.flatnonzero(complete)
-        rows = first_row[scored]
-        frames.append(
-            pd.DataFrame(
-                {
-                    "prompting": f.prompting,
-                    "modelname": f.modelname,
-                    "tuple_ID": pd.Categorical.from_codes(scored, dtype=tuple_dtype, validate=False),
-                    "problemname": problem_names[table.problem_code[rows]],
-                    "problemsize": table.size[rows],
-                    "acc": acc_sum[scored] / w_sum[scored],
-                    "bias": bias_sum[scored] / w_sum[scored],
-                }
-            )
-        )
-    if not frames:
-        return pd.DataFrame(columns=["prompting", "modelname", "tuple_ID", "problemname", "problemsize", "acc", "bias"])
-    out = pd.concat(frames, ignore_index=True)
-    # Sorted categories group exactly like the strings (same group order, same row order inside each group),
-    # without hashing 100k+ strings per table.
-    for column in ("prompting", "modelname", "problemname"):
-        column_values = pd.Series(out[column].to_numpy(dtype=object))
-        out[column] = pd.Categorical(column_values, categories=sorted(column_values.unique()))
-    return out
+        scored = scored[np.argsort(first_row[scored], kind="stable")]  # tuples in trial-file order
+        parts.append((file_index, scored, acc_sum[scored] / w_sum[scored], bias_sum[scored] / w_sum[scored]))
+    tuple_code = np.concatenate([p[1] for p in parts]) if parts else np.zeros(0, dtype=np.int64)
+    rows = first_row[tuple_code]
+    return _Scored(
+        promptings=[f.prompting for f in files],
+        models=[f.modelname for f in files],
+        tuple_names=table.tuple_names,
+        problem_names=table.problem_names,
+        file=np.concatenate([np.full(len(p[1]), p[0], dtype=np.int64) for p in parts]) if parts else np.zeros(
+            0, dtype=np.int64),
+        tuple_code=tuple_code,
+        problem_code=table.problem_code[rows].astype(np.int64),
+        size=table.size[rows],
+        acc=np.concatenate([p[2] for p in parts]) if parts else np.zeros(0),
+        bias=np.concatenate([p[3] for p in parts]) if parts else np.zeros(0),
+    )
 
 
 # --------------------------------------------------------------------------------------------- aggregation
 
 
-def stats_by_group(tuples: pd.DataFrame, by: list[str], value: str) -> pd.DataFrame:
+CELL_KEYS = ["prompting", "modelname", "problemname", "problemsize"]
+_STATS = ["mean", "sem", "count", "var", "std"]
+
+
+def cell_stats(tuples: pd.DataFrame) -> pd.DataFrame:  # kept for callers holding a tuples frame
+    """Per (prompting, model, problem, size) cell: mean, sem, count, var, std of ``acc`` and ``bias``.
+
+    Every table starts from these same cells (only the key order differs), so computing them once saves two
+    passes over the tuples; the values are those of a groupby in any key order (same rows, same order).
+    """
+    return tuples.groupby(CELL_KEYS, observed=True)[["acc", "bias"]].aggregate(_STATS)
+
+
+def stats_by_group(tuples: pd.DataFrame, by: list[str], value: str, cells: pd.DataFrame | None = None) -> pd.DataFrame:
     """Mean, sem, count (and var, std, conf95) of ``value`` per group, sizes then problems rebalanced (spec 7)."""
+    import pandas as pd
+
     rebalance = [f for f in ("problemsize", "problemname") if f not in by]
     keys = by + rebalance
-    stats = tuples.groupby(keys, observed=True)[value].aggregate(["mean", "sem", "count", "var", "std"])
+    stats: pd.DataFrame
+    if cells is not None and sorted(keys) == sorted(str(n) for n in cells.index.names):
+        stats = cells[value].reorder_levels(keys).sort_index()  # type: ignore[arg-type,assignment]
+    else:
+        stats = tuples.groupby(keys, observed=True)[value].aggregate(_STATS)  # type: ignore[arg-type]
     for name in rebalance:
         keys = [k for k in keys if k != name]
         stats = _collapse(keys, stats)
@@ -410,6 +523,8 @@ def _ordered(values: Iterable[object], level: str) -> list[object]:
 
 def pivot_cells(stats: pd.DataFrame, index: list[str], columns: str, scale: float) -> pd.DataFrame:
     """Formatted ``"value (CI)"`` cells, rows ``index`` x columns ``columns``, in the published order."""
+    import pandas as pd
+
     st = stats.reset_index()
     st["cell"] = [format_cell(m, s, scale) for m, s in zip(st["mean"], st["sem"], strict=True)]
     column_order = _ordered(st[columns], columns)

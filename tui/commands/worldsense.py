@@ -129,7 +129,9 @@ def parse_original_tables(text: str) -> list[list[list[str]]]:
         if any(title in line for title in _SECTION_TITLES):
             current = []
             tables.append(current)
-            i += 2  # skip the dashes under the title
+            i += 1
+            while i < len(lines) and set(lines[i].strip()) <= {"-"} and lines[i].strip():
+                i += 1  # the original's rule under the title
             header = lines[i].split()
             current.append(header[1:])  # drop the columns' name ("prompting"/"problemname")
             i += 2  # skip the index-names line
@@ -211,47 +213,50 @@ def bench_worldsense_cmd(testsets: tuple[Path, ...], original: Path | None, orig
     from statistics import median
 
     from benchlab.data.samples import sample_path
-    from benchlab.data.worldsense.scoring import score_testset_dir
 
     sets = list(testsets) or [sample_path("worldsense")]
     env = {**os.environ, "COLUMNS": "250"}
-    ours_cmd = [sys.executable, "-m", "benchlab.tui.cli", "score", "worldsense"]
-    click.echo(f"machine: {os.cpu_count()} CPUs, Python {sys.version.split()[0]}; {repeat} run(s) per figure "
-               "(median wall, max peak RSS)")
+    lean_cmd = [sys.executable, "-m", "benchlab.data.worldsense"]
+    cli_cmd = [sys.executable, "-m", "benchlab.tui.cli", "score", "worldsense"]
+    click.echo(f"machine: {os.cpu_count()} CPUs, load average {os.getloadavg()[0]:.1f}, Python "
+               f"{sys.version.split()[0]}; {repeat} run(s) per figure (median wall, max peak RSS)")
     all_identical = True
     for testset in sets:
         testset = testset.resolve()
         click.echo(f"\n== {testset}")
         figures: dict[str, tuple[float, int]] = {}
+
+        def measure(name: str, cmd: list[str], run_env: dict[str, str], cwd: Path | None = None,
+                    figures: dict[str, tuple[float, int]] = figures) -> str:
+            runs = [_measure(cmd, cwd=cwd, env=run_env) for _ in range(repeat)]
+            figures[name] = (median(r[0] for r in runs), max(r[1] for r in runs))
+            return runs[0][2]
+
         with tempfile.TemporaryDirectory(prefix="benchlab-bench-cache-") as cache_home:
-            cold_env = {**env, "XDG_CACHE_HOME": cache_home}
-            runs = []
-            for _ in range(repeat):
-                runs.append(_measure([*ours_cmd, "-t", str(testset), "--no-cache"], env=cold_env))
-            figures["benchlab (no cache)"] = (median(r[0] for r in runs), max(r[1] for r in runs))
-            _measure([*ours_cmd, "-t", str(testset)], env=cold_env)  # fill the cache
-            runs = [_measure([*ours_cmd, "-t", str(testset)], env=cold_env) for _ in range(repeat)]
-            figures["benchlab (cached)"] = (median(r[0] for r in runs), max(r[1] for r in runs))
+            run_env = {**env, "XDG_CACHE_HOME": cache_home}
+            ours_out = measure("benchlab, first run (no cache)", [*lean_cmd, "-t", str(testset), "--no-cache"],
+                               run_env)
+            _measure([*lean_cmd, "-t", str(testset)], env=run_env)  # fill the cache
+            measure("benchlab, trials cached", [*lean_cmd, "-t", str(testset)], run_env)
+            measure("`benchlab score` CLI, cached", [*cli_cmd, "-t", str(testset)], run_env)
         identical: bool | None = None
+        original_name = "original analyse_results.py"
         if original is not None:
-            python = original_python or sys.executable
             script = original / "analyse_results.py"
             if not script.exists():
                 raise BenchlabError("no analyse_results.py in this folder", original)
-            runs = [_measure([python, str(script), "-t", str(testset)], cwd=original, env=env)
-                    for _ in range(repeat)]
-            figures["original analyse_results.py"] = (median(r[0] for r in runs), max(r[1] for r in runs))
-            theirs = parse_original_tables(runs[0][2])
-            ours = ours_as_rows(score_testset_dir(testset).tables())
-            identical = theirs == ours
+            theirs_out = measure(original_name, [original_python or sys.executable, str(script), "-t", str(testset)],
+                                 env, cwd=original)
+            theirs = parse_original_tables(theirs_out)
+            identical = bool(theirs) and theirs == parse_original_tables(ours_out)
             all_identical = all_identical and identical
-        base = figures.get("original analyse_results.py")
+        base = figures.get(original_name)
         for name, (wall, peak) in figures.items():
-            line = f"  {name:<30} wall {wall:6.2f} s   peak RSS {peak / 2**20:7.1f} MB"
-            if base is not None and name != "original analyse_results.py":
+            line = f"  {name:<32} wall {wall:6.2f} s   peak RSS {peak / 2**20:7.1f} MB"
+            if base is not None and name != original_name:
                 line += f"   -> {base[0] / wall:4.1f}x faster, {peak / base[1]:.2f}x the memory"
             click.echo(line)
         if identical is not None:
-            click.echo(f"  tables identical to the original, cell for cell: {'yes' if identical else 'NO'}")
+            click.echo(f"  printed tables identical to the original's, cell for cell: {'yes' if identical else 'NO'}")
     if original is not None and not all_identical:
         raise BenchlabError("some tables differ from the original's (see above)")
