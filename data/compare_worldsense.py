@@ -184,9 +184,11 @@ def compare_worldsense(
     seed: int = stats.DEFAULT_SEED,
     rt_quantiles: int = 4,
     ci: str = "bootstrap",
+    participant_tests: bool = False,
 ) -> Comparison:
     """Build the comparison from a test set and results folders (humans: model names starting with ``human``).
 
+    ``participant_tests`` adds each participant against each model (same paired test) to the pooled tests.
     ``ci="benchmark"`` shows the benchmark's own ``1.96 * sem`` instead of the bootstrap (to match papers; it is
     ``nan`` for cells with a single tuple).
     """
@@ -279,31 +281,16 @@ def compare_worldsense(
                 cells[(m, c)] = cell
 
     tests: list[TestRow] = []
-    if not pooled.empty:
-        for m in model_names:
-            mt = model_tuples[m].set_index("tuple_ID")["acc"]
-            for c in conditions:
-                hp = _subset(pooled, c)
-                if hp.empty:
-                    continue
-                shared = hp[hp["tuple_ID"].isin(mt.index)]
-                if len(shared) >= 2:
-                    strata, weights = _weights(shared, c)
-                    h = shared["acc"].to_numpy(dtype=float)
-                    mv = mt.loc[shared["tuple_ID"]].to_numpy(dtype=float)
-                    res = stats.paired_bootstrap(h, mv, strata, weights, n_boot=n_boot, seed=seed)
-                    res = _renamed(res, "paired bootstrap over shared tuples (stratified by "
-                                   + ("problem x size)" if c == OVERALL else "size)"))
-                    tests.append(TestRow(c, m, stats.stratified_mean(h, strata, weights),
-                                         stats.stratified_mean(mv, strata, weights), res))
-                else:
-                    other = _subset(model_tuples[m], c)
-                    if other.empty:
-                        continue
-                    res = stats.unpaired_bootstrap(hp["acc"].to_numpy(dtype=float),
-                                                   other["acc"].to_numpy(dtype=float), n_boot=n_boot, seed=seed)
-                    res = _renamed(res, "unpaired bootstrap of tuple scores (no shared tuples)")
-                    tests.append(TestRow(c, m, float(hp["acc"].mean()), float(other["acc"].mean()), res))
+    groups = [(POOLED, pooled)] if not pooled.empty else []
+    if participant_tests:
+        groups += [(pid, human_rows[human_rows["participant"] == pid]) for pid in participants]
+    for m in model_names:
+        mt = model_tuples[m].set_index("tuple_ID")["acc"]
+        for c in conditions:
+            for who, rows in groups:
+                test = _test(who, _subset(rows, c), mt, _subset(model_tuples[m], c), c, m, n_boot, seed)
+                if test is not None:
+                    tests.append(test)
 
     spread = {}
     for c in conditions:
@@ -373,6 +360,29 @@ def compare_worldsense(
         benchmark="WorldSense", unit="tuples", conditions=conditions, entries=entries, cells=cells, tests=tests,
         spread=spread, rt=rt_rows, rt_quantiles=rt_bins, rts_ms=rts_ms, agreement=agreement, notes=notes,
     )
+
+
+def _test(who: str, hp: pd.DataFrame, model_acc: pd.Series, model_rows: pd.DataFrame, c: str, m: str,
+          n_boot: int, seed: int) -> TestRow | None:
+    """Humans (pooled or one participant) minus a model: paired on shared tuples, else unpaired."""
+    if hp.empty:
+        return None
+    shared = hp[hp["tuple_ID"].isin(model_acc.index)]
+    if len(shared) >= 2:
+        strata, weights = _weights(shared, c)
+        h = shared["acc"].to_numpy(dtype=float)
+        mv = model_acc.loc[shared["tuple_ID"]].to_numpy(dtype=float)
+        res = stats.paired_bootstrap(h, mv, strata, weights, n_boot=n_boot, seed=seed)
+        res = _renamed(res, "paired bootstrap over shared tuples (stratified by "
+                       + ("problem x size)" if c == OVERALL else "size)"))
+        return TestRow(c, m, stats.stratified_mean(h, strata, weights), stats.stratified_mean(mv, strata, weights),
+                       res, who=who)
+    if model_rows.empty:
+        return None
+    res = stats.unpaired_bootstrap(hp["acc"].to_numpy(dtype=float), model_rows["acc"].to_numpy(dtype=float),
+                                   n_boot=n_boot, seed=seed)
+    res = _renamed(res, "unpaired bootstrap of tuple scores (no shared tuples)")
+    return TestRow(c, m, float(hp["acc"].mean()), float(model_rows["acc"].mean()), res, who=who)
 
 
 def _renamed(res: stats.TestResult, method: str) -> stats.TestResult:

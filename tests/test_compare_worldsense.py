@@ -99,6 +99,19 @@ def test_paired_test_uses_shared_tuples_and_names_the_method(lab: dict[str, Path
     assert "paired bootstrap over shared tuples" in text
 
 
+def test_participant_tests_on_request(lab: dict[str, Path]) -> None:
+    comp = compare_worldsense(lab["ts"], [lab["out"]], n_boot=500, participant_tests=True)
+    rows = {(t.condition, t.who, t.model): t for t in comp.tests}
+    p1 = rows[("Infer.normal", "p1", "GPT4")]
+    # p1 perfect, GPT4 right on size 3 and wrong on size 4: +0.5 on 6 shared tuples
+    assert p1.result.estimate == pytest.approx(0.5) and p1.result.n == 6 and p1.humans == 1.0
+    p3 = rows[("Infer.normal", "p3", "GPT4")]
+    assert p3.result.n == 3  # p3 did only size 3; the model is compared on those tuples (all right there)
+    assert p3.model_same_units == 1.0
+    table = comp.tests_table().frame
+    assert table.index.names == ["condition", "who", "model"]
+
+
 def test_attention_flags_and_exclusion(lab: dict[str, Path]) -> None:
     crit = AttentionCriterion(min_control_accuracy=0.5, fast_ms=200, max_fast_share=0.1)
     comp = compare_worldsense(lab["ts"], [lab["out"]], criterion=crit, n_boot=300)

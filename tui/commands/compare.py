@@ -89,6 +89,7 @@ SECTIONS_OPTION = click.option(
 @click.option("--results", "results", type=click.Path(path_type=Path), multiple=True,
               help="Results folder(s) with human (basic___human-<id>___results.jsonl) or more model files.")
 @click.option("--no-published", is_flag=True, help="Do not read <testset>/results (the published models).")
+@click.option("--participant-tests", is_flag=True, help="Also test each participant against each model.")
 @click.option("--ci", type=click.Choice(["bootstrap", "benchmark"]), default="bootstrap", show_default=True,
               help="CI method: stratified bootstrap over tuples, or the benchmark's own 1.96*sem (as in the paper).")
 @attention_options
@@ -97,7 +98,8 @@ SECTIONS_OPTION = click.option(
 @SECTIONS_OPTION
 @FORMAT_OPTION
 @PLOT_OPTION
-def compare_worldsense_cmd(testset: Path, results: tuple[Path, ...], no_published: bool, ci: str,
+def compare_worldsense_cmd(testset: Path, results: tuple[Path, ...], no_published: bool, participant_tests: bool,
+                           ci: str,
                            min_control_acc: float | None, fast_ms: float | None, max_fast_share: float,
                            exclude_flagged: bool, n_boot: int, seed: int, sections: tuple[str, ...], fmt: str,
                            plot_path: Path | None) -> None:
@@ -111,7 +113,8 @@ def compare_worldsense_cmd(testset: Path, results: tuple[Path, ...], no_publishe
 
     comp = compare_worldsense(testset, list(results), include_published=not no_published,
                               criterion=make_criterion(min_control_acc, fast_ms, max_fast_share),
-                              exclude_flagged=exclude_flagged, n_boot=n_boot, seed=seed, ci=ci)
+                              exclude_flagged=exclude_flagged, n_boot=n_boot, seed=seed, ci=ci,
+                              participant_tests=participant_tests)
     _emit(comp, fmt, plot_path, sections or None)
 
 
