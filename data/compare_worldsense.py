@@ -333,9 +333,9 @@ def compare_worldsense(
             # answer sets differ between problems, so across problems people agree on right/wrong
             agreement[OVERALL_CORRECTNESS] = stats.agreement([right[k] for k in multi])
         for prob in problems:
-            rows = [multi[int(k)] for k, p in zip(multi_keys, probs, strict=True) if p == prob]
-            if rows:
-                agreement[prob] = stats.agreement(rows)
+            answers_per_item = [multi[int(k)] for k, p in zip(multi_keys, probs, strict=True) if p == prob]
+            if answers_per_item:
+                agreement[prob] = stats.agreement(answers_per_item)
 
     notes = [
         "Scores: WorldSense tuple accuracy, rebalanced over sizes then problems (the benchmark's own scoring).",
