@@ -79,6 +79,7 @@ def score_worldsense_cmd(testset: Path | None, sample: bool, results_dirs: tuple
               help="Download only these parts (repeatable; default: everything, 26 MB).")
 def fetch_worldsense_cmd(dest: Path | None, base_url: str | None, only: tuple[str, ...]) -> None:
     """Download the official test sets and published results: checksummed, resumable."""
+    from rich.console import Console
     from rich.progress import BarColumn, DownloadColumn, Progress, TaskID, TextColumn, TransferSpeedColumn
 
     from benchlab.data.worldsense.fetch import FetchEvent, default_dest, fetch_worldsense
@@ -86,7 +87,7 @@ def fetch_worldsense_cmd(dest: Path | None, base_url: str | None, only: tuple[st
     target = dest or default_dest()
     console_err = sys.stderr.isatty()
     with Progress(TextColumn("{task.description}"), BarColumn(), DownloadColumn(), TransferSpeedColumn(),
-                  disable=not console_err, transient=False) as progress:
+                  console=Console(stderr=True), disable=not console_err, transient=False) as progress:
         tasks: dict[str, TaskID] = {}
 
         def on_event(event: FetchEvent) -> None:
