@@ -152,6 +152,24 @@ class CurateModel:
         source = self.chapters.get(chapter)
         return [chunk.start for chunk in source.chunks] if source is not None else []
 
+    def halving_cut(self, chapter: int) -> int | None:
+        source = self.chapters.get(chapter)
+        return source.halving_cut if source is not None else None
+
+    def span_feedback(self, chapter: int, start: int, end: int) -> str:
+        """What a curator needs to know about a selection before adding it: length and whether it fits a chunk."""
+        source = self.chapters.get(chapter)
+        if source is None or end <= start:
+            return ""
+        inside = [c.index for c in source.chunks if c.start <= start and end <= c.end]
+        if inside:
+            where = f"inside chunk {', '.join(map(str, inside))}"
+        else:
+            touched = [c.index for c in source.chunks if c.start < end and start < c.end]
+            cut = " and the halving cut" if start < source.halving_cut < end else ""
+            where = f"crosses chunks {'/'.join(map(str, touched))}{cut}: the scoring can never match it"
+        return f"selection {end - start:,} chars, {where}"
+
     def search(self, chapter: int, needle: str) -> list[int]:
         """Case-insensitive positions of ``needle`` in the chapter text."""
         source = self.chapters.get(chapter)

@@ -208,6 +208,9 @@ async def test_add_needs_a_selection_and_a_span_across_chunks_needs_confirmation
         first, second = chapter.chunks[0], chapter.chunks[1]
         start, end = second.start - 20, first.end + 20  # in neither chunk alone
         screen.chapter_view.select_span(start, end)
+        await pilot.pause()
+        # The curator is told while selecting, before pressing a.
+        assert f"selection {end - start} chars, crosses chunks 0/1" in str(screen.chapter_view.border_subtitle)
         await pilot.press("a")
         await pilot.pause()
         assert isinstance(app.screen, CurateConfirm)

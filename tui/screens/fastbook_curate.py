@@ -215,6 +215,9 @@ class FastbookCurateScreen(Screen[None]):
                 current_span = spans[0]
                 marks.append((*spans[0], "current"))
         marks.extend((s, s + 1, "chunk-start") for s in self.model.chunk_starts(question.chapter))
+        cut = self.model.halving_cut(question.chapter)
+        if cut is not None:
+            marks.append((cut, cut + 1, "chunk-start"))
         if self._search.needle:
             n = len(self._search.needle)
             marks.extend((s, s + n, "search") for s in self._search.hits[:MAX_SEARCH_MARKS])
@@ -232,10 +235,7 @@ class FastbookCurateScreen(Screen[None]):
         questions.update_row(self.model.row(self.session.benchmark.question(qid)))
         if qid != self.qid:
             questions.select_question(qid)
-        keep = None
-        if focus is not None:
-            self.detail.show(self.session.benchmark.question(qid), self.model.marks(self.question_for(qid)))
-            keep = self.detail.index_of(focus)
+        keep = self.detail.index_of(focus, self.question_for(qid)) if focus is not None else None
         if keep is None:
             keep = self.detail.query_one("#items").highlighted  # type: ignore[attr-defined]
         # Keep the chapter where the curator is working, unless the edit is on another question (undo/redo).
@@ -308,6 +308,15 @@ class FastbookCurateScreen(Screen[None]):
     def on_fastbook_question_detail_item_chosen(self, event: FastbookQuestionDetail.ItemChosen) -> None:
         if event.item is not None and event.item.position is not None:
             self.action_jump()
+
+    def on_text_area_selection_changed(self, event: ChapterView.SelectionChanged) -> None:
+        """Say, while the curator selects, whether the span fits in one chunk (before they press a)."""
+        if event.text_area is not self.chapter_view:
+            return
+        start, end = self.chapter_view.selected_span()
+        row = self.chapter_view.selection.end[0] + 1
+        feedback = self.model.span_feedback(self.question.chapter, start, end)
+        self.chapter_view.border_subtitle = f"line {row}" + (f" · {feedback}" if feedback else "")
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
         if event.input.id != "search":

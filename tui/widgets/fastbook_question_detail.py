@@ -36,6 +36,18 @@ class DetailItem:
 MARK_SYMBOL = {"ok": ("✓", "green"), "crosses": ("⚠", "yellow"), "missing": ("✗", "bold red")}
 
 
+def items_for(question: Question) -> list[DetailItem]:
+    """The rows :class:`FastbookQuestionDetail` shows for ``question``, in order."""
+    items: list[DetailItem] = []
+    for i, component in enumerate(question.answer_context):
+        items.append(DetailItem("component", Slot("answer", i)))
+        items.extend(DetailItem("context", Slot("answer", i), j) for j in range(len(component.context)))
+    for i, entry in enumerate(question.question_context):
+        items.append(DetailItem("qc", Slot("question", i)))
+        items.extend(DetailItem("qc-context", Slot("question", i), j) for j in range(len(entry.context)))
+    return items
+
+
 def _clip(text: str, width: int = 220) -> str:
     flat = " ".join(text.split())
     return flat if len(flat) <= width else flat[: width - 1] + "…"
@@ -93,34 +105,30 @@ class FastbookQuestionDetail(Vertical):
         head.append(strip_outer_quotes(question.gold_standard_answer).strip())
         self.query_one("#question-text", Static).update(head)
 
-        items: list[DetailItem] = []
+        items = items_for(question)
         options: list[Option] = []
-        for i, component in enumerate(question.answer_context):
-            slot = Slot("answer", i)
-            prompt = Text.assemble(
-                (f"Component {i}  ", "bold"),
-                _flag("explicit", component.explicit_context),
-                "  ",
-                _flag("extraneous", component.extraneous_answer),
-                "\n",
-                (_clip(strip_outer_quotes(component.answer_text), 300), "italic"),
-            )
-            if not component.context:
-                prompt.append("\n  ✗ no context: this component can never score", style="bold red")
-            items.append(DetailItem("component", slot))
+        for item in items:
+            if item.kind == "component":
+                component = question.answer_context[item.slot.index]
+                prompt = Text.assemble(
+                    (f"Component {item.slot.index}  ", "bold"),
+                    _flag("explicit", component.explicit_context),
+                    "  ",
+                    _flag("extraneous", component.extraneous_answer),
+                    "\n",
+                    (_clip(strip_outer_quotes(component.answer_text), 300), "italic"),
+                )
+                if not component.context:
+                    prompt.append("\n  ✗ no context: this component can never score", style="bold red")
+            elif item.kind == "qc":
+                entry = question.question_context[item.slot.index]
+                prompt = Text.assemble(("question_context ", "bold"), (str(item.slot.index), "bold"), "\n",
+                                       (_clip(entry.question_component, 300), "italic"))
+            else:
+                assert item.position is not None
+                context = item.slot.contexts(question)[item.position]
+                prompt = self._context_prompt(context, marks.get((item.slot, item.position)))
             options.append(Option(prompt))
-            for j, context in enumerate(component.context):
-                items.append(DetailItem("context", slot, j))
-                options.append(Option(self._context_prompt(context, marks.get((slot, j)))))
-        for i, entry in enumerate(question.question_context):
-            slot = Slot("question", i)
-            prompt = Text.assemble(("question_context ", "bold"), (str(i), "bold"), "\n",
-                                   (_clip(entry.question_component, 300), "italic"))
-            items.append(DetailItem("qc", slot))
-            options.append(Option(prompt))
-            for j, context in enumerate(entry.context):
-                items.append(DetailItem("qc-context", slot, j))
-                options.append(Option(self._context_prompt(context, marks.get((slot, j)))))
         self._items = items
         option_list = self.query_one("#items", OptionList)
         option_list.set_options(options)
@@ -141,9 +149,11 @@ class FastbookQuestionDetail(Vertical):
             text.append(f"\n    f: use “{_clip(mark.suggestion, 80)}”", style="italic")
         return text
 
-    def index_of(self, item: DetailItem) -> int | None:
+    def index_of(self, item: DetailItem, question: Question | None = None) -> int | None:
+        """Row of ``item`` now, or in ``question`` once it is shown (to keep the cursor on an edited row)."""
+        items = self._items if question is None else items_for(question)
         try:
-            return self._items.index(item)
+            return items.index(item)
         except ValueError:
             return None
 
