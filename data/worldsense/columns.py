@@ -14,7 +14,7 @@ import hashlib
 import io
 import json
 import os
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -223,22 +223,38 @@ def _store(cache_file: Path, columns: TrialColumns) -> None:
         pass
 
 
-def _decompress(file: Path, raw: bytes) -> bytes | None:
+_STREAM_CHUNK = 4 << 20
+
+
+def _decompressed_chunks(file: Path, raw: bytes) -> Iterator[bytes]:
+    """The file's text in pieces of about 8 MB that end on a line break, so the whole is never in memory.
+
+    bzip2 goes through ``indexed_bzip2`` (parallel decoding) when installed, else the standard module. Raises
+    ``OSError``/``EOFError``/``ValueError`` on a damaged archive.
+    """
     if file.suffix != ".bz2":
-        return raw
+        yield raw
+        return
+    handle: Any
     try:
         import indexed_bzip2
 
-        with indexed_bzip2.open(io.BytesIO(raw), parallelization=max(1, min(4, os.cpu_count() or 1))) as handle:
-            return bytes(handle.read())
+        handle = indexed_bzip2.open(io.BytesIO(raw), parallelization=max(1, min(4, os.cpu_count() or 1)))
     except ImportError:
-        pass
-    except Exception:  # let the standard module decide (and the careful reader explain) what is wrong
-        pass
-    try:
-        return bz2.decompress(raw)
-    except (OSError, EOFError, ValueError):
-        return None
+        handle = bz2.open(io.BytesIO(raw), "rb")  # noqa: SIM115 (closed by the with below)
+    with handle:
+        rest = b""
+        while True:
+            block = handle.read(_STREAM_CHUNK)
+            if not block:
+                break
+            block = rest + block
+            cut = block.rfind(b"\n") + 1
+            rest = block[cut:]
+            if cut:
+                yield block[:cut]
+        if rest:
+            yield rest
 
 
 def _numbers(column: Any) -> np.ndarray:
@@ -259,9 +275,6 @@ def _fast_trials(file: Path, raw: bytes, name: str) -> TrialColumns | None:
     import pyarrow.compute as pc
     import pyarrow.json as pj
 
-    data = _decompress(file, raw)
-    if data is None or not data.strip():
-        return None
     schema = pa.schema(
         [
             ("Key", pa.int64()),
@@ -274,12 +287,19 @@ def _fast_trials(file: Path, raw: bytes, name: str) -> TrialColumns | None:
         ]
     )
     options = pj.ParseOptions(explicit_schema=schema, unexpected_field_behavior="ignore")
+    pieces = []
     try:
-        table = pj.read_json(io.BytesIO(data), parse_options=options, read_options=pj.ReadOptions(block_size=4 << 20),
-                             memory_pool=pa.system_memory_pool())
-    except (pa.ArrowInvalid, pa.ArrowTypeError, OSError):
+        for chunk in _decompressed_chunks(file, raw):
+            if chunk.strip():
+                pieces.append(pj.read_json(io.BytesIO(chunk), parse_options=options,
+                                           read_options=pj.ReadOptions(block_size=4 << 20),
+                                           memory_pool=pa.system_memory_pool()))
+    except (pa.ArrowInvalid, pa.ArrowTypeError, OSError, EOFError, ValueError, RuntimeError):
         return None
-    del data
+    if not pieces:
+        return None
+    table = pa.concat_tables(pieces)
+    del pieces
     required = ("Key", "tuple_ID", "problemname", "problemsize", "expectedresp")
     if any(table.column(c).null_count for c in required):
         return None
