@@ -227,7 +227,7 @@ _STREAM_CHUNK = 4 << 20
 
 
 def _decompressed_chunks(file: Path, raw: bytes) -> Iterator[bytes]:
-    """The file's text in pieces of about 8 MB that end on a line break, so the whole is never in memory.
+    """The file's text in pieces of about 4 MB that end on a line break, so the whole is never in memory.
 
     bzip2 goes through ``indexed_bzip2`` (parallel decoding) when installed, else the standard module. Raises
     ``OSError``/``EOFError``/``ValueError`` on a damaged archive.
