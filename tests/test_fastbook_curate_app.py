@@ -228,7 +228,11 @@ async def test_add_needs_a_selection_and_a_span_across_chunks_needs_confirmation
         assert "✗ 1" in str(rows.get_row(f"{Q1[0]}:{Q1[1]}")[2])
 
 
-async def test_save_refuses_a_file_changed_on_disk_until_confirmed(bench_file: Path, dataset: Path) -> None:
+async def test_save_refuses_a_file_changed_on_disk_until_confirmed(bench_file: Path, dataset: Path,
+                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    import benchlab.tui.screens.fastbook_curate as editor_module
+
+    monkeypatch.setattr(editor_module, "DISK_CHECK_SECONDS", 0.05)
     app = make_app(bench_file, dataset)
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause()
@@ -236,6 +240,8 @@ async def test_save_refuses_a_file_changed_on_disk_until_confirmed(bench_file: P
         theirs = bench_file.read_text(encoding="utf-8").replace("collaborative filtering solve?",
                                                                  "collaborative filtering solve? (Bob)")
         bench_file.write_text(theirs, encoding="utf-8")
+        await pilot.pause(0.3)
+        assert "changed on disk by someone else" in status(app)  # told before trying to save
         await pilot.press("ctrl+s")
         await pilot.pause()
         assert isinstance(app.screen, CurateConfirm)

@@ -47,6 +47,7 @@ from benchlab.tui.widgets.fastbook_question_list import FastbookQuestionList
 from benchlab.tui.widgets.fastbook_run_scores import FastbookRunScores
 
 MAX_SEARCH_MARKS = 500
+DISK_CHECK_SECONDS = 5.0
 
 
 @dataclass
@@ -90,6 +91,7 @@ class FastbookCurateScreen(Screen[None]):
         self._shown_chapter: int | None = None
         self._search = _Search()
         self._message = ""
+        self._warned_disk_change = False
 
     # -- layout -----------------------------------------------------------------------------------------------
     def compose(self) -> ComposeResult:
@@ -119,6 +121,17 @@ class FastbookCurateScreen(Screen[None]):
                       f"fastbook --benchmark ./{self.session.path.name}", warning=True)
         else:
             self._offer_recovery()
+            self.set_interval(DISK_CHECK_SECONDS, self._watch_disk)
+
+    def _watch_disk(self) -> None:
+        """Warn once as soon as someone else changes the file, not only when saving."""
+        if self.session.disk_changed():
+            if not self._warned_disk_change:
+                self._warned_disk_change = True
+                self._say(f"{self.session.path.name} was changed on disk by someone else; saving will ask before "
+                          "overwriting it.", warning=True)
+        else:
+            self._warned_disk_change = False
 
     def _offer_recovery(self) -> None:
         """A previous session ended without saving: offer to re-apply its logged edits (nothing is lost)."""
