@@ -11,8 +11,8 @@ import pytest
 
 from benchlab.data.errors import BenchlabError
 from benchlab.data.samples import sample_path
-from benchlab.data.worldsense.loader import load_trials
-from benchlab.data.worldsense.records import ResultLine
+from benchlab.data.worldsense.loader import load_trials, tuples_of
+from benchlab.data.worldsense.records import ResultLine, Trial
 from benchlab.data.worldsense.scoring import WorldSenseTables, format_cell, score_testset_dir, score_worldsense
 from benchlab.tui.commands.worldsense import ours_as_rows, parse_original_tables
 
@@ -184,3 +184,24 @@ def test_cell_formatting_keeps_the_originals_quirks() -> None:
     assert format_cell(1.0, 0.0) == "100.0 (0.0)"
     with pytest.raises(ValueError):
         format_cell(0.5, 0.1, scale=10.0)
+
+
+def test_empty_answer_is_wrong_but_neutral_for_bias() -> None:
+    """Trap 5: in a TRUE/FALSE tuple answered ("TRUE", ""), acc = 0.5 and bias = +0.5 (the "" weight stays in W)."""
+    trials = load_trials(SAMPLE)
+    pair = next(ts for ts in _tuples(trials) if ts[0].problemname == "Infer.normal")
+    lines = [ResultLine(Key=pair[0].Key, resp="TRUE" if pair[0].goldresp == "TRUE" else "FALSE"),
+             ResultLine(Key=pair[1].Key, resp="")]
+    tables = score_worldsense(trials, {("basic", "p1"): lines})
+    row = tables.tuples.iloc[0]
+    expected_bias = 0.5 if pair[0].goldresp == "TRUE" else -0.5
+    assert (row["acc"], row["bias"]) == (0.5, expected_bias)
+    compl = next(ts for ts in _tuples(trials) if ts[0].problemname == "Compl.normal")
+    gold = {t.Key: t.goldresp for t in compl}
+    lines = [ResultLine(Key=t.Key, resp="" if gold[t.Key] == "3" else "2") for t in compl]
+    row = score_worldsense(trials, {("basic", "p1"): lines}).tuples.iloc[0]
+    assert (row["acc"], row["bias"]) == (0.5, 0.5)  # 0.25 + 0.25 correct and signed +1; "" on gold 3 adds nothing
+
+
+def _tuples(trials: list[Trial]) -> list[list[Trial]]:
+    return list(tuples_of(trials).values())
