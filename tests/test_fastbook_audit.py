@@ -4,9 +4,19 @@ from __future__ import annotations
 
 import pytest
 
-from benchlab.data.fastbook.audit import Auditor, AuditReport, Reason, audit_benchmark, best_rank, check_context
+from benchlab.data.fastbook.audit import (
+    Auditor,
+    AuditReport,
+    Reason,
+    audit_benchmark,
+    best_cover,
+    best_rank,
+    check_context,
+    oracle_run,
+)
 from benchlab.data.fastbook.benchmark import QuestionId, load_benchmark
 from benchlab.data.fastbook.chapters import Chapter, Chunk, load_chapters
+from benchlab.data.fastbook.scoring import Scorer
 from tests.conftest import full_data
 
 
@@ -98,8 +108,19 @@ def test_auditor_caches_and_rejects_unknown_chapters() -> None:
         auditor.check_context(2, "Cats")
 
 
+def test_the_oracle_run_scores_exactly_the_audit_ceilings(report: AuditReport) -> None:
+    root = full_data("fastbook-benchmark")
+    bench = load_benchmark(root / "fastbook-benchmark.json")
+    chapters = load_chapters(root, bench.chapters)
+    score = Scorer(bench, chapters).score(oracle_run(report, chapters))
+    assert score.mrr == pytest.approx(report.max_mrr) and score.recall == pytest.approx(report.max_recall)
+    assert sum(q.mrr == 0 for q in score.questions) == 35
+    assert max(len(p) for p in oracle_run(report, chapters).results.values()) <= 10
+
+
 def test_best_rank_is_the_fewest_chunks_covering_all_components() -> None:
     assert best_rank([{1, 2}, {2}, {3}]) == 2
     assert best_rank([{4}]) == 1
     assert best_rank([{1}, set()]) is None
     assert best_rank([]) is None
+    assert best_cover([{1}, set(), {1, 5}]) == (1,)

@@ -20,6 +20,7 @@ import pandas as pd
 
 from benchlab.data.fastbook.benchmark import Benchmark, Question, QuestionId
 from benchlab.data.fastbook.chapters import Chapter
+from benchlab.data.fastbook.runs import Run
 from benchlab.data.fastbook.scoring import Normaliser
 from benchlab.data.tables import Table
 
@@ -269,6 +270,7 @@ class AuditReport:
     components: list[ComponentFinding] = field(default_factory=list)
     question_ids: list[QuestionId] = field(default_factory=list)
     best_ranks: dict[QuestionId, int | None] = field(default_factory=dict)
+    best_covers: dict[QuestionId, tuple[int, ...]] = field(default_factory=dict)
     duplicates: list[tuple[QuestionId, str]] = field(default_factory=list)
     list_components: list[tuple[QuestionId, int]] = field(default_factory=list)
 
@@ -390,17 +392,25 @@ def _preview(text: str, width: int = 60) -> str:
     return flat if len(flat) <= width else flat[: width - 1] + "…"
 
 
-def best_rank(component_chunks: Sequence[set[int]]) -> int | None:
-    """Fewest chunks that together contain every component (the oracle's MRR rank); ``None`` if impossible."""
-    if not component_chunks or any(not s for s in component_chunks):
-        return None
-    universe = sorted(set().union(*component_chunks))
-    for r in range(1, len(component_chunks) + 1):
+def best_cover(component_chunks: Sequence[set[int]]) -> tuple[int, ...]:
+    """Fewest chunks that together contain every component that can be found at all (empty sets are skipped)."""
+    needed = [s for s in component_chunks if s]
+    if not needed:
+        return ()
+    universe = sorted(set().union(*needed))
+    for r in range(1, len(needed) + 1):
         for combo in itertools.combinations(universe, r):
             chosen = set(combo)
-            if all(s & chosen for s in component_chunks):
-                return r
-    return len(component_chunks)  # pragma: no cover - one chunk per component always covers
+            if all(s & chosen for s in needed):
+                return combo
+    return tuple(sorted({min(s) for s in needed}))  # pragma: no cover - one chunk per component always covers
+
+
+def best_rank(component_chunks: Sequence[set[int]]) -> int | None:
+    """The oracle's MRR rank: size of the best cover, ``None`` when some component can never be found."""
+    if not component_chunks or any(not s for s in component_chunks):
+        return None
+    return len(best_cover(component_chunks))
 
 
 def audit_question(auditor: Auditor, question: Question, report: AuditReport) -> None:
@@ -430,6 +440,7 @@ def audit_question(auditor: Auditor, question: Question, report: AuditReport) ->
             status = auditor.check_context(question.chapter, text)
             report.contexts.append(ContextFinding(qid, None, xi, status, question_part=qi))
     report.best_ranks[qid] = best_rank(comp_chunks)
+    report.best_covers[qid] = best_cover(comp_chunks)
 
 
 def audit_benchmark(benchmark: Benchmark, chapters: Mapping[int, Chapter],
@@ -440,6 +451,15 @@ def audit_benchmark(benchmark: Benchmark, chapters: Mapping[int, Chapter],
     for q in benchmark:
         audit_question(auditor, q, report)
     return report
+
+
+def oracle_run(report: AuditReport, chapters: Mapping[int, Chapter], name: str = "oracle") -> Run:
+    """The best run any retriever could return with these chunks: per question, the fewest chunks covering every
+    component that can be found. Scoring it gives the audit's ceilings (max MRR@10 and Recall@10)."""
+    run = Run(name)
+    for qid in report.question_ids:
+        run.results[qid] = [chapters[qid.chapter].chunks[i].text for i in report.best_covers.get(qid, ())]
+    return run
 
 
 def check_context(chapter: Chapter, text: str) -> ContextStatus:

@@ -178,6 +178,28 @@ def baseline_cmd(benchmark_path: Path | None, chapters_dir: Path | None, query: 
                f"({len(result.questions)} questions; score with: benchlab score fastbook {out_path})")
 
 
+@fastbook.command("oracle")
+@BENCHMARK_OPTION
+@CHAPTERS_OPTION
+@click.option("--out", "out_path", type=click.Path(dir_okay=False, path_type=Path), required=True,
+              help="Run file to write (JSONL, one line per question).")
+def oracle_cmd(benchmark_path: Path | None, chapters_dir: Path | None, out_path: Path) -> None:
+    """Write the best possible run with these chunks (the ceiling every retriever is measured against)."""
+    from benchlab.data.fastbook.audit import audit_benchmark, oracle_run
+    from benchlab.data.fastbook.runs import write_run
+    from benchlab.data.fastbook.scoring import Scorer
+
+    path, benchmark = _benchmark(benchmark_path)
+    chapters = _chapters(path, benchmark, chapters_dir)
+    report = audit_benchmark(benchmark, chapters)
+    run = oracle_run(report, chapters)
+    write_run(out_path, run, benchmark.ids())
+    result = Scorer(benchmark, chapters).score(run)
+    _note(f"wrote {len(run.results)} questions to {out_path}")
+    click.echo(f"oracle: Modified MRR@10 {result.mrr:.5f}  Modified Recall@10 {result.recall:.5f}  "
+               f"({len(report.never_scoring_questions)} questions can never score MRR > 0)")
+
+
 @fastbook.command("chunks")
 @BENCHMARK_OPTION
 @CHAPTERS_OPTION
