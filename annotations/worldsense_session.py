@@ -170,7 +170,9 @@ def prepare_worldsense_session(
                 f"session {session} of participant {participant} was already started; add --resume to continue it, "
                 "or choose another --session", files.plan,
             )
-        earlier = ResponseLog(files.results, task.item_id_of).answered()
+        # Tuples this participant already saw (scored, or as practice with feedback) are not sampled again.
+        earlier = ResponseLog(files.results, task.item_id_of).answered() | ResponseLog(
+            files.practice, task.item_id_of).answered()
         by_key = {str(t.Key): t.tuple_ID for t in trials}
         exclude = {by_key[k] for k in earlier if k in by_key}
         plan = build_worldsense_plan(

@@ -288,3 +288,29 @@ async def test_launcher_starts_a_session_from_the_form(testset: Path, tmp_path: 
         assert isinstance(app.screen, LauncherScreen) and not app.kiosk  # back to the experimenter
     assert app.summaries and "aborted: 0 of 28" in app.summaries[0]
     assert (tmp_path / "out" / "sessions" / "human-P05_session-1.plan.json").exists()
+
+
+async def test_a_failed_write_stops_the_session_with_the_error_and_keeps_what_was_recorded(
+        testset: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from benchlab.annotations import response_log
+    from benchlab.data.errors import BenchlabError
+
+    app = make_app(testset, tmp_path / "out", practice=0)
+    runner = app._initial_session[0]  # type: ignore[index]
+    real_append = response_log.append_line
+    calls = {"n": 0}
+
+    def flaky(path: Path, line: str) -> None:
+        calls["n"] += 1
+        if calls["n"] == 3:
+            raise BenchlabError("could not record the response (No space left on device)", path)
+        real_append(path, line)
+
+    monkeypatch.setattr(response_log, "append_line", flaky)
+    async with app.run_test() as pilot:
+        await settle(pilot)
+        for _ in range(3):
+            await pilot.press("1")
+            await settle(pilot)
+    assert app.error is not None and "No space left on device" in str(app.error)
+    assert len(lines(runner.files.results)) == 2 and app.return_value and "2 of 28" in app.return_value[0]
