@@ -110,6 +110,23 @@ async def test_live_refresh_picks_up_a_growing_file(lab: Path) -> None:
         assert screen.loads == loads
 
 
+async def test_empty_folder_is_picked_up_when_the_first_answers_arrive(lab: Path) -> None:
+    (lab / "later").mkdir()
+    screen = ResultsScreen("worldsense", "ts", "later", now=lambda: "12:00:00")
+    screen.POLL_SECONDS = 0.1
+    async with Host(screen).run_test(size=(140, 45)) as pilot:
+        status = screen.query_one("#status", Static)
+        for _ in range(400):
+            await pilot.pause(0.05)
+            if "error" in str(status.render()):
+                break
+        assert status.has_class("error")
+        write_results(lab / "later" / "basic___human-p9___results.jsonl", lambda p, s, t, i, g: g)
+        await settle(screen, pilot)
+        assert not status.has_class("error")
+        assert table_text(screen.query_one("#accuracy", DataTable))[0][0] == "p9"
+
+
 async def test_attention_criterion_set_in_the_screen(lab: Path) -> None:
     screen = make_screen()
     async with Host(screen).run_test(size=(140, 45)) as pilot:

@@ -276,18 +276,25 @@ class ResultsScreen(Screen[None]):
 
     @work(thread=True, exclusive=True, group="results-load")
     def _load(self, source: ResultsSource, testset: Path | None, results: Path) -> None:
+        signature: tuple[tuple[str, int, int], ...] = ()
         try:
             if not results.exists():
-                raise BenchlabError("no such results folder", results)
+                raise BenchlabError("no such results folder (it is polled: results show up when files appear)",
+                                    results)
             signature = file_signature(source.watched(testset, results))
             comp = source.build(testset, results, self.criterion)
         except BenchlabError as exc:
-            self.app.call_from_thread(self._failed, str(exc))
+            self.app.call_from_thread(self._failed, str(exc), signature)
+            return
+        except Exception as exc:  # a bug must not take the experimenter's app down mid-session
+            self.app.call_from_thread(self._failed, f"internal error: {type(exc).__name__}: {exc}", signature)
             return
         self.app.call_from_thread(self._show, comp, signature)
 
-    def _failed(self, message: str) -> None:
+    def _failed(self, message: str, signature: tuple[tuple[str, int, int], ...]) -> None:
+        """Show the error; keep polling, so a folder that fills up later (or a fixed file) is picked up."""
         self._loading = False
+        self._signature = signature
         self._status(f"error: {message}", error=True)
 
     def _show(self, comp: Comparison, signature: tuple[tuple[str, int, int], ...]) -> None:
@@ -370,8 +377,8 @@ class ResultsScreen(Screen[None]):
             return
         try:
             testset, results = self._paths()
-            signature = file_signature(self.source.watched(testset, results))
-        except BenchlabError:
+            signature = file_signature(self.source.watched(testset, results)) if results.exists() else ()
+        except (BenchlabError, OSError):
             return
         if signature != self._signature:
             self.action_reload()
