@@ -101,22 +101,31 @@ class CurationSession:
 
     @property
     def writable(self) -> bool:
-        """Whether this session may write the file (and its folder: backup, log, atomic rename).
+        """Whether this session may write the file (and its folder: backup, log, atomic rename)."""
+        return self.read_only_reason is None
+
+    @property
+    def read_only_reason(self) -> str | None:
+        """Why edits are refused, with what to do about it (None = editable).
 
         A file without any write permission bit counts as read-only even for root (shared datasets are
-        protected only by their mode), and so does a session opened ``read_only``.
+        protected only by their mode), and so does a session opened ``read_only`` (the default or bundled file).
         """
         if self.read_only:
-            return False
+            return (f"the default (shared or bundled) benchmark opens read-only; edit a copy: cp {self.path} "
+                    f"./{self.path.name} && chmod u+w ./{self.path.name}, then --benchmark ./{self.path.name}")
         folder = self.path.parent
         try:
             mode = self.path.stat().st_mode if self.path.exists() else 0o200
             folder_mode = folder.stat().st_mode
-        except OSError:
-            return False
-        return bool(mode & 0o222 and folder_mode & 0o222) and os.access(folder, os.W_OK) and (
-            not self.path.exists() or os.access(self.path, os.W_OK)
-        )
+        except OSError as exc:
+            return f"cannot check the file ({exc.strerror or exc})"
+        if not (mode & 0o222) or (self.path.exists() and not os.access(self.path, os.W_OK)):
+            return f"the file has no write permission (chmod u+w {self.path} to edit it)"
+        if not (folder_mode & 0o222) or not os.access(folder, os.W_OK):
+            return (f"its folder {folder} is not writable (the backup, the change log and the atomic save are "
+                    "written there); copy the file to a folder you can write")
+        return None
 
     def disk_changed(self) -> bool:
         """The file on disk differs from what this session loaded or last saved (or is gone)."""
@@ -155,9 +164,9 @@ class CurationSession:
         return edit
 
     def _require_writable(self) -> None:
-        if not self.writable:
-            raise BenchlabError("opened read-only (a shared or bundled file, or no write permission); copy it and "
-                                "open the copy with --benchmark to edit", self.path)
+        reason = self.read_only_reason
+        if reason is not None:
+            raise BenchlabError(f"read-only: {reason}", self.path)
 
     def _remember(self, qid: QuestionId) -> None:
         if qid not in self._originals:

@@ -304,3 +304,16 @@ def test_no_recovery_onto_a_file_that_changed_since(bench_file: Path) -> None:
     crashed.apply(AddContext(Q1, Slot("answer", 1), 0, "x"))
     bench_file.write_text(SMALL.replace("because it is", "because"), encoding="utf-8")
     assert CurationSession.open(bench_file).unsaved_in_log() == []
+
+
+def test_a_file_without_write_permission_is_read_only_with_the_fix_named(bench_file: Path) -> None:
+    bench_file.chmod(0o444)  # what cp of the shared dataset gives; root could still write it
+    session = CurationSession.open(bench_file)
+    assert not session.writable and "chmod u+w" in (session.read_only_reason or "")
+    with pytest.raises(BenchlabError, match="read-only"):
+        session.apply(AddContext(Q1, Slot("answer", 1), 0, "x"))
+    with pytest.raises(BenchlabError, match="read-only"):
+        session.save()
+    assert bench_file.read_text(encoding="utf-8") == SMALL and not log_path_for(bench_file).exists()
+    bench_file.chmod(0o644)
+    assert CurationSession.open(bench_file).writable

@@ -117,8 +117,7 @@ class FastbookCurateScreen(Screen[None]):
         self._show_question(self.qid)
         questions.focus()
         if not self.session.writable:
-            self._say(f"Read-only: {self.session.path}. To edit, copy it and open the copy: benchlab curate "
-                      f"fastbook --benchmark ./{self.session.path.name}", warning=True)
+            self._say(f"Read-only: {self.session.read_only_reason}", warning=True)
         else:
             self._offer_recovery()
             self.set_interval(DISK_CHECK_SECONDS, self._watch_disk)
@@ -259,8 +258,7 @@ class FastbookCurateScreen(Screen[None]):
 
     def _apply(self, edit: Edit, focus: DetailItem | None = None) -> bool:
         if not self.session.writable:
-            self._say(f"Read-only: {self.session.path}. Copy it and open the copy with --benchmark to edit.",
-                      error=True)
+            self._say(f"Read-only: {self.session.read_only_reason}", error=True)
             return False
         try:
             self.session.apply(edit)
