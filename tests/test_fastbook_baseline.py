@@ -71,6 +71,10 @@ def test_bad_keywords_files(tmp_path: Path) -> None:
     with pytest.raises(BenchlabError) as err:
         read_keywords(path, bench)
     assert err.value.line == 3 and "chapter 3 question 1 is not in the benchmark" in str(err.value)
+    path.write_text("chapter,question_number,keywords\n1,one,x\n", encoding="utf-8")
+    with pytest.raises(BenchlabError, match="field 'question_number'") as err:
+        read_keywords(path)
+    assert err.value.line == 2
     path.write_text("chapter,keywords\n", encoding="utf-8")
     with pytest.raises(BenchlabError, match="missing column"):
         read_keywords(path)

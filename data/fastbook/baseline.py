@@ -13,24 +13,35 @@ import io
 import re
 import sqlite3
 from collections.abc import Mapping
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
+
+from pydantic import BaseModel, ConfigDict
 
 from benchlab.data.errors import BenchlabError
 from benchlab.data.fastbook.benchmark import Benchmark, QuestionId, read_text, strip_outer_quotes
 from benchlab.data.fastbook.chapters import Chapter
 from benchlab.data.fastbook.runs import Run
+from benchlab.data.jsonl import validate
 
 QueryKind = Literal["keywords", "question"]
 _WORD = re.compile(r"\w+")
 
 
-@dataclass(frozen=True)
-class KeywordRow:
-    id: QuestionId
-    keywords: str
-    line: int
+class KeywordRow(BaseModel):
+    """One row of ``fts_keywords.csv`` (``question_text`` is informative only; the query uses ``keywords``)."""
+
+    model_config = ConfigDict(extra="ignore", frozen=True)
+
+    chapter: int
+    question_number: int
+    question_text: str = ""
+    keywords: str = ""
+    line: int = 0
+
+    @property
+    def id(self) -> QuestionId:
+        return QuestionId(self.chapter, self.question_number)
 
 
 def read_keywords(path: str | Path, benchmark: Benchmark | None = None) -> dict[QuestionId, KeywordRow]:
@@ -46,15 +57,13 @@ def read_keywords(path: str | Path, benchmark: Benchmark | None = None) -> dict[
             raise BenchlabError(f"missing column(s) {', '.join(sorted(missing))}", p, 1)
         for row in reader:
             line = reader.line_num
-            try:
-                qid = QuestionId(int(row["chapter"]), int(row["question_number"]))
-            except (TypeError, ValueError) as exc:
-                raise BenchlabError("chapter and question_number must be whole numbers", p, line) from exc
+            record = validate(KeywordRow, {**{k: v for k, v in row.items() if k is not None}, "line": line}, p, line)
+            qid = record.id
             if known is not None and qid not in known:
                 raise BenchlabError(f"{qid} is not in the benchmark", p, line)
             if qid in rows:
                 raise BenchlabError(f"{qid} appears twice", p, line)
-            rows[qid] = KeywordRow(qid, row["keywords"] or "", line)
+            rows[qid] = record
     return rows
 
 

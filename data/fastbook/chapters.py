@@ -21,6 +21,8 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
+from pydantic import BaseModel, ValidationError
+
 from benchlab.data.errors import BenchlabError
 
 CHUNK_SIZE = 500
@@ -123,13 +125,20 @@ def halves(text: str) -> list[tuple[int, str]]:
     return [(i, text[i : i + size]) for i in range(0, len(text), size)]
 
 
+class SpansTable(BaseModel):
+    """``chunk_spans.json``: chunk ``(start, end)`` spans keyed by the sha256 of the chapter text."""
+
+    about: str = ""
+    spans: dict[str, list[tuple[int, int]]]
+
+
 @cache
 def _bundled_spans() -> dict[str, list[tuple[int, int]]]:
+    """The bundled table; if it is missing or damaged, chapters are chunked instead (never wrong spans)."""
     try:
-        data = json.loads(SPANS_FILE.read_text(encoding="utf-8"))
-    except (OSError, json.JSONDecodeError):
+        return SpansTable.model_validate_json(SPANS_FILE.read_bytes()).spans
+    except (OSError, ValidationError):
         return {}
-    return {key: [(int(s), int(e)) for s, e in spans] for key, spans in data.get("spans", {}).items()}
 
 
 @cache
@@ -190,12 +199,12 @@ def write_spans_table(texts: Iterable[str], path: str | Path = SPANS_FILE) -> in
     table = {key: [list(s) for s in spans] for key, spans in _bundled_spans().items()}
     for text in texts:
         table[text_sha256(text)] = [list(s) for s in compute_chunk_spans(text)]
-    doc = {
-        "about": "Chunk (start, end) character spans of chapter texts, keyed by the text's sha256; "
+    doc = SpansTable(
+        about="Chunk (start, end) character spans of chapter texts, keyed by the text's sha256; "
         f"llama-index SentenceSplitter(chunk_size={CHUNK_SIZE}, chunk_overlap={CHUNK_OVERLAP}) on each half.",
-        "spans": dict(sorted(table.items())),
-    }
-    atomic_write_text(path, json.dumps(doc, separators=(",", ":")) + "\n")
+        spans={key: [(int(a), int(b)) for a, b in spans] for key, spans in sorted(table.items())},
+    )
+    atomic_write_text(path, doc.model_dump_json() + "\n")
     _bundled_spans.cache_clear()
     return len(table)
 
