@@ -147,3 +147,18 @@ def test_make_command_error_is_one_line(tmp_path: Path, capsys: pytest.CaptureFi
     err = capsys.readouterr().err
     assert err.startswith(f"benchlab: error: {text}: text too short") and "needs more than 1,000" in err
     assert "Traceback" not in err and err.count("\n") == 1
+
+
+@pytest.mark.fulldata
+def test_generic_cleaner_on_the_nine_books_is_close_to_the_published_preprocessing() -> None:
+    # The generic path knows nothing about these books; it still removes the Gutenberg header and licence, the
+    # contents and the chapter headings, within a few percent of the hand-written per-book metadata.
+    folder = full_data("booksort", "pg_full_text")
+    exact = 0
+    for book_id, (_, without_titles) in CARD.items():
+        book = prepare(folder / f"{book_id}-0.txt", generic=True)
+        text = " ".join(book.words)
+        assert "Gutenberg" not in text and "CHAPTER" not in book.words
+        assert abs(len(book.words) / without_titles - 1) < 0.06, book_id
+        exact += len(book.words) == without_titles
+    assert exact >= 3
