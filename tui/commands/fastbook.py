@@ -1,4 +1,4 @@
-"""``benchlab score fastbook``, ``benchlab fastbook audit|baseline|chapters`` and ``benchlab bench fastbook``.
+"""``benchlab score fastbook``, ``benchlab fastbook audit|baseline|oracle|chunks|import-run|chapters``, ``bench``.
 
 Everything is checked before anything is written: a malformed benchmark, a missing chapter or a run naming an
 unknown question ends with one ``benchlab: error: <file>:<line>: ...`` line.
@@ -114,7 +114,10 @@ def score_fastbook_cmd(runs: tuple[Path, ...], benchmark_path: Path | None, k: i
 # -- fastbook group ------------------------------------------------------------------------------------------------
 @cli.group()
 def fastbook() -> None:
-    """fastbook-benchmark curation: audit the contexts, make a full-text-search baseline run."""
+    """fastbook-benchmark: audit the contexts, make baseline/oracle runs, import published runs, list chunks.
+
+    Score runs with `benchlab score fastbook`; edit contexts with `benchlab curate fastbook`.
+    """
 
 
 @fastbook.command("audit")
