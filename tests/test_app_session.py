@@ -314,3 +314,25 @@ async def test_a_failed_write_stops_the_session_with_the_error_and_keeps_what_wa
             await settle(pilot)
     assert app.error is not None and "No space left on device" in str(app.error)
     assert len(lines(runner.files.results)) == 2 and app.return_value and "2 of 28" in app.return_value[0]
+
+
+async def test_continuing_from_the_experimenter_menu_restarts_the_trial_with_a_fresh_onset(
+        testset: Path, tmp_path: Path) -> None:
+    app = make_app(testset, tmp_path / "out", practice=0)
+    runner = app._initial_session[0]  # type: ignore[index]
+    async with app.run_test() as pilot:
+        await settle(pilot)
+        before = app.screen
+        assert isinstance(before, ChoiceTrialScreen)
+        item = runner.current.item_id
+        await pilot.press("ctrl+x", "ctrl+e")
+        await settle(pilot)
+        await pilot.press("c")
+        await settle(pilot)
+        after = app.screen
+        assert isinstance(after, ChoiceTrialScreen) and after is not before and runner.current.item_id == item
+        assert after.onset_mono is not None and before.onset_mono is not None and after.onset_mono > before.onset_mono
+        await pilot.press("2")
+        await settle(pilot)
+    record = lines(runner.files.results)[0]
+    assert record["onset_mono"] == after.onset_mono and record["resp"] == after.options[1]

@@ -38,7 +38,7 @@ class BenchlabApp(App[list[str]]):
 
     def __init__(
         self, *, session: tuple[SessionRunner, TaskUI] | None = None, guard_s: float = 1.0, min_rt_s: float = 0.15,
-        repeat_window_s: float = 0.12, launcher_defaults: dict[str, Any] | None = None,
+        repeat_window_s: float = 0.12,
     ) -> None:
         """``guard_s``: how long break and end screens ignore keys; ``min_rt_s`` and ``repeat_window_s``: see
         :class:`~benchlab.tui.key_debounce.KeyDebounce` (tests set all three to 0 to press keys at machine speed)."""
@@ -48,7 +48,6 @@ class BenchlabApp(App[list[str]]):
         self.guard_s = guard_s
         self.min_rt_s = min_rt_s
         self.repeat_window_s = repeat_window_s
-        self.launcher_defaults = launcher_defaults or {}
         self.flow: SessionFlow | None = None
         self.summaries: list[str] = []
         self.error: BenchlabError | None = None
@@ -152,5 +151,7 @@ class BenchlabApp(App[list[str]]):
                 flow.skip_current()
             elif choice == "end":
                 flow.end_now()
+            elif runner.stage is Stage.TRIAL:
+                flow.show()  # the trial starts again with a fresh onset: the menu time is not part of the RT
 
         self.push_screen(ExperimenterMenu(can_skip=runner.stage is Stage.TRIAL, status=status), chosen)
