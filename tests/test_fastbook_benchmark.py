@@ -175,3 +175,18 @@ def test_a_save_that_would_write_an_invalid_file_leaves_the_old_one(tmp_path: Pa
         save_benchmark(bench, path)
     assert path.read_bytes() == before
     assert not list(tmp_path.glob("*.bak"))
+
+
+def test_windows_line_endings_and_a_bom_survive_load_edit_save(tmp_path: Path) -> None:
+    text = json.dumps({"questions": [_question(1, 1), _question(1, 2)]}, indent=4).replace("\n", "\r\n")
+    path = tmp_path / "crlf.json"
+    path.write_bytes(("\ufeff" + text + "\r\n").encode("utf-8"))
+    before = path.read_bytes()
+    bench = load_benchmark(path)
+    save_benchmark(bench, path)
+    assert path.read_bytes() == before
+    bench.question((1, 2)).answer_context[0].context.append("more")
+    save_benchmark(bench, path)
+    saved = path.read_bytes()
+    assert saved.startswith("\ufeff".encode()) and b"\n" not in saved.replace(b"\r\n", b"")
+    assert load_benchmark(path).question((1, 2)).answer_context[0].context == ["some passage", "more"]

@@ -115,6 +115,8 @@ class Benchmark(BaseModel):
     _sources: dict[QuestionId, _Source] = PrivateAttr(default_factory=dict)
     _layout: tuple[str, list[str], str] | None = PrivateAttr(default=None)
     _fingerprint: str | None = PrivateAttr(default=None)
+    _bom: bool = PrivateAttr(default=False)
+    _newline: str = PrivateAttr(default="\n")
 
     # -- lookup ---------------------------------------------------------------------------------------------
     def __iter__(self) -> Iterator[Question]:  # type: ignore[override]
@@ -167,12 +169,13 @@ class Benchmark(BaseModel):
     # -- writing --------------------------------------------------------------------------------------------
     def dumps(self) -> str:
         """The file text: unedited questions verbatim from the loaded file, the others formatted like it."""
-        head, tail = '{\n    "questions": [\n        ', "\n    ]\n}\n"
+        nl = self._newline
+        head, tail = '{' + nl + '    "questions": [' + nl + "        ", nl + "    ]" + nl + "}" + nl
         seps: list[str] = []
         if self._layout is not None:
             head, seps, tail = self._layout
         if len(seps) != max(len(self.questions) - 1, 0):  # questions added or removed: one separator style
-            seps = [seps[0] if seps else ",\n        "] * max(len(self.questions) - 1, 0)
+            seps = [seps[0] if seps else "," + nl + "        "] * max(len(self.questions) - 1, 0)
         parts = [head]
         for i, q in enumerate(self.questions):
             if i:
@@ -181,9 +184,9 @@ class Benchmark(BaseModel):
             if source is not None and source.parsed == q.to_json():
                 parts.append(source.raw)
             else:
-                parts.append(format_question(q))
+                parts.append(format_question(q).replace("\n", self._newline))
         parts.append(tail)
-        return "".join(parts)
+        return ("\ufeff" if self._bom else "") + "".join(parts)
 
 
 def strip_outer_quotes(text: str) -> str:
@@ -255,6 +258,10 @@ def _split_questions(text: str) -> tuple[str, list[tuple[int, str]], list[str], 
 
 def loads_benchmark(text: str, path: str | Path = "<benchmark>") -> Benchmark:
     """Parse and validate the benchmark text; errors name the file, the line and the question."""
+    original = text
+    bom = text.startswith("\ufeff")
+    if bom:
+        text = text[1:]
     try:
         data = json.loads(text)
     except json.JSONDecodeError as exc:
@@ -289,7 +296,9 @@ def loads_benchmark(text: str, path: str | Path = "<benchmark>") -> Benchmark:
     bench.questions = questions
     bench._sources = sources if layout is not None else {}
     bench._layout = (layout[0], layout[2], layout[3]) if layout is not None else None
-    bench._fingerprint = hashlib.sha256(text.encode("utf-8")).hexdigest()
+    bench._fingerprint = hashlib.sha256(original.encode("utf-8")).hexdigest()
+    bench._bom = bom
+    bench._newline = "\r\n" if "\r\n" in text else "\n"
     return bench
 
 
@@ -300,13 +309,18 @@ def _describe_partial(obj: dict[str, Any], index: int) -> str:
     return f"question #{index + 1} in the file"
 
 
-def read_text(path: str | Path) -> str:
-    """Read a UTF-8 text file with one clear error for every way that can fail."""
+def read_text(path: str | Path, *, keep_newlines: bool = False) -> str:
+    """Read a UTF-8 text file with one clear error for every way that can fail.
+
+    ``keep_newlines`` leaves ``\r\n`` as it is (the benchmark file is read that way so a save of a Windows
+    checkout changes nothing).
+    """
     p = Path(path)
     if p.is_dir():
         raise BenchlabError("is a folder, expected a file", p)
     try:
-        return p.read_text(encoding="utf-8")
+        with open(p, encoding="utf-8", newline="" if keep_newlines else None) as handle:
+            return handle.read()
     except FileNotFoundError as exc:
         raise BenchlabError("no such file", p) from exc
     except PermissionError as exc:
@@ -319,7 +333,7 @@ def read_text(path: str | Path) -> str:
 
 def load_benchmark(path: str | Path) -> Benchmark:
     """Load ``fastbook-benchmark.json`` (or a curated copy)."""
-    return loads_benchmark(read_text(path), path)
+    return loads_benchmark(read_text(path, keep_newlines=True), path)
 
 
 def file_fingerprint(path: str | Path) -> str | None:
@@ -354,4 +368,6 @@ def save_benchmark(benchmark: Benchmark, path: str | Path, *, backup: bool = Tru
     benchmark._sources = new._sources
     benchmark._layout = new._layout
     benchmark._fingerprint = new._fingerprint
+    benchmark._bom = new._bom
+    benchmark._newline = new._newline
     return backup_path
