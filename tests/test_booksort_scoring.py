@@ -97,6 +97,7 @@ def test_humans_scored_per_participant_and_pooled_without_practice(tmp_path: Pat
     _human_file(tmp_path, "P02", 250, ["A"] * 20, practice=4)  # always A; first 4 rows are practice
     overall = score_paths([tmp_path])[0].frame
     assert overall.loc["human-P01 stm", "accuracy"] == 1.0
+    assert overall.loc["human-P01 stm", "median_rt_s"] == 1.5  # every row was written with rt_ms 1500
     scored = truths[4:]
     assert overall.loc["human-P02 stm", "n"] == 16
     assert overall.loc["human-P02 stm", "accuracy"] == pytest.approx(round(scored.count("A") / 16, 4))

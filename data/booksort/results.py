@@ -213,7 +213,8 @@ class SortResultsLog:
 # Reading results for scoring (models and people).
 
 READ_COLUMNS = ["source", "line", "model_name", "is_human", "participant", "condition", "simulated", "excerpt_length",
-                "segment_length", "book_idx", "distance_bin", "answer", "ground_truth", "correct", "practice"]
+                "segment_length", "book_idx", "distance_bin", "answer", "ground_truth", "correct", "practice", "rt_ms",
+                "reading_ms"]
 
 
 def find_results(paths: Iterable[str | Path]) -> list[Path]:
@@ -294,6 +295,11 @@ def read_results(path: str | Path) -> pd.DataFrame:
     participant = frame["participant"] if "participant" in frame.columns else pd.Series([""] * n)
     condition = frame["condition"] if "condition" in frame.columns else pd.Series([""] * n)
     simulated = frame["simulated"] if "simulated" in frame.columns else pd.Series([""] * n)
+    def optional_float(col: str) -> pd.Series:
+        if col not in frame.columns:
+            return pd.Series([float("nan")] * n)
+        return pd.to_numeric(frame[col], errors="coerce")
+
     return pd.DataFrame({
         "source": str(p), "line": lines, "model_name": model.astype(str),
         "is_human": model.astype(str).str.startswith("human-"), "participant": participant.astype(str),
@@ -301,6 +307,7 @@ def read_results(path: str | Path) -> pd.DataFrame:
         "excerpt_length": le, "segment_length": ls,
         "book_idx": ints("book_idx", 0), "distance_bin": ints("distance_bin", 0),
         "answer": answer, "ground_truth": truth, "correct": answer == truth, "practice": practice.astype(bool),
+        "rt_ms": optional_float("rt_ms"), "reading_ms": optional_float("reading_ms"),
     })[READ_COLUMNS]
 
 

@@ -61,7 +61,15 @@ def _cell(group: pd.DataFrame) -> dict[str, object]:
         "p": _p(p), "sig": stars(p),
         "share_A": round(float((answered["answer"] == "A").mean()), 4) if len(answered) else math.nan,
         "no_answer": round(float((group["answer"] == "X").mean()), 4) if n else math.nan,
+        "median_rt_s": _median_s(answered["rt_ms"]),
+        "median_reading_s": _median_s(group["reading_ms"]),
     }
+
+
+def _median_s(values: pd.Series) -> float:
+    """Median of a millisecond column in seconds (people only; empty for model files)."""
+    clean = values.dropna()
+    return round(float(clean.median()) / 1000.0, 2) if len(clean) else math.nan
 
 
 def _p(p: float) -> str:
@@ -91,7 +99,8 @@ def score_frame(frame: pd.DataFrame, include_practice: bool = False) -> list[Tab
     subjects = _subjects(frame)
     overall = pd.DataFrame({name: overall_row(g) for name, g in subjects}).T
     overall.index.name = "model"
-    cols = ["configs", "n", "accuracy", "ci_low", "ci_high", "p", "sig", "share_A", "no_answer"]
+    cols = ["configs", "n", "accuracy", "ci_low", "ci_high", "p", "sig", "share_A", "no_answer", "median_rt_s",
+            "median_reading_s"]
     tables = [Table("SORT accuracy (macro over configurations, as the original; CI: stratified bootstrap; "
                     "p: one-sided binomial vs 50%)", overall[cols])]
     for title, keys in (
