@@ -142,3 +142,13 @@ def test_not_booksort_files(tmp_path: Path) -> None:
     pd.DataFrame({"a": [1]}).to_parquet(other)
     with pytest.raises(BenchlabError, match="missing columns book_idx"):
         load_frame(other)
+
+
+def test_parquet_shards_with_other_names_are_read_by_their_columns(tmp_path: Path) -> None:
+    # e.g. a Hugging Face download: test-00000-of-00001.parquet holding several configurations.
+    frame = load_frame(SAMPLE)
+    shard = tmp_path / "test-00000-of-00001.parquet"
+    frame[PARQUET_COLUMNS].to_parquet(shard)
+    assert available_configs(tmp_path) == [(250, 20), (1000, 20)]
+    picked = load_frame(tmp_path, Selection(excerpt_length=1000, segment_length=20, split="validation"))
+    assert len(picked) == 40 and set(picked["excerpt_idx"]) == set(range(100, 110))
