@@ -16,7 +16,7 @@ from benchlab.tui.key_debounce import KeyDebounce
 
 @pytest.fixture(scope="module")
 def testset(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return write_testset(tmp_path_factory.mktemp("ws"), tuples_per_cell=4, compress=True)
+    return write_testset(tmp_path_factory.mktemp("ws"), tuples_per_cell=5, compress=True)
 
 
 def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
@@ -50,7 +50,7 @@ def test_simulated_run_prints_where_the_results_are_and_how_many(testset: Path, 
 @pytest.mark.parametrize(("args", "message"), [
     (["--participant", "P 1"], "participant id 'P 1' must be"),
     (["--participant", "P1", "--tuples-per-cell", "1"], "--tuples-per-cell must be at least 2"),
-    (["--participant", "P1", "--tuples-per-cell", "5"], "has 4 usable tuples"),
+    (["--participant", "P1", "--tuples-per-cell", "6"], "has 5 usable tuples"),
     (["--participant", "P1", "--resume"], "no saved session plan here (nothing to resume)"),
     (["--participant", "P1", "--block-size", "0"], "--block-size must be at least 1"),
 ])
