@@ -5,8 +5,8 @@ Plan rules, and why:
 * scored trials come from the test split, practice from the validation split (as the models' prompt sweeps do), so
   a practice excerpt is never scored;
 * trials are balanced over the four distance bins (the design factor) and, inside each bin, over which segment is
-  shown as A, so an always-A responder scores 50 % (exactly, when every bin's count is even; 20 trials = 5 per
-  bin give 10 or 11 A's in 20);
+  shown as A, so an always-A responder scores 50 % (exactly when every bin's count is even; with an odd count a
+  bin is off by one trial);
 * in the STM condition every excerpt is read at most once per participant: reading it a second time for another
   bin would turn the second trial into a re-reading. In LTM (no excerpt shown) excerpts may repeat if needed.
 * excerpts already answered by the participant in an earlier session (same configuration) are not drawn again.
