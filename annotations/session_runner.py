@@ -321,5 +321,5 @@ class SessionRunner:
             lines.append(f"Practice: {self.files.practice}")
         lines.append(f"Plan:     {self.files.plan}")
         if self.end_reason is EndReason.ABORTED and self.recorded_main < self.n_main:
-            lines.append("Resume later with the same command plus --resume.")
+            lines.append("Resume later with the same command plus --resume (or tick Resume in the launcher).")
         return "\n".join(lines)
