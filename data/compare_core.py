@@ -62,6 +62,8 @@ class Comparison:
     notes: list[str] = field(default_factory=list)
     score_name: str = "accuracy"
     chance: float = 0.5
+    #: benchmark-specific tables after the accuracy table: section name -> (formatted, numeric) table
+    extra_tables: dict[str, tuple[Table, Table]] = field(default_factory=dict)
 
     # -- lookups --------------------------------------------------------------------------------------------
     def cell(self, entry: str, condition: str) -> FigureCell | None:
@@ -187,8 +189,9 @@ class Comparison:
 
     def tables(self, numeric: bool = False, sections: tuple[str, ...] | None = None) -> list[Table]:
         """All tables; ``numeric`` (csv/json) gives long numeric forms instead of formatted cells."""
-        builders = {
+        builders: dict[str, object] = {
             "accuracy": (lambda: self.long_table()) if numeric else self.accuracy_table,
+            **{name: (lambda pair=pair: pair[1] if numeric else pair[0]) for name, pair in self.extra_tables.items()},
             "counts": None if numeric else self.counts_table,
             "tests": lambda: self.tests_table(numeric),
             "spread": self.spread_table,
@@ -202,6 +205,7 @@ class Comparison:
         for name, build in builders.items():
             if build is None or (sections is not None and name not in sections):
                 continue
+            assert callable(build)
             out.append(build())
         return out
 

@@ -31,6 +31,7 @@ from benchlab.data import stats
 from benchlab.data.compare_core import POOLED, Comparison, Entry, TestRow
 from benchlab.data.errors import BenchlabError
 from benchlab.data.stats import AttentionCriterion, FigureCell
+from benchlab.data.tables import Table
 from benchlab.data.worldsense.columns import read_result_columns, read_trial_columns
 from benchlab.data.worldsense.results import ResultsFile, find_results, read_results
 from benchlab.data.worldsense.rules import MODEL_ORDER, PROBLEM_ORDER, is_correct
@@ -161,10 +162,11 @@ def _benchmark_ci(tuples: pd.DataFrame, key: str) -> dict[tuple[str, str], float
 def pooled_tuples(human_tuples: pd.DataFrame) -> pd.DataFrame:
     """One row per tuple: mean score over the participants who completed it, and how many they were."""
     if human_tuples.empty:
-        return pd.DataFrame(columns=["tuple_ID", "problemname", "problemsize", "acc", "participants"])
+        return pd.DataFrame(columns=["tuple_ID", "problemname", "problemsize", "acc", "bias", "participants"])
     grouped = human_tuples.groupby("tuple_ID", sort=False)
     out = grouped.agg(problemname=("problemname", "first"), problemsize=("problemsize", "first"),
-                      acc=("acc", "mean"), participants=("modelname", "nunique")).reset_index()
+                      acc=("acc", "mean"), bias=("bias", "mean"),
+                      participants=("modelname", "nunique")).reset_index()
     return out
 
 
@@ -337,6 +339,11 @@ def compare_worldsense(
             if answers_per_item:
                 agreement[prob] = stats.agreement(answers_per_item)
 
+    row_frames = [(pid, human_rows[human_rows["participant"] == pid]) for pid in participants]
+    row_frames += [(POOLED, pooled)] if not pooled.empty else []
+    row_frames += [(m, model_tuples[m]) for m in model_names]
+    bias_tables = _bias_tables(row_frames, problems, {e.name: e.label for e in entries}, n_boot, seed)
+
     notes = [
         "Scores: WorldSense tuple accuracy, rebalanced over sizes then problems (the benchmark's own scoring).",
         (f"95% CI: percentile bootstrap over tuples, stratified by problem x size ({n_boot} resamples, seed {seed}). "
@@ -344,6 +351,8 @@ def compare_worldsense(
          "spread between cell means and counts min-cell tuples; that one is in the csv/json export as benchmark_ci95 "
          "(or shown with --ci benchmark)." if ci == "bootstrap" else
          "95% CI: the benchmark's own 1.96*sem (pooled second moments, min-cell counts); nan for one-tuple cells."),
+        "Bias: +1 = always TRUE/POSSIBLE/decidable, -1 = the opposite, 0 = balanced (the benchmark's tuple bias, "
+        "rebalanced over sizes); CI as for accuracy.",
         "Pooled humans: each tuple once, scored as the mean over the participants who completed it"
         + ("; flagged participants excluded." if exclude_flagged else "."),
         "Tests: pooled humans minus model on shared tuples, paired bootstrap stratified like the score, two-sided "
@@ -359,7 +368,33 @@ def compare_worldsense(
     return Comparison(
         benchmark="WorldSense", unit="tuples", conditions=conditions, entries=entries, cells=cells, tests=tests,
         spread=spread, rt=rt_rows, rt_quantiles=rt_bins, rts_ms=rts_ms, agreement=agreement, notes=notes,
+        extra_tables={"bias": bias_tables},
     )
+
+
+def _bias_tables(rows: list[tuple[str, pd.DataFrame]], problems: list[str], labels: dict[str, str], n_boot: int,
+                 seed: int) -> tuple[Table, Table]:
+    """Per-problem bias (value [95% CI]) of every row, formatted and long numeric."""
+    wide: dict[str, list[str]] = {p: [] for p in problems}
+    long_rows = []
+    for name, frame in rows:
+        for prob in problems:
+            sub = _subset(frame, prob)
+            if sub.empty:
+                wide[prob].append("")
+                continue
+            strata, weights = _weights(sub, prob)
+            values = sub["bias"].to_numpy(dtype=float)
+            value = stats.stratified_mean(values, strata, weights)
+            lo, hi = stats.bootstrap_ci(values, strata, weights, n_boot=n_boot, seed=seed)
+            wide[prob].append(f"{value:.2f}" if lo != lo else f"{value:.2f} [{lo:.2f}, {hi:.2f}]")
+            long_rows.append({"who": name, "condition": prob, "bias": round(value, 6),
+                              "ci_low": None if lo != lo else round(lo, 6),
+                              "ci_high": None if hi != hi else round(hi, 6), "tuples": len(sub)})
+    formatted = pd.DataFrame(wide, index=pd.Index([labels.get(n, n) for n, _ in rows], name="who"))
+    numeric = pd.DataFrame(long_rows).set_index(["who", "condition"]) if long_rows else pd.DataFrame()
+    return (Table("WorldSense: bias per problem [95% CI] (+1 = always TRUE/POSSIBLE/decidable)", formatted),
+            Table("WorldSense: bias per row and problem", numeric))
 
 
 def _test(who: str, hp: pd.DataFrame, model_acc: pd.Series, model_rows: pd.DataFrame, c: str, m: str,

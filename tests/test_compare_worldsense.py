@@ -95,7 +95,7 @@ def test_paired_test_uses_shared_tuples_and_names_the_method(lab: dict[str, Path
     assert normal.result.estimate == pytest.approx(normal.humans - normal.model_same_units)
     trivial = rows[("Infer.trivial", "GPT4")]
     assert trivial.result.estimate < 0 and trivial.result.significant
-    text = "\n".join(comp.tables()[2].frame["test"].tolist())
+    text = "\n".join(comp.tests_table().frame["test"].tolist())
     assert "paired bootstrap over shared tuples" in text
 
 
@@ -145,6 +145,21 @@ def test_spread_rt_and_agreement(lab: dict[str, Path]) -> None:
     assert agr.percent == pytest.approx((6 * (1 / 3) + 4 * 1 + 2 * 0) / 12)
     # across problems the answer sets differ, so the overall row is about right/wrong
     assert "overall" not in comp.agreement and "overall (right/wrong)" in comp.agreement
+
+
+def test_bias_table_always_true_participant(lab: dict[str, Path], tmp_path: Path) -> None:
+    out = tmp_path / "yes"
+    write_results(out / "basic___human-yes___results.jsonl",
+                  lambda p, s, t, i, g: "TRUE" if p.startswith("Infer") else "1")
+    comp = compare_worldsense(lab["ts"], [out], n_boot=200, include_published=False)
+    bias = comp.extra_tables["bias"][1].frame
+    # always TRUE: +1 on inference; always "1" on completeness: +1 too (decidable)
+    assert float(bias.loc[("yes", "Infer.trivial"), "bias"]) == 1.0
+    assert float(bias.loc[("yes", "Compl.normal"), "bias"]) == 1.0
+    cell = comp.cell("yes", "Infer.normal")
+    assert cell is not None and cell.value == 0.5  # exactly chance, as the spec says for a constant answerer
+    text = comp.extra_tables["bias"][0].frame.loc["yes", "Infer.trivial"]
+    assert text.startswith("1.00")
 
 
 def test_benchmark_ci_option_uses_the_papers_formula(lab: dict[str, Path]) -> None:
@@ -225,6 +240,11 @@ def test_published_models_match_spec_and_ci_is_the_stratified_one() -> None:
     half_width = (gpt4.ci_high - gpt4.ci_low) / 2
     assert half_width == pytest.approx(1.96 * se, rel=0.1)
     assert np.isclose(comp.cell("Llama2-FT+1M", "Compl.trivial").value, 0.985, atol=0.0005)  # type: ignore[union-attr]
+    # bias per problem: the published GPT4 row (spec section 9)
+    bias = comp.extra_tables["bias"][1].frame
+    problems = ("Infer.trivial", "Infer.normal", "Consist.trivial", "Consist.normal", "Compl.trivial", "Compl.normal")
+    gpt4_bias = [round(float(bias.loc[("GPT4", p), "bias"]), 2) for p in problems]
+    assert gpt4_bias == [-0.14, -0.20, -0.12, 0.00, 0.09, 0.78]
 
 
 def test_bench_compare_prints_figures(capsys: pytest.CaptureFixture[str]) -> None:

@@ -78,8 +78,9 @@ def _emit(comp, fmt: str, plot_path: Path | None, sections: tuple[str, ...] | No
 
 SECTIONS_OPTION = click.option(
     "--only", "sections", multiple=True,
-    type=click.Choice(["accuracy", "counts", "tests", "spread", "flags", "rt", "rt-quantiles", "agreement", "methods"]),
-    help="Print only these tables (repeatable); default: all.",
+    type=click.Choice(["accuracy", "bias", "counts", "tests", "spread", "flags", "rt", "rt-quantiles", "agreement",
+                       "methods"]),
+    help="Print only these tables (repeatable; bias is WorldSense only); default: all.",
 )
 
 

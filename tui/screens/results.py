@@ -154,6 +154,8 @@ class ResultsScreen(Screen[None]):
             with TabPane("Tables", id="tab-tables"), VerticalScroll():
                 yield Static("", classes="caption", id="cap-accuracy", markup=False)
                 yield DataTable(id="accuracy", zebra_stripes=True, cursor_type="row")
+                yield Static("", classes="caption", id="cap-bias", markup=False)
+                yield DataTable(id="bias", zebra_stripes=True, cursor_type="row")
                 yield Static("", classes="caption", id="cap-tests", markup=False)
                 yield DataTable(id="tests", zebra_stripes=True, cursor_type="row")
                 yield Static("", classes="caption", id="cap-counts", markup=False)
@@ -310,6 +312,12 @@ class ResultsScreen(Screen[None]):
             caps = self.query(f"#cap-{key}")
             if caps:
                 caps.first(Static).update(table.title)
+        bias = comp.extra_tables.get("bias")
+        for selector in ("#bias", "#cap-bias"):
+            self.query_one(selector).display = bias is not None
+        if bias is not None:
+            fill_table(self.query_one("#bias", DataTable), bias[0])
+            self.query_one("#cap-bias", Static).update(bias[0].title)
         flags = comp.flagged
         self.query_one("#flags", Static).update(
             "Flagged: " + "; ".join(f"{e.name} ({', '.join(e.flags)})" for e in flags) if flags
