@@ -286,7 +286,7 @@ def prepare_sort_session(
                 f"session {request.session} of participant {request.participant} ({opts.condition}, e{le}/s{ls}) "
                 "was already started; add --resume to continue it, or choose another --session", files.plan,
             )
-        earlier = SortResultsLog(files.results).records
+        earlier = SortResultsLog(files.results).peek()
         seen = {(int(r["book_idx"]), int(r["excerpt_idx"])) for r in earlier}
         plan = build_sort_plan(
             test, validation, dataset=request.dataset, participant=request.participant, session=request.session,

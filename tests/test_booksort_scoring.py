@@ -158,3 +158,19 @@ def test_score_sort_command_formats(tmp_path: Path) -> None:
     assert payload[0]["rows"][0]["cells"]["accuracy"] == 1.0
     md = runner.invoke(cli, ["score", "sort", str(tmp_path), "--format", "markdown"])
     assert md.output.startswith("### SORT accuracy")
+
+
+def test_peek_reads_complete_rows_and_leaves_a_torn_row_alone(tmp_path: Path) -> None:
+    path = _human_file(tmp_path, "P04", 250, ["A", "B"])
+    torn = "2,69087,7,0,1,“Half a quo".encode()[:-2]  # ends inside a UTF-8 sequence
+    with open(path, "ab") as handle:
+        handle.write(torn)
+    before = path.read_bytes()
+    assert [r["answer"] for r in SortResultsLog(path).peek()] == ["A", "B"]
+    assert path.read_bytes() == before  # peeking never changes the participant's file
+    assert len(SortResultsLog(path).recover()) == 2 and path.read_bytes().endswith(b"\n")
+    bad = tmp_path / "other.csv"
+    bad.write_text("a,b\n1,2\n")
+    with pytest.raises(BenchlabError, match="not a benchlab human SORT results file") as err:
+        SortResultsLog(bad).recover()
+    assert err.value.line == 1

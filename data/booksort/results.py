@@ -139,27 +139,41 @@ class SortResultsLog:
         return str(record["trial_id"])
 
     def recover(self) -> list[dict[str, Any]]:
+        """Cut a torn last row (only the session holding the participant's lock calls this), then read."""
         drop_torn_tail(self.path)
-        self._records, self._ids = [], set()
-        if self.path.exists() and self.path.stat().st_size > 0:
-            with open(self.path, encoding="utf-8", newline="") as handle:
-                reader = csv.reader(handle)
-                header = next(reader, None)
-                if header != HUMAN_COLUMNS:
-                    raise BenchlabError("not a benchlab human SORT results file (unexpected header); "
-                                        "choose another --out folder", self.path, 1)
-                for lineno, row in enumerate(reader, start=2):
-                    if len(row) != len(header):
-                        raise BenchlabError(f"expected {len(header)} columns, found {len(row)}", self.path, lineno)
-                    rec = dict(zip(header, row, strict=True))
-                    item = rec["trial_id"]
-                    if item in self._ids:
-                        raise BenchlabError(f"trial {item} is recorded twice; fix the file before resuming",
-                                            self.path, lineno)
-                    self._ids.add(item)
-                    self._records.append(rec)
+        self._records = self._read()
+        self._ids = {r["trial_id"] for r in self._records}
         self._loaded = True
         return list(self._records)
+
+    def peek(self) -> list[dict[str, Any]]:
+        """Read the complete rows without changing the file (for planning before the lock is taken)."""
+        return self._read()
+
+    def _read(self) -> list[dict[str, Any]]:
+        records: list[dict[str, Any]] = []
+        ids: set[str] = set()
+        if not self.path.exists() or self.path.stat().st_size == 0:
+            return records
+        # A torn last row may end inside a UTF-8 sequence; it is dropped, so undecodable bytes there do not matter.
+        with open(self.path, encoding="utf-8", errors="replace", newline="") as handle:
+            lines = handle.read().split("\n")[:-1]  # after the last newline: nothing, or a torn row
+        reader = csv.reader(lines)
+        header = next(reader, None)
+        if header != HUMAN_COLUMNS:
+            raise BenchlabError("not a benchlab human SORT results file (unexpected header); choose another --out "
+                                "folder", self.path, 1)
+        for lineno, row in enumerate(reader, start=2):
+            if len(row) != len(header):
+                raise BenchlabError(f"expected {len(header)} columns, found {len(row)}", self.path, lineno)
+            rec = dict(zip(header, row, strict=True))
+            item = rec["trial_id"]
+            if item in ids:
+                raise BenchlabError(f"trial {item} is recorded twice; fix the file before resuming", self.path,
+                                    lineno)
+            ids.add(item)
+            records.append(rec)
+        return records
 
     @property
     def records(self) -> list[dict[str, Any]]:
