@@ -6,12 +6,18 @@ whether the context passages are identical and how much they overlap: the passag
 chapter, so the overlap is measured on the word sequences (matched words from ``difflib`` on the concatenated
 passages): precision/recall of B against A and their F1 (Dice). The two flags curators set
 (``explicit_context``, ``extraneous_answer``) get percent agreement and Cohen's kappa over matched components.
+
+With the chapter texts (``chapter_N.txt`` or the notebooks), each passage is also located in its chapter (exact,
+else whitespace-insensitive) and the two curators' character spans are compared: span F1 = 2 |A and B| / (|A| + |B|)
+over covered characters, so a passage cut at a different sentence boundary counts by how much text it moves.
 """
 
 from __future__ import annotations
 
 import difflib
 import math
+import re
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -37,6 +43,17 @@ class ComponentDiff:
     words_a: int
     words_b: int
     matched_words: int
+    chars_a: int | None = None  # characters of the chapter covered by A's passages (None: no chapter text)
+    chars_b: int | None = None
+    chars_shared: int | None = None
+    unlocated: int = 0  # passages not found in the chapter text
+
+    @property
+    def span_f1(self) -> float:
+        if self.chars_a is None or self.chars_b is None or self.chars_shared is None:
+            return math.nan
+        total = self.chars_a + self.chars_b
+        return 2 * self.chars_shared / total if total else 1.0
 
     @property
     def identical(self) -> bool:
@@ -111,6 +128,11 @@ class CuratorAgreement:
         matched = sum(c.matched_words for c in self.components)
         mean_f1 = sum(c.f1 for c in self.components) / n if n else math.nan
         pooled_f1 = 2 * matched / (words_a + words_b) if words_a + words_b else math.nan
+        located = [c for c in self.components if c.chars_a is not None]
+        shared_chars = sum(c.chars_shared or 0 for c in located)
+        total_chars = sum((c.chars_a or 0) + (c.chars_b or 0) for c in located)
+        span_pooled = 2 * shared_chars / total_chars if total_chars else math.nan
+        unlocated = sum(c.unlocated for c in self.components)
         exp_pa, exp_k = self.flag_agreement("explicit")
         ext_pa, ext_k = self.flag_agreement("extraneous")
         rows = [
@@ -120,6 +142,9 @@ class CuratorAgreement:
             ("contexts differ", f"{n - ident} ({_pct(n - ident, n)})"),
             ("context word overlap F1, mean over components", _num(mean_f1)),
             ("context word overlap F1, pooled words", _num(pooled_f1)),
+            ("chapter span overlap F1, pooled characters",
+             _num(span_pooled) if located else "not computed (no chapter texts: --chapters DIR)"),
+            ("passages not found in their chapter", f"{unlocated}" if located else "n/a"),
             ("explicit_context: agreement / Cohen's kappa", f"{_num(exp_pa)} / {_num(exp_k)}"),
             ("extraneous_answer: agreement / Cohen's kappa", f"{_num(ext_pa)} / {_num(ext_k)}"),
             ("only in A", f"{len(self.only_in_a)}"),
@@ -141,7 +166,7 @@ class CuratorAgreement:
                 "extraneous A/B": f"{c.extraneous_a}/{c.extraneous_b}",
             })
         cols = ["chapter", "question", "component", "differs", "contexts A", "contexts B", "words A", "words B",
-                "overlap F1", "precision (B vs A)", "recall (B vs A)", "explicit A/B", "extraneous A/B"]
+                "overlap F1", "span F1", "precision (B vs A)", "recall (B vs A)", "explicit A/B", "extraneous A/B"]
         frame = pd.DataFrame(rows, columns=cols).set_index(["chapter", "question", "component"])
         return Table("Components whose contexts or flags differ", frame)
 
@@ -169,7 +194,46 @@ def _words(contexts: tuple[str, ...]) -> list[str]:
     return [w for text in contexts for w in text.split()]
 
 
-def compare_components(qid: QuestionId, index: int, a: Component, b: Component) -> ComponentDiff:
+def locate(context: str, chapter: str) -> tuple[int, int] | None:
+    """Character span of a passage in its chapter: exact, else with any whitespace between words."""
+    pos = chapter.find(context)
+    if pos >= 0 and context:
+        return (pos, pos + len(context))
+    words = context.split()
+    if not words:
+        return None
+    match = re.search(r"\s+".join(re.escape(w) for w in words), chapter)
+    return (match.start(), match.end()) if match else None
+
+
+def _union(spans: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    merged: list[tuple[int, int]] = []
+    for start, end in sorted(spans):
+        if merged and start <= merged[-1][1]:
+            merged[-1] = (merged[-1][0], max(merged[-1][1], end))
+        else:
+            merged.append((start, end))
+    return merged
+
+
+def _length(spans: list[tuple[int, int]]) -> int:
+    return sum(e - s for s, e in spans)
+
+
+def _intersection(a: list[tuple[int, int]], b: list[tuple[int, int]]) -> int:
+    total, i, j = 0, 0, 0
+    while i < len(a) and j < len(b):
+        lo, hi = max(a[i][0], b[j][0]), min(a[i][1], b[j][1])
+        total += max(0, hi - lo)
+        if a[i][1] < b[j][1]:
+            i += 1
+        else:
+            j += 1
+    return total
+
+
+def compare_components(qid: QuestionId, index: int, a: Component, b: Component,
+                       chapter: str | None = None) -> ComponentDiff:
     ca, cb = tuple(a.context), tuple(b.context)
     wa, wb = _words(ca), _words(cb)
     if ca == cb:
@@ -177,11 +241,21 @@ def compare_components(qid: QuestionId, index: int, a: Component, b: Component) 
     else:
         matcher = difflib.SequenceMatcher(a=wa, b=wb, autojunk=False)
         matched = sum(block.size for block in matcher.get_matching_blocks())
+    spans: dict[str, int | None] = {"chars_a": None, "chars_b": None, "chars_shared": None}
+    unlocated = 0
+    if chapter is not None:
+        found_a = [locate(t, chapter) for t in ca]
+        found_b = [locate(t, chapter) for t in cb]
+        unlocated = sum(x is None for x in found_a + found_b)
+        ua = _union([x for x in found_a if x is not None])
+        ub = _union([x for x in found_b if x is not None])
+        spans = {"chars_a": _length(ua), "chars_b": _length(ub), "chars_shared": _intersection(ua, ub)}
     return ComponentDiff(qid, index, ca, cb, a.explicit_context, b.explicit_context, a.extraneous_answer,
-                         b.extraneous_answer, len(wa), len(wb), matched)
+                         b.extraneous_answer, len(wa), len(wb), matched, unlocated=unlocated, **spans)
 
 
-def curator_agreement(a: Benchmark, b: Benchmark, name_a: str = "A", name_b: str = "B") -> CuratorAgreement:
+def curator_agreement(a: Benchmark, b: Benchmark, name_a: str = "A", name_b: str = "B",
+                      chapters: Mapping[int, str] | None = None) -> CuratorAgreement:
     """Compare two versions of the benchmark question by question, component by component."""
     by_id_b = {q.id: q for q in b.questions}
     ids_a = {q.id for q in a.questions}
@@ -193,17 +267,35 @@ def curator_agreement(a: Benchmark, b: Benchmark, name_a: str = "A", name_b: str
         if qb is None:
             only_a.append(str(qa.id))
             continue
+        text = chapters.get(qa.chapter) if chapters is not None else None
         for i in range(max(len(qa.answer_context), len(qb.answer_context))):
             if i >= len(qb.answer_context):
                 only_a.append(f"{qa.id} component {i}")
             elif i >= len(qa.answer_context):
                 only_b.append(f"{qa.id} component {i}")
             else:
-                comps.append(compare_components(qa.id, i, qa.answer_context[i], qb.answer_context[i]))
+                comps.append(compare_components(qa.id, i, qa.answer_context[i], qb.answer_context[i], text))
     only_b.extend(str(q.id) for q in b.questions if q.id not in ids_a)
     return CuratorAgreement(name_a, name_b, comps, only_a, only_b)
 
 
-def compare_files(path_a: str | Path, path_b: str | Path) -> CuratorAgreement:
-    """Load both files (clear errors naming the file and line) and compare them."""
-    return curator_agreement(load_benchmark(path_a), load_benchmark(path_b), str(path_a), str(path_b))
+def compare_files(path_a: str | Path, path_b: str | Path, chapters_dir: str | Path | None = None) -> CuratorAgreement:
+    """Load both files (clear errors naming the file and line) and compare them.
+
+    Chapter texts come from ``chapters_dir``, else from beside file A when they are all there; without them the
+    span overlap is left out (the word overlap is always computed).
+    """
+    from benchlab.data.errors import BenchlabError
+    from benchlab.data.fastbook.chapters import load_chapters
+
+    a, b = load_benchmark(path_a), load_benchmark(path_b)
+    numbers = sorted(set(a.chapters) | set(b.chapters))
+    chapters: dict[int, str] | None = None
+    if chapters_dir is not None:
+        chapters = {n: c.text for n, c in load_chapters(chapters_dir, numbers).items()}
+    else:
+        try:
+            chapters = {n: c.text for n, c in load_chapters(Path(path_a).parent, numbers).items()}
+        except BenchlabError:
+            chapters = None
+    return curator_agreement(a, b, str(path_a), str(path_b), chapters)

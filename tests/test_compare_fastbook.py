@@ -101,3 +101,42 @@ def test_cli_bad_file_names_file_and_line(tmp_path: Path, capsys: pytest.Capture
     assert run_cli(["compare", "fastbook", str(good), str(bad)]) == 2
     err = capsys.readouterr().err
     assert err.startswith("benchlab: error: ") and "bad.json" in err
+
+
+def test_span_overlap_in_the_chapter_text() -> None:
+    chapters = {1: "Intro. alpha beta gamma delta. x   y. one two three four five six seven eight nine ten. p q r s.",
+                2: "same text here"}
+    a = loads_benchmark(json.dumps(BASE, indent=4))
+    b = loads_benchmark(json.dumps(_edited(), indent=4))
+    res = curator_agreement(a, b, chapters=chapters)
+    trimmed = next(c for c in res.components if (c.qid.chapter, c.qid.question_number) == (1, 1))
+    full, part = "one two three four five six seven eight nine ten", "one two three four five"
+    assert (trimmed.chars_a, trimmed.chars_b, trimmed.chars_shared) == (len(full), len(part), len(part))
+    assert trimmed.span_f1 == pytest.approx(2 * len(part) / (len(full) + len(part)))
+    # "x y" is found although the chapter has three spaces between the words
+    xy = next(c for c in res.components if (c.qid.question_number, c.index) == (2, 1))
+    assert xy.unlocated == 0 and xy.chars_a == len("x   y")
+    summary = dict(zip(res.summary_table().frame.index, res.summary_table().frame["value"], strict=True))
+    assert summary["passages not found in their chapter"] == "0"
+    assert "span F1" in res.differences_table().frame.columns
+
+
+def test_real_benchmark_with_chapters(tmp_path: Path) -> None:
+    from tests.conftest import full_data
+
+    src = full_data("fastbook-benchmark", "fastbook-benchmark.json")
+    chapters = full_data("fastbook-benchmark", "chapters")
+    data = json.loads(src.read_text())
+    comp = data["questions"][0]["answer_context"][0]
+    text = comp["context"][0]
+    comp["context"] = [text[: len(text) // 2]]
+    edited = tmp_path / "edited.json"
+    edited.write_text(json.dumps(data, indent=4))
+    assert run_cli(["compare", "fastbook", str(src), str(edited), "--chapters", str(chapters), "--format", "csv"]) == 0
+    from benchlab.data.fastbook_agreement import compare_files
+
+    res = compare_files(src, edited, chapters)
+    (changed,) = res.differing
+    assert (changed.qid.chapter, changed.qid.question_number) == (1, 1)
+    assert changed.chars_shared == changed.chars_b and 0 < changed.span_f1 < 1
+    assert len(res.components) == 357

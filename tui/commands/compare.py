@@ -51,19 +51,22 @@ def compare() -> None:
 @compare.command("fastbook")
 @click.argument("file_a", type=click.Path(path_type=Path))
 @click.argument("file_b", type=click.Path(path_type=Path))
+@click.option("--chapters", "chapters_dir", type=click.Path(path_type=Path), default=None,
+              help="Folder with chapter_N.txt or the notebooks (default: beside FILE_A if they are there), "
+                   "for the character span overlap.")
 @FORMAT_OPTION
-def compare_fastbook(file_a: Path, file_b: Path, fmt: str) -> None:
+def compare_fastbook(file_a: Path, file_b: Path, chapters_dir: Path | None, fmt: str) -> None:
     """Agreement between two curators' edited copies of fastbook-benchmark.json.
 
-    Which components' contexts differ, how much their passages overlap (word F1), and agreement on the
-    explicit/extraneous flags (percent and Cohen's kappa).
+    Which components' contexts differ, how much their passages overlap (word F1, and character span F1 in the
+    chapter text), and agreement on the explicit/extraneous flags (percent and Cohen's kappa).
     """
     from benchlab.data.fastbook_agreement import compare_files
 
     for path in (file_a, file_b):
         if not path.exists():
             raise BenchlabError("no such file", path)
-    click.echo(render(compare_files(file_a, file_b).tables(), fmt), nl=False)
+    click.echo(render(compare_files(file_a, file_b, chapters_dir).tables(), fmt), nl=False)
 
 
 def _emit(comp, fmt: str, plot_path: Path | None, sections: tuple[str, ...] | None) -> None:  # type: ignore[no-untyped-def]
