@@ -336,3 +336,15 @@ async def test_continuing_from_the_experimenter_menu_restarts_the_trial_with_a_f
         await settle(pilot)
     record = lines(runner.files.results)[0]
     assert record["onset_mono"] == after.onset_mono and record["resp"] == after.options[1]
+
+
+async def test_practice_without_feedback_goes_straight_on(testset: Path, tmp_path: Path) -> None:
+    app = make_app(testset, tmp_path / "out", practice=1, practice_feedback=False)
+    runner = app._initial_session[0]  # type: ignore[index]
+    async with app.run_test() as pilot:
+        await settle(pilot)
+        assert "Practice 1 of 1" in screen_text(app)
+        await pilot.press("1")
+        await settle(pilot)
+        assert isinstance(app.screen, BreakScreen) and "Practice finished" in screen_text(app)
+    assert len(lines(runner.files.practice)) == 1 and not runner.files.results.exists()

@@ -39,6 +39,7 @@ class SessionRequest:
     consent_file: str | None = None
     instructions_file: str | None = None
     no_instructions: bool = False
+    practice_feedback: bool = True
     simulated: str | None = None
     extra: dict[str, str] = field(default_factory=dict)
 

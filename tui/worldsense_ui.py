@@ -79,7 +79,7 @@ class WorldSenseUI:
             pages = split_pages(read_text_file(request.instructions_file, "instructions"))
         else:
             pages = list(INSTRUCTIONS)
-        return SessionText(consent=consent, instructions=pages)
+        return SessionText(consent=consent, instructions=pages, practice_feedback=request.practice_feedback)
 
     def prepare(self, request: SessionRequest) -> SessionRunner:
         trials = _load(str(find_trials_file(request.dataset)))

@@ -65,10 +65,12 @@ def run_session(task_ui: TaskUI, request: SessionRequest, *, sim_delay: float = 
 @click.option("--instructions", "instructions_file", type=click.Path(path_type=Path), default=None,
               help="Instructions (markdown, pages separated by a line '---'). Default: built-in instructions.")
 @click.option("--no-instructions", is_flag=True, help="Skip the instruction pages.")
+@click.option("--no-feedback", is_flag=True, help="No correct/incorrect feedback after practice trials.")
 def run_worldsense(
     dataset: Path | None, participant: str, session: str, tuples_per_cell: int, participants: str, seed: int | None,
     practice: int, block_size: int, min_gap: int, out: Path | None, resume: bool, simulate: str | None,
     sim_delay: float, consent_file: Path | None, instructions_file: Path | None, no_instructions: bool,
+    no_feedback: bool,
 ) -> None:
     """Run a WorldSense session for one participant (kiosk mode; experimenter menu: Ctrl+X then Ctrl+E).
 
@@ -85,7 +87,7 @@ def run_worldsense(
         participants=tuple(p.strip() for p in participants.split(",") if p.strip()), resume=resume,
         consent_file=str(consent_file) if consent_file else None,
         instructions_file=str(instructions_file) if instructions_file else None, no_instructions=no_instructions,
-        simulated=simulate,
+        practice_feedback=not no_feedback, simulated=simulate,
     )
     if sim_delay < 0:
         raise BenchlabError("--sim-delay cannot be negative")

@@ -57,6 +57,7 @@ class SessionSetupScreen(Screen[None]):
             for name, label, default in getattr(self.task_ui, "extra_fields", ()):
                 yield Label(label, classes="field-label")
                 yield Input(value=default, id=f"x-{name}")
+            yield Checkbox("Feedback after practice trials", value=True, id="f-feedback")
             yield Checkbox("Resume a session that was interrupted", id="f-resume")
             yield Static("", id="default-out")
             yield Static("", id="error", markup=False)
@@ -109,6 +110,7 @@ class SessionSetupScreen(Screen[None]):
             items_per_cell=ints["items_per_cell"], min_gap=ints["min_gap"],
             participants=tuple(p.strip() for p in values["participants"].split(",") if p.strip()),
             resume=self.query_one("#f-resume", Checkbox).value,
+            practice_feedback=self.query_one("#f-feedback", Checkbox).value,
             consent_file=values["consent_file"] or None, instructions_file=values["instructions_file"] or None,
             extra=extra,
         )
