@@ -81,6 +81,8 @@ class ChapterView(TextArea):
                 col_start = first_col if row == first_row else 0
                 col_end = last_col if row == last_row else -1
                 by_line[row].append((col_start, col_end, kind))
+        if by_line == self._marks_by_line:
+            return  # nothing to redraw (e.g. after a flag edit): re-rendering 100k chars of text is not free
         self._marks_by_line = by_line
         self._line_cache.clear()
         self.refresh()

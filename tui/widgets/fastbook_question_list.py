@@ -51,6 +51,8 @@ class FastbookQuestionList(DataTable[Text | str | int]):
 
     def update_row(self, row: QuestionRow) -> None:
         """Refresh one question's status after an edit (its position in the list is kept)."""
+        if row in self._rows:
+            return  # unchanged: a table refresh costs more than the edit
         self._rows = [row if r.qid == row.qid else r for r in self._rows]
         key = f"{row.qid[0]}:{row.qid[1]}"
         if key in self.rows:
