@@ -6,6 +6,8 @@ import json
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from benchlab.annotations.change_log import ChangeLog, log_path_for
 from benchlab.annotations.context_edits import (
@@ -317,3 +319,51 @@ def test_a_file_without_write_permission_is_read_only_with_the_fix_named(bench_f
     assert bench_file.read_text(encoding="utf-8") == SMALL and not log_path_for(bench_file).exists()
     bench_file.chmod(0o644)
     assert CurationSession.open(bench_file).writable
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(steps=st.lists(st.tuples(st.sampled_from(["add", "replace", "delete", "flag", "qc", "undo", "redo"]),
+                                st.integers(0, 3), st.sampled_from(["alpha", "beta", "gamma"])), max_size=25))
+def test_random_edit_undo_redo_sequences_keep_history_and_log_faithful(tmp_path_factory: pytest.TempPathFactory,
+                                                                       steps: list[tuple[str, int, str]]) -> None:
+    """Any mix of edits, undos and redos: undoing everything restores the file's values, and replaying the
+    change log onto a fresh copy gives exactly the edited state (the log is a complete record)."""
+    folder = tmp_path_factory.mktemp("prop")
+    path = folder / "fastbook-benchmark.json"
+    path.write_text(SMALL, encoding="utf-8")
+    session = CurationSession.open(path, curator="ada")
+    original = [q.to_json() for q in session.benchmark]
+    for kind, n, text in steps:
+        q1 = session.benchmark.question(Q1)
+        contexts = q1.answer_context[n % 2].context
+        slot = Slot("answer", n % 2)
+        if kind == "add":
+            session.apply(AddContext(Q1, slot, n % (len(contexts) + 1), text))
+        elif kind == "replace" and contexts:
+            position = n % len(contexts)
+            if contexts[position] != text:
+                session.apply(ReplaceContext(Q1, slot, position, contexts[position], text))
+        elif kind == "delete" and contexts:
+            position = n % len(contexts)
+            session.apply(DeleteContext(Q1, slot, position, contexts[position]))
+        elif kind == "flag":
+            component = q1.answer_context[n % 2]
+            session.apply(SetFlag(Q1, n % 2, "extraneous_answer", component.extraneous_answer,
+                                  toggled(component.extraneous_answer)))
+        elif kind == "qc":
+            session.apply(AddQuestionContext(Q3, n % 2, text, (text,)))
+        elif kind == "undo":
+            session.undo()
+        elif kind == "redo":
+            session.redo()
+    final = [q.to_json() for q in session.benchmark]
+
+    replay = CurationSession(load_benchmark(path), path, curator="replayer", log_path=folder / "replay.jsonl")
+    records = session.log.read()
+    assert replay.recover(records) == len(records)
+    assert [q.to_json() for q in replay.benchmark] == final
+
+    while session.undo() is not None:
+        pass
+    assert [q.to_json() for q in session.benchmark] == original
+    assert not session.dirty and session.diff() == ""
