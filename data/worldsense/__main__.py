@@ -26,8 +26,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     from benchlab.data.worldsense.scoring import load_results_dirs, score_worldsense
 
     try:
-        trials = read_trial_columns(args.testset, cache=not args.no_cache)
-        tables = score_worldsense(trials, load_results_dirs(args.results or [args.testset / "results"]),
+        # Passed inline, so nothing here keeps the raw columns alive while the tables are built.
+        tables = score_worldsense(read_trial_columns(args.testset, cache=not args.no_cache),
+                                  load_results_dirs(args.results or [args.testset / "results"]),
                                   on_warning=lambda m: print(f"benchlab: warning: {m}", file=sys.stderr))
     except BenchlabError as exc:
         print(f"benchlab: error: {exc}", file=sys.stderr)

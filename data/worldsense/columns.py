@@ -14,7 +14,7 @@ import hashlib
 import io
 import json
 import os
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -223,38 +223,46 @@ def _store(cache_file: Path, columns: TrialColumns) -> None:
         pass
 
 
-_STREAM_CHUNK = 4 << 20
-
-
-def _decompressed_chunks(file: Path, raw: bytes) -> Iterator[bytes]:
-    """The file's text in pieces of about 4 MB that end on a line break, so the whole is never in memory.
-
-    bzip2 goes through ``indexed_bzip2`` (parallel decoding) when installed, else the standard module. Raises
-    ``OSError``/``EOFError``/``ValueError`` on a damaged archive.
-    """
+def _open_decompressed(file: Path, raw: bytes) -> Any:
+    """A binary file object over the decompressed text (``indexed_bzip2``'s parallel decoder when installed)."""
     if file.suffix != ".bz2":
-        yield raw
-        return
-    handle: Any
+        return io.BytesIO(raw)
     try:
         import indexed_bzip2
 
-        handle = indexed_bzip2.open(io.BytesIO(raw), parallelization=max(1, min(4, os.cpu_count() or 1)))
+        return indexed_bzip2.open(io.BytesIO(raw), parallelization=max(1, min(4, os.cpu_count() or 1)))
     except ImportError:
-        handle = bz2.open(io.BytesIO(raw), "rb")  # noqa: SIM115 (closed by the with below)
-    with handle:
-        rest = b""
-        while True:
-            block = handle.read(_STREAM_CHUNK)
-            if not block:
-                break
-            block = rest + block
-            cut = block.rfind(b"\n") + 1
-            rest = block[cut:]
-            if cut:
-                yield block[:cut]
-        if rest:
-            yield rest
+        return bz2.open(io.BytesIO(raw), "rb")
+
+
+def _option_combinations(column: Any) -> tuple[np.ndarray, list[str]] | None:
+    """Codes of each trial's option list (joined by "|"), from the list column's offsets and values.
+
+    (Arrow's compute functions would import pandas; this keeps the reader light.)
+    """
+    import pyarrow as pa
+
+    lists = column.combine_chunks() if isinstance(column, pa.ChunkedArray) else column
+    if lists.null_count:
+        return None
+    offsets = _numbers(lists.offsets).astype(np.int64)
+    offsets -= offsets[0]
+    values = lists.flatten()
+    if values.null_count:
+        return None
+    encoded = values.dictionary_encode()
+    value_codes = _numbers(encoded.indices).astype(np.int64)
+    value_names = [str(v) for v in encoded.dictionary.to_pylist()]
+    lengths = np.diff(offsets)
+    if len(lengths) == 0 or (lengths < 1).any():
+        return None
+    rows = np.repeat(np.arange(len(lengths)), lengths)
+    cols = np.arange(len(value_codes)) - np.repeat(offsets[:-1], lengths)
+    matrix = np.full((len(lengths), int(lengths.max())), -1, dtype=np.int64)
+    matrix[rows, cols] = value_codes
+    combos, codes = np.unique(matrix, axis=0, return_inverse=True)
+    names = ["|".join(value_names[c] for c in combo if c >= 0) for combo in combos.tolist()]
+    return codes.astype(np.int32).ravel(), names
 
 
 def _numbers(column: Any) -> np.ndarray:
@@ -272,7 +280,6 @@ def _numbers(column: Any) -> np.ndarray:
 def _fast_trials(file: Path, raw: bytes, name: str) -> TrialColumns | None:
     """Decode with pyarrow; ``None`` when anything looks off (the careful reader then explains what)."""
     import pyarrow as pa
-    import pyarrow.compute as pc
     import pyarrow.json as pj
 
     schema = pa.schema(
@@ -287,19 +294,19 @@ def _fast_trials(file: Path, raw: bytes, name: str) -> TrialColumns | None:
         ]
     )
     options = pj.ParseOptions(explicit_schema=schema, unexpected_field_behavior="ignore")
-    pieces = []
+    # Streamed: arrow pulls 1 MB blocks from the decompressor, so the 70 MB of text is never held at once.
     try:
-        for chunk in _decompressed_chunks(file, raw):
-            if chunk.strip():
-                pieces.append(pj.read_json(io.BytesIO(chunk), parse_options=options,
-                                           read_options=pj.ReadOptions(block_size=4 << 20),
-                                           memory_pool=pa.system_memory_pool()))
+        with _open_decompressed(file, raw) as handle:
+            reader = pj.open_json(pa.PythonFile(handle, mode="r"), parse_options=options,
+                                  read_options=pj.ReadOptions(block_size=1 << 20),
+                                  memory_pool=pa.system_memory_pool())
+            batches = list(reader)
     except (pa.ArrowInvalid, pa.ArrowTypeError, OSError, EOFError, ValueError, RuntimeError):
         return None
-    if not pieces:
+    if not batches or not sum(b.num_rows for b in batches):
         return None
-    table = pa.concat_tables(pieces)
-    del pieces
+    table = pa.Table.from_batches(batches)
+    del batches
     required = ("Key", "tuple_ID", "problemname", "problemsize", "expectedresp")
     if any(table.column(c).null_count for c in required):
         return None
@@ -311,8 +318,8 @@ def _fast_trials(file: Path, raw: bytes, name: str) -> TrialColumns | None:
         gold_col, deobfuscate = plain, False
     else:
         return None
-    joined = pc.binary_join(table.column("expectedresp"), "|")
-    if joined.null_count:
+    options_codes = _option_combinations(table.column("expectedresp"))
+    if options_codes is None:
         return None
 
     def encode(column: pa.ChunkedArray) -> tuple[np.ndarray, list[str]]:
@@ -321,7 +328,7 @@ def _fast_trials(file: Path, raw: bytes, name: str) -> TrialColumns | None:
 
     t_code, t_names = encode(table.column("tuple_ID"))
     p_code, p_names = encode(table.column("problemname"))
-    o_code, o_names = encode(joined)
+    o_code, o_names = options_codes
     g_code, g_names = encode(gold_col)
     if deobfuscate:
         g_names = [GOLD_OBFUSCATION.get(v, v) for v in g_names]

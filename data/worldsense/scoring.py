@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from benchlab.data.errors import BenchlabError
-from benchlab.data.worldsense.cellstats import group_stats
+from benchlab.data.worldsense.cellstats import GroupStats, group_stats
 from benchlab.data.worldsense.columns import (
     ResultColumns,
     TrialColumns,
@@ -147,13 +147,14 @@ def score_worldsense(
         raise BenchlabError("no results to score")
     _check_names(files, warn)
     scored = _tuple_scores(table, files, warn)
-    del files
+    del files, results  # the answers are reduced to tuple scores; free them before pandas is loaded
     if scored.n == 0:
         raise BenchlabError(
             "no complete tuple to score: every trial of a tuple needs an answer (see the warnings above)"
         )
     cells = _cells(scored)
     _warn_cells(cells, table, warn)
+    del table, trials
     cells_frame = _cells_frame(cells)
     tuples = scored.frame()
     overall = None
@@ -294,8 +295,8 @@ def _cells(scored: _Scored) -> dict[str, list[Any]]:
     key = ((p_rank * len(m_sorted) + m_rank) * len(b_sorted) + b_rank) * len(sizes) + s_rank
     cell_keys, cell_of_row = np.unique(key, return_inverse=True)
     n_cells = len(cell_keys)
-    acc = group_stats(cell_of_row, scored.acc, n_cells)
-    bias = group_stats(cell_of_row, scored.bias, n_cells)
+    acc = group_stats(cell_of_row, scored.acc, n_cells) or _pandas_group_stats(cell_of_row, scored.acc)
+    bias = group_stats(cell_of_row, scored.bias, n_cells) or _pandas_group_stats(cell_of_row, scored.bias)
     s_idx = cell_keys % len(sizes)
     rest = cell_keys // len(sizes)
     b_idx = rest % len(b_sorted)
@@ -315,6 +316,14 @@ def _cells(scored: _Scored) -> dict[str, list[Any]]:
         cells[f"{name}.var"] = stats.var.tolist()
         cells[f"{name}.std"] = stats.std.tolist()
     return cells
+
+
+def _pandas_group_stats(groups: np.ndarray, values: np.ndarray) -> GroupStats:
+    """The same statistics from pandas itself (scores off the quarter grid: non-standard tuples)."""
+    import pandas as pd
+
+    stats = pd.DataFrame({"g": groups, "v": values}).groupby("g")["v"].agg(["count", "mean", "var"])
+    return GroupStats(count=stats["count"].to_numpy(), mean=stats["mean"].to_numpy(), var=stats["var"].to_numpy())
 
 
 def _cells_frame(cells: dict[str, list[Any]]) -> pd.DataFrame:

@@ -60,9 +60,9 @@ def score_worldsense_cmd(testset: Path | None, sample: bool, results_dirs: tuple
         testset = sample_path("worldsense")
     if testset is None:
         raise click.UsageError("give a test-set folder with -t/--testset (or --sample for the bundled sample)")
-    trials = read_trial_columns(testset, cache=not no_cache)
     dirs = list(results_dirs) or [testset / "results"]
-    tables = score_worldsense(trials, load_results_dirs(dirs), on_warning=_warn)
+    tables = score_worldsense(read_trial_columns(testset, cache=not no_cache), load_results_dirs(dirs),
+                              on_warning=_warn)
     click.echo(render(tables.tables(), fmt), nl=False)
     if tuples_out is not None:
         atomic_write_text(tuples_out, tables.tuples.to_csv(index=False))
