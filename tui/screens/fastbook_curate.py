@@ -32,7 +32,7 @@ from benchlab.annotations.context_edits import (
     Slot,
     toggled,
 )
-from benchlab.annotations.fastbook_curate_model import ContextMark, CurateModel
+from benchlab.annotations.fastbook_curate_model import CurateModel
 from benchlab.annotations.fastbook_curation import CurationSession, SaveConflict
 from benchlab.data.errors import BenchlabError
 from benchlab.data.fastbook.benchmark import Question
@@ -153,7 +153,8 @@ class FastbookCurateScreen(Screen[None]):
                           "(ctrl+z undoes them one by one).")
             self.query_one(FastbookQuestionList).set_rows(self.model.rows(), keep=self.qid)
             for qid in {(r.chapter or 0, r.question_number or 0) for r in pending}:
-                self.model.invalidate(qid)
+                if self.session.benchmark.get(*qid) is not None:
+                    self.model.invalidate(qid)
             self._show_question(self.qid)
 
         self.app.push_screen(CurateConfirm(
@@ -577,7 +578,3 @@ class FastbookCurateScreen(Screen[None]):
 
         self.app.push_screen(CurateConfirm("You have unsaved changes (they are in the change log, but not in the "
                                            "file). Quit without saving?", yes="Quit without saving"), answer)
-
-    # Kept for the detail panel's marks (a small indirection so tests can look at them).
-    def marks_of(self, question: Question) -> dict[tuple[Slot, int], ContextMark]:
-        return self.model.marks(question)
