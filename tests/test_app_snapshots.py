@@ -54,3 +54,27 @@ def test_break_screen(snap_compare: Any, app: BenchlabApp) -> None:
             await pilot.pause()
 
     assert snap_compare(app, terminal_size=(100, 24), run_before=before)
+
+
+def test_experimenter_menu_over_a_trial(snap_compare: Any, app: BenchlabApp) -> None:
+    async def before(pilot: Pilot[Any]) -> None:
+        await pilot.pause()
+        await pilot.press("ctrl+x", "ctrl+e")
+        await pilot.pause()
+
+    assert snap_compare(app, terminal_size=(100, 24), run_before=before)
+
+
+def test_practice_feedback(snap_compare: Any, tmp_path: Path) -> None:
+    testset = write_testset(tmp_path / "ws", tuples_per_cell=3, sizes=(4,), seed=3, long_text=True)
+    task = TASKS["worldsense"]
+    runner = task.prepare(SessionRequest(dataset=str(testset), participant="P01", out=str(tmp_path / "out"), seed=8,
+                                         practice=2, no_instructions=True))
+    app = BenchlabApp(session=(runner, task), guard_s=0.0, min_rt_s=0.0, repeat_window_s=0.0)
+
+    async def before(pilot: Pilot[Any]) -> None:
+        await pilot.pause()
+        await pilot.press("2")
+        await pilot.pause()
+
+    assert snap_compare(app, terminal_size=(100, 24), run_before=before)
