@@ -180,3 +180,27 @@ def test_empty_trials_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -
     plain = _plain_trials(folder)
     plain.write_text("")
     _expect_one_error(capsys, ["score", "worldsense", "-t", str(folder)], str(plain), "empty")
+
+
+@pytest.mark.slow
+def test_bench_compares_with_an_original_script(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """`benchlab bench worldsense --original DIR` runs DIR/analyse_results.py and compares its printed cells.
+
+    The stand-in prints what the real script printed for the bundled sample (tests/data/worldsense).
+    """
+    golden = Path(__file__).parent / "data" / "worldsense" / "sample_original_output.txt"
+    original = tmp_path / "original"
+    original.mkdir()
+    (original / "analyse_results.py").write_text(
+        f"import sys\nsys.stdout.write(open({str(golden)!r}).read())\n")
+    code, out, err = run(["bench", "worldsense", "--original", str(original), "--repeat", "1"], capsys)
+    assert code == 0, err
+    assert "printed tables identical to the original's, cell for cell: yes" in out
+    for name in ("benchlab, first run (no cache)", "benchlab, trials cached", "original analyse_results.py"):
+        assert name in out
+    assert "x the memory" in out and "peak RSS" in out
+    # A differing cell is caught.
+    (original / "analyse_results.py").write_text(
+        f"import sys\nsys.stdout.write(open({str(golden)!r}).read().replace('72.2 (8.1)', '72.3 (8.1)'))\n")
+    code, out, err = run(["bench", "worldsense", "--original", str(original), "--repeat", "1"], capsys)
+    assert code == 2 and "cell for cell: NO" in out and "differ" in err

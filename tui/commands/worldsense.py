@@ -171,14 +171,17 @@ proc = subprocess.Popen(cmd, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.
 out, err = proc.communicate()
 wall = time.perf_counter() - start
 import resource
-peak_kb = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
-sys.stdout.write(json.dumps({"wall": wall, "peak_kb": peak_kb, "rc": proc.returncode,
+usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+peak_kb = usage.ru_maxrss
+sys.stdout.write(json.dumps({"wall": wall, "cpu": usage.ru_utime + usage.ru_stime, "peak_kb": peak_kb,
+                             "rc": proc.returncode,
                              "out": out.decode("utf-8", "replace"), "err": err.decode("utf-8", "replace")[-3000:]}))
 """
 
 
-def _measure(cmd: list[str], cwd: Path | None = None, env: dict[str, str] | None = None) -> tuple[float, int, str]:
-    """Wall seconds, peak RSS in bytes and stdout of ``cmd``, measured from a fresh helper process.
+def _measure(cmd: list[str], cwd: Path | None = None,
+             env: dict[str, str] | None = None) -> tuple[float, int, str, float]:
+    """Wall seconds, peak RSS in bytes, stdout and CPU seconds of ``cmd``, measured from a fresh helper process.
 
     A fresh helper per run makes ``RUSAGE_CHILDREN``'s high-water mark belong to this one command only.
     """
@@ -191,7 +194,7 @@ def _measure(cmd: list[str], cwd: Path | None = None, env: dict[str, str] | None
     data = json.loads(helper.stdout)
     if data["rc"] != 0:
         raise BenchlabError(f"command failed (exit {data['rc']}): {' '.join(cmd)}\n{data['err'].strip()}")
-    return float(data["wall"]), int(data["peak_kb"]) * 1024, str(data["out"])
+    return float(data["wall"]), int(data["peak_kb"]) * 1024, str(data["out"]), float(data["cpu"])
 
 
 @bench.command("worldsense")
@@ -220,17 +223,17 @@ def bench_worldsense_cmd(testsets: tuple[Path, ...], original: Path | None, orig
     lean_cmd = [sys.executable, "-m", "benchlab.data.worldsense"]
     cli_cmd = [sys.executable, "-m", "benchlab.tui.cli", "score", "worldsense"]
     click.echo(f"machine: {os.cpu_count()} CPUs, load average {os.getloadavg()[0]:.1f}, Python "
-               f"{sys.version.split()[0]}; {repeat} run(s) per figure (median wall, max peak RSS)")
+               f"{sys.version.split()[0]}; {repeat} run(s) per figure (median wall and CPU time, max peak RSS)")
     all_identical = True
     for testset in sets:
         testset = testset.resolve()
         click.echo(f"\n== {testset}")
-        figures: dict[str, tuple[float, int]] = {}
+        figures: dict[str, tuple[float, int, float]] = {}
 
         def measure(name: str, cmd: list[str], run_env: dict[str, str], cwd: Path | None = None,
-                    figures: dict[str, tuple[float, int]] = figures) -> str:
+                    figures: dict[str, tuple[float, int, float]] = figures) -> str:
             runs = [_measure(cmd, cwd=cwd, env=run_env) for _ in range(repeat)]
-            figures[name] = (median(r[0] for r in runs), max(r[1] for r in runs))
+            figures[name] = (median(r[0] for r in runs), max(r[1] for r in runs), median(r[3] for r in runs))
             return runs[0][2]
 
         with tempfile.TemporaryDirectory(prefix="benchlab-bench-cache-") as cache_home:
@@ -252,10 +255,11 @@ def bench_worldsense_cmd(testsets: tuple[Path, ...], original: Path | None, orig
             identical = bool(theirs) and theirs == parse_original_tables(ours_out)
             all_identical = all_identical and identical
         base = figures.get(original_name)
-        for name, (wall, peak) in figures.items():
-            line = f"  {name:<32} wall {wall:6.2f} s   peak RSS {peak / 2**20:7.1f} MB"
+        for name, (wall, peak, cpu) in figures.items():
+            line = f"  {name:<32} wall {wall:6.2f} s  cpu {cpu:6.2f} s  peak RSS {peak / 2**20:7.1f} MB"
             if base is not None and name != original_name:
-                line += f"   -> {base[0] / wall:4.1f}x faster, {peak / base[1]:.2f}x the memory"
+                line += (f"   -> {base[0] / wall:4.1f}x faster (cpu {base[2] / cpu:4.1f}x), "
+                         f"{peak / base[1]:.2f}x the memory")
             click.echo(line)
         if identical is not None:
             click.echo(f"  printed tables identical to the original's, cell for cell: {'yes' if identical else 'NO'}")
