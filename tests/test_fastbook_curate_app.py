@@ -505,3 +505,16 @@ def test_bench_command_times_the_editor_on_a_copy(bench_file: Path, dataset: Pat
         assert step in out
     assert bench_file.read_text(encoding="utf-8") == original
     assert sorted(p.name for p in bench_file.parent.iterdir()) == [bench_file.name]
+
+
+async def test_ctrl_q_also_asks_before_dropping_unsaved_changes(bench_file: Path, dataset: Path) -> None:
+    app = make_app(bench_file, dataset)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        await pilot.press("tab", "x", "ctrl+q")
+        await pilot.pause()
+        assert isinstance(app.screen, CurateConfirm)
+        await pilot.press("y")
+        await pilot.pause()
+    assert app.return_code == 0
+    assert on_disk(bench_file, Q1)["answer_context"][0]["explicit_context"] == "true"  # quit without saving

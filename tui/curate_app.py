@@ -14,7 +14,6 @@ class CurateFastbookApp(App[None]):
     """Opens the editor on an already loaded session (loading errors are reported by the CLI, before the UI)."""
 
     TITLE = "benchlab curate fastbook"
-    # The editor's own quit asks about unsaved changes first; ctrl+q stays Textual's immediate quit.
 
     def __init__(self, session: CurationSession, chapters: dict[int, Chapter], runs: list[Run] | None = None,
                  *, k: int = 10) -> None:
@@ -26,3 +25,12 @@ class CurateFastbookApp(App[None]):
 
     def on_mount(self) -> None:
         self.push_screen(FastbookCurateScreen(self.session, self.chapters, self.runs, k=self.k))
+
+    async def action_quit(self) -> None:
+        """ctrl+q asks about unsaved changes like q does (it used to drop them silently)."""
+        for screen in self.screen_stack:
+            if isinstance(screen, FastbookCurateScreen):
+                if self.screen is screen:
+                    screen.action_quit_editor()
+                return
+        self.exit()

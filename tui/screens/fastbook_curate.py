@@ -78,6 +78,7 @@ class FastbookCurateScreen(Screen[None]):
         Binding("p", "problems_only", "Problems", show=False),
         Binding("v", "diff", "Diff"),
         Binding("q", "quit_editor", "Quit"),
+        Binding("question_mark", "toggle_keys", "Keys", show=False),
     ]
 
     def __init__(self, session: CurationSession, chapters: dict[int, Chapter], runs: list[Run] | None = None,
@@ -550,6 +551,13 @@ class FastbookCurateScreen(Screen[None]):
         more = f" (it occurs {len(spans)} times)" if len(spans) > 1 else ""
         self._say(f"Context selected in the chapter at line {self.chapter_view.location_of(spans[0][0])[0] + 1}"
                   f"{more}; adjust with shift+arrows and press r to replace it.")
+
+    def action_toggle_keys(self) -> None:
+        """? shows every key (also those the footer has no room for); ? again hides them."""
+        if self.query("HelpPanel"):
+            self.app.action_hide_help_panel()
+        else:
+            self.app.action_show_help_panel()
 
     def action_search(self) -> None:
         self.query_one("#search", Input).focus()
