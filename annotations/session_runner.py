@@ -10,6 +10,8 @@ record, and names the item a record belongs to.
 from __future__ import annotations
 
 import contextlib
+import json
+import time
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from enum import StrEnum
@@ -19,6 +21,7 @@ from typing import Any, Protocol
 from benchlab.annotations.response_log import ResponseLog
 from benchlab.annotations.session_lock import SessionLock
 from benchlab.annotations.session_plan import PlannedStep, SessionPlan
+from benchlab.data.atomic import append_line
 from benchlab.data.errors import BenchlabError
 
 
@@ -108,6 +111,12 @@ class SessionFiles:
     plan: Path
     lock: Path
 
+    @property
+    def events(self) -> Path:
+        """The session's event log beside its plan (start, consent, breaks with their durations, skips, end)."""
+        name = self.plan.name.removesuffix(".plan.json").removesuffix(".json")
+        return self.plan.with_name(f"{name}.events.jsonl")
+
 
 @dataclass
 class SessionText:
@@ -179,6 +188,8 @@ class SessionRunner:
         """The session starts: save the plan (once), then instructions or the first trial."""
         if not self.files.plan.exists():
             self.plan.save(self.files.plan)
+        self._event("resumed" if self.resume else "started", consent=self.text.consent is not None,
+                    recorded=self.recorded_main, planned=self.n_main, simulated=self.simulated)
         if self.text.instructions and self._pos < len(self._pending):
             self.stage = Stage.INSTRUCTIONS
         else:
@@ -193,11 +204,21 @@ class SessionRunner:
     def _end(self, reason: EndReason) -> None:
         self.stage = Stage.END
         self.end_reason = reason
+        if reason is not EndReason.DECLINED and self._lock.held:
+            self._event(reason.value, recorded=self.recorded_main, planned=self.n_main)
         self.close()
 
     def close(self) -> None:
         """Release the lock (safe to call more than once)."""
         self._lock.release()
+
+    def _event(self, event: str, **fields: Any) -> None:
+        """Append one event (fsynced) once the session has started; before consent nothing is written."""
+        if not self.files.plan.exists():
+            return
+        record = {"event": event, "mono": time.monotonic(), "timestamp": wall_clock_now(),
+                  "participant": self.plan.participant, "session": self.plan.session, **fields}
+        append_line(self.files.events, json.dumps(record, ensure_ascii=False))
 
     # -- transitions ----------------------------------------------------------------------------------------
 
@@ -219,10 +240,12 @@ class SessionRunner:
 
     def finish_instructions(self) -> None:
         self._expect(Stage.INSTRUCTIONS)
+        self._event("instructions_read")
         self._to_current()
 
     def continue_after_break(self) -> None:
         self._expect(Stage.BREAK)
+        self._event("break_end", kind=self.break_kind.value if self.break_kind else None)
         self.break_kind = None
         self._to_current()
 
@@ -251,6 +274,7 @@ class SessionRunner:
 
     def skip(self, timing: ResponseTiming) -> None:
         """Record "no valid answer" ("" in the WorldSense format) for the current trial, on the experimenter's word."""
+        self._event("trial_skipped", item_id=self.current.item_id, practice=self.current.practice)
         self._record(self.current, "", timing, skipped=True)
 
     def _record(self, step: PlannedStep, response: str, timing: ResponseTiming, *, skipped: bool) -> Feedback | None:
@@ -276,6 +300,8 @@ class SessionRunner:
             self.stage, self.break_kind = Stage.BREAK, BreakKind.BLOCK
         else:
             self.stage = Stage.TRIAL
+        if self.stage is Stage.BREAK:
+            self._event("break_start", kind=self.break_kind.value if self.break_kind else None, after_block=done.block)
 
     # -- progress -------------------------------------------------------------------------------------------
 

@@ -194,3 +194,25 @@ def test_files_layout(tmp_path: Path) -> None:
     assert files.results == tmp_path / "results" / "basic___human-P7___results.jsonl"
     assert files.practice.parent.name == "practice" and "results" not in files.practice.name
     assert files.plan.name == "human-P7_session-2.plan.json"
+
+
+def test_the_event_log_records_start_breaks_skips_and_end(trials: list[Trial], tmp_path: Path) -> None:
+    runner = _open(trials, tmp_path, practice=1, block_size=40, text=SessionText(consent="ok?", instructions=["Hi"]))
+    runner.accept_consent()
+    runner.finish_instructions()
+    runner.respond(runner.options()[0], _t())  # practice
+    runner.continue_after_break()
+    runner.skip(_t())
+    while runner.stage is not Stage.END:
+        if runner.stage is Stage.BREAK:
+            runner.continue_after_break()
+        else:
+            runner.respond(runner.options()[0], _t())
+    events = _lines(runner.files.events)
+    names = [e["event"] for e in events]
+    assert names == ["started", "instructions_read", "break_start", "break_end", "trial_skipped", "break_start",
+                     "break_end", "break_start", "break_end", "completed"]
+    assert events[2]["kind"] == "practice_done" and events[5]["kind"] == "block" and events[5]["after_block"] == 1
+    monos = [float(e["mono"]) for e in events]  # type: ignore[arg-type]
+    assert monos == sorted(monos) and events[-1]["recorded"] == 84
+    assert runner.files.events.name == "human-P01_session-1.events.jsonl"
