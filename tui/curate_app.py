@@ -28,9 +28,9 @@ class CurateFastbookApp(App[None]):
 
     async def action_quit(self) -> None:
         """ctrl+q asks about unsaved changes like q does (it used to drop them silently)."""
-        for screen in self.screen_stack:
-            if isinstance(screen, FastbookCurateScreen):
-                if self.screen is screen:
-                    screen.action_quit_editor()
-                return
-        self.exit()
+        editors = [screen for screen in self.screen_stack if isinstance(screen, FastbookCurateScreen)]
+        if not editors:
+            self.exit()
+        elif self.screen is editors[-1]:
+            editors[-1].action_quit_editor()
+        # else: a dialog is open over the editor; close it first.
