@@ -113,6 +113,7 @@ async def test_a_whole_session_by_key_presses(testset: Path, tmp_path: Path) -> 
                 await pilot.press("space")
             else:
                 assert isinstance(screen, ChoiceTrialScreen)
+                assert len(lines(runner.files.results)) == n  # every earlier answer is on disk before this trial
                 shown = screen_text(app)
                 assert f"Question {n + 1} of {runner.n_main}" in shown
                 assert screen.text in shown  # the question is shown whole

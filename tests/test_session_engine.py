@@ -216,3 +216,12 @@ def test_the_event_log_records_start_breaks_skips_and_end(trials: list[Trial], t
     monos = [float(e["mono"]) for e in events]  # type: ignore[arg-type]
     assert monos == sorted(monos) and events[-1]["recorded"] == 84
     assert runner.files.events.name == "human-P01_session-1.events.jsonl"
+
+
+def test_resume_during_practice_continues_the_practice(trials: list[Trial], tmp_path: Path) -> None:
+    runner = _open(trials, tmp_path, practice=3)
+    runner.respond(runner.options()[0], _t())
+    runner.close()
+    again = _open(trials, tmp_path, practice=3, resume=True)
+    assert again.current.practice and again.current.index == 1
+    again.close()
