@@ -86,9 +86,10 @@ def run_timing_check(
     onset_off = [(records[i]["onset_mono"] - seen[i]) * 1000 for i in range(n)]
     rt_err = [records[i]["rt_ms"] - (sent[i] - seen[i]) * 1000 for i in range(n)]
     scripted = [(sent[i] - seen[i]) * 1000 for i in range(n)]
+    source = "bundled sample" if testset is None else Path(dataset).name
     lines = [
         f"benchlab {__version__} timing check: {n} scripted key presses in a {size[0]}x{size[1]} pseudo-terminal "
-        f"(WorldSense trial screen, {Path(dataset).name}), scripted RTs {min(scripted):.0f}-{max(scripted):.0f} ms",
+        f"(WorldSense trial screen, {source}), scripted RTs {min(scripted):.0f}-{max(scripted):.0f} ms",
         f"  RT error (recorded - scripted): {_stats(rt_err)}",
         f"  key stamp latency (event.time - write): {_stats(key_lat)}",
         f"  onset stamp - frame seen at terminal:   {_stats(onset_off)}",
