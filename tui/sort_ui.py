@@ -38,7 +38,7 @@ You cannot go back to the passage once you have continued, so read it at your no
 * Then answer with the **A** or **B** key (or **←** for A and **→** for B), or click a segment's button.
 * An answer is final. If you are not sure, give your best guess.
 
-You start with a few practice trials (with feedback), then the main part in blocks with breaks in between.""",
+{plan}""",
 ]
 
 INSTRUCTIONS_LTM = [
@@ -50,7 +50,7 @@ This study is about a book you have read. On each trial you see two short **segm
 * Answer with the **A** or **B** key (or **←** for A and **→** for B), or click a segment's button.
 * An answer is final. If you are not sure, give your best guess.
 
-You start with a few practice trials (with feedback), then the main part in blocks with breaks in between.""",
+{plan}""",
 ]
 
 
@@ -114,7 +114,13 @@ class SortUI:
         elif request.instructions_file:
             pages = split_pages(read_text_file(request.instructions_file, "instructions"))
         else:
-            pages = list(INSTRUCTIONS_STM if condition == "stm" else INSTRUCTIONS_LTM)
+            if request.practice > 0:
+                plan = ("You start with a few practice trials (with feedback), then the main part in blocks with "
+                        "breaks in between.")
+            else:
+                plan = "The trials come in blocks with breaks in between."
+            pages = [page.replace("{plan}", plan)
+                     for page in (INSTRUCTIONS_STM if condition == "stm" else INSTRUCTIONS_LTM)]
         return SessionText(consent=consent, instructions=pages)
 
     def options_from(self, request: SessionRequest) -> tuple[SortPlanOptions, int | None, int | None, str | None]:
