@@ -11,6 +11,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from rich.text import Text
+from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
@@ -352,11 +353,9 @@ class FastbookCurateScreen(Screen[None]):
         self._say(f"“{needle}”: match {self._search.index + 1} of {len(hits)} in chapter {self.question.chapter}"
                   " (escape: back to the text)")
 
-    def on_key(self, event: object) -> None:
-        key = getattr(event, "key", None)
-        search = self.query_one("#search", Input)
-        if key == "escape" and search.has_focus:
-            self.chapter_view.focus()
+    def on_key(self, event: events.Key) -> None:
+        if event.key == "escape" and self.query_one("#search", Input).has_focus:
+            self.chapter_view.focus()  # back to the text, with the found match still selected
 
     # -- actions ----------------------------------------------------------------------------------------------
     def action_add(self) -> None:
