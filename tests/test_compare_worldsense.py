@@ -264,3 +264,21 @@ def test_plot_without_matplotlib_is_a_clear_error(lab: dict[str, Path], monkeypa
     assert run_cli(args) == 2
     assert "pip install 'benchlab[plot]'" in capsys.readouterr().err
     assert not fig.exists()
+
+
+def test_run_simulated_sessions_then_compare_with_defaults(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                           capsys: pytest.CaptureFixture[str]) -> None:
+    """The lab workflow on the bundled sample: two simulated participants, then `compare worldsense` alone."""
+    monkeypatch.chdir(tmp_path)
+    for pid, policy in (("s1", "oracle"), ("s2", "biased")):
+        assert run_cli(["run", "worldsense", "--participant", pid, "--simulate", policy, "--seed", "3",
+                        "--no-instructions"]) == 0
+    capsys.readouterr()
+    assert run_cli(["compare", "worldsense", "--boot", "300", "--format", "json", "--only", "accuracy"]) == 0
+    captured = capsys.readouterr()
+    assert "sessions' default output folder" in captured.err
+    rows = {r["index"]: r["cells"] for r in json.loads(captured.out)[0]["rows"]}
+    assert rows["s1 / overall"]["accuracy"] == 1.0  # the oracle
+    assert rows["s2 / overall"]["accuracy"] == 0.5  # always the first option: exactly chance
+    assert rows[f"{POOLED} / overall"]["accuracy"] == 0.75
+    assert "GPT4 / overall" in rows  # the sample's published models

@@ -88,8 +88,9 @@ SECTIONS_OPTION = click.option(
 
 
 @compare.command("worldsense")
-@click.option("-t", "--testset", type=click.Path(path_type=Path), required=True,
-              help="Test-set folder (holds trials.jsonl.bz2; its results/ folder holds the published models).")
+@click.option("-t", "--testset", type=click.Path(path_type=Path), default=None,
+              help="Test-set folder (holds trials.jsonl.bz2; its results/ folder holds the published models). "
+                   "Default: the bundled sample.")
 @click.option("--results", "results", type=click.Path(path_type=Path), multiple=True,
               help="Results folder(s) with human (basic___human-<id>___results.jsonl) or more model files.")
 @click.option("--no-published", is_flag=True, help="Do not read <testset>/results (the published models).")
@@ -102,19 +103,29 @@ SECTIONS_OPTION = click.option(
 @SECTIONS_OPTION
 @FORMAT_OPTION
 @PLOT_OPTION
-def compare_worldsense_cmd(testset: Path, results: tuple[Path, ...], no_published: bool, participant_tests: bool,
+def compare_worldsense_cmd(testset: Path | None, results: tuple[Path, ...], no_published: bool, participant_tests: bool,
                            ci: str,
                            min_control_acc: float | None, fast_ms: float | None, max_fast_share: float,
                            exclude_flagged: bool, n_boot: int, seed: int, sections: tuple[str, ...], fmt: str,
                            plot_path: Path | None) -> None:
     """WorldSense: each participant, the pooled humans and each model per problem, with 95% CIs and tests.
 
-    Files whose model name starts with "human" are participants. Example:
+    Files whose model name starts with "human" are participants. Without --results, the sessions' default output
+    folder (./benchlab-results/worldsense/<test set>/results) is read when it exists. Example:
 
         benchlab compare worldsense -t data/worldsense/test_set --results lab/out/results --plot fig.png
     """
     from benchlab.data.compare_worldsense import compare_worldsense
+    from benchlab.data.samples import sample_path
 
+    testset = testset or sample_path("worldsense")
+    if not results:
+        from benchlab.tui.worldsense_ui import WorldSenseUI
+
+        default = WorldSenseUI().default_out(str(testset)) / "results"
+        if default.is_dir():
+            click.echo(f"human results: {default} (the sessions' default output folder)", err=True)
+            results = (default,)
     comp = compare_worldsense(testset, list(results), include_published=not no_published,
                               criterion=make_criterion(min_control_acc, fast_ms, max_fast_share),
                               exclude_flagged=exclude_flagged, n_boot=n_boot, seed=seed, ci=ci,
