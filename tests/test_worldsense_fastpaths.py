@@ -4,6 +4,8 @@ vectorised reader of the published results form that agrees with ``json`` line b
 from __future__ import annotations
 
 import json
+import shutil
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -67,3 +69,26 @@ def test_compact_reader_handles_int64_extremes_and_empty_answers() -> None:
     keys, codes, values = parsed
     assert keys.tolist() == [-(2**63), 2**63 - 1]
     assert [values[c] for c in codes] == ["", "TRUE"]
+
+
+def test_caches_follow_file_content(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A cached run gives the same tables; an edited results file is re-read (the key is its SHA-256)."""
+    from benchlab.data.worldsense import columns
+    from benchlab.data.worldsense.scoring import score_testset_dir
+
+    monkeypatch.setattr(columns, "RESULTS_CACHE_MIN_BYTES", 0)
+    folder = tmp_path / "ts"
+    shutil.copytree(sample_path("worldsense"), folder)
+    first = score_testset_dir(folder).accuracy_table()
+    assert len(list(columns.cache_folder().glob("*.npz"))) == 5  # trials + 4 results files
+    assert score_testset_dir(folder).accuracy_table().equals(first)
+    results = folder / "results" / "basic___GPT4___results.jsonl"
+    lines = results.read_text().splitlines(keepends=True)
+    flipped = [line.replace('"resp":"TRUE"', '"resp":"FALSE"') for line in lines]
+    results.write_text("".join(flipped))
+    assert flipped != lines
+    changed = score_testset_dir(folder).accuracy_table()
+    assert not changed.loc[("basic", "GPT4")].equals(first.loc[("basic", "GPT4")])
+    for entry in columns.cache_folder().glob("*.npz"):
+        entry.write_bytes(b"damaged")
+    assert score_testset_dir(folder).accuracy_table().equals(changed)

@@ -28,7 +28,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         # Passed inline, so nothing here keeps the raw columns alive while the tables are built.
         tables = score_worldsense(read_trial_columns(args.testset, cache=not args.no_cache),
-                                  load_results_dirs(args.results or [args.testset / "results"]),
+                                  load_results_dirs(args.results or [args.testset / "results"],
+                                                    cache=not args.no_cache),
                                   on_warning=lambda m: print(f"benchlab: warning: {m}", file=sys.stderr))
     except BenchlabError as exc:
         print(f"benchlab: error: {exc}", file=sys.stderr)

@@ -22,14 +22,14 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from benchlab.data.errors import BenchlabError
-from benchlab.data.jsonl import describe_validation_error, open_text
 from benchlab.data.worldsense.compact import read_compact_results
-from benchlab.data.worldsense.loader import find_trials_file, load_trials
-from benchlab.data.worldsense.records import ResultLine, Trial
+from benchlab.data.worldsense.loader import find_trials_file
 from benchlab.data.worldsense.rules import GOLD_OBFUSCATION
 
 if TYPE_CHECKING:
     import pandas as pd
+
+    from benchlab.data.worldsense.records import Trial
 
 CACHE_VERSION = "1"
 #: Columns of the scoring view of a test set.
@@ -194,6 +194,8 @@ def read_trial_columns(path: str | Path, *, cache: bool = True) -> TrialColumns:
     columns = _fast_trials(file, raw, name)
     if columns is None:
         # The validating reader raises a precise error (file + line) or accepts the file.
+        from benchlab.data.worldsense.loader import load_trials
+
         columns = trial_columns(load_trials(file), name=name)
         columns = TrialColumns(**{**columns.__dict__, "source": file})
     if cache_file is not None:
@@ -348,8 +350,30 @@ def _fast_trials(file: Path, raw: bytes, name: str) -> TrialColumns | None:
 # --------------------------------------------------------------------------------------------- results
 
 
-def read_result_columns(path: str | Path, prompting: str, modelname: str) -> ResultColumns:
-    """Read one results file; a torn last line (a killed writer) is skipped with a note, anything else bad raises."""
+RESULTS_CACHE_MIN_BYTES = 1 << 20  # big (model) files only; a participant's file parses in milliseconds
+
+
+def _results_cache_path(raw: bytes) -> Path:
+    return cache_folder() / f"results-v{CACHE_VERSION}-{hashlib.sha256(raw).hexdigest()}.npz"
+
+
+def _store_arrays(cache_file: Path, **arrays: np.ndarray) -> None:
+    """Write a cache entry atomically; a cache that cannot be written is simply skipped."""
+    try:
+        cache_file.parent.mkdir(parents=True, exist_ok=True)
+        tmp = cache_file.with_name(f".{cache_file.name}.{os.getpid()}.tmp")
+        with open(tmp, "wb") as handle:
+            np.savez(handle, **arrays)  # type: ignore[arg-type]
+        os.replace(tmp, cache_file)
+    except OSError:
+        pass
+
+
+def read_result_columns(path: str | Path, prompting: str, modelname: str, *, cache: bool = True) -> ResultColumns:
+    """Read one results file; a torn last line (a killed writer) is skipped with a note, anything else bad raises.
+
+    Large files in the published form are cached by content (SHA-256), like the trials.
+    """
     p = Path(path)
     try:
         raw = p.read_bytes()
@@ -361,9 +385,20 @@ def read_result_columns(path: str | Path, prompting: str, modelname: str) -> Res
         raise BenchlabError("is a folder, expected a results file", p) from exc
     except OSError as exc:
         raise BenchlabError(f"cannot read this file ({exc.strerror or exc})", p) from exc
+    cache_file = _results_cache_path(raw) if cache and len(raw) >= RESULTS_CACHE_MIN_BYTES else None
+    if cache_file is not None and cache_file.exists():
+        try:
+            with np.load(cache_file, allow_pickle=False) as data:
+                names = bytes(data["values"]).decode("utf-8").split("\0")
+                return ResultColumns(prompting, modelname, data["keys"], data["codes"], names, source=p)
+        except Exception:  # a damaged cache entry is rebuilt, never trusted
+            cache_file.unlink(missing_ok=True)
     fast = _fast_results(raw)
     if fast is not None:
         keys, codes, values = fast
+        if cache_file is not None:
+            _store_arrays(cache_file, keys=keys, codes=codes,
+                          values=np.frombuffer("\0".join(values).encode("utf-8"), dtype=np.uint8))
         return ResultColumns(prompting, modelname, keys, codes, values, source=p)
     keys_list, resps_list, notes = _slow_results(p)
     return ResultColumns.from_pairs(prompting, modelname, keys_list, resps_list, source=p, notes=notes)
@@ -398,6 +433,11 @@ def _fast_results(raw: bytes) -> tuple[np.ndarray, np.ndarray, list[str]] | None
 
 def _slow_results(path: Path) -> tuple[list[int], list[str], list[str]]:
     """Line-by-line reading with one precise message per problem."""
+    from pydantic import ValidationError
+
+    from benchlab.data.jsonl import describe_validation_error, open_text
+    from benchlab.data.worldsense.records import ResultLine
+
     keys: list[int] = []
     resps: list[str] = []
     notes: list[str] = []
@@ -421,15 +461,11 @@ def _slow_results(path: Path) -> tuple[list[int], list[str], list[str]]:
             raise BenchlabError(f"expected a JSON object, found {type(obj).__name__}", path, lineno)
         try:
             record = ResultLine.model_validate(obj)
-        except Exception as exc:
-            from pydantic import ValidationError
-
-            if isinstance(exc, ValidationError):
-                message = describe_validation_error(exc)
-                if isinstance(obj.get("resp"), int | float) and not isinstance(obj.get("resp"), bool):
-                    message += f' (write it as a string, e.g. "{obj["resp"]}")'
-                raise BenchlabError(message, path, lineno) from exc
-            raise
+        except ValidationError as exc:
+            message = describe_validation_error(exc)
+            if isinstance(obj.get("resp"), int | float) and not isinstance(obj.get("resp"), bool):
+                message += f' (write it as a string, e.g. "{obj["resp"]}")'
+            raise BenchlabError(message, path, lineno) from exc
         keys.append(record.Key)
         resps.append(record.resp)
     return keys, resps, notes

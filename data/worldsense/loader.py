@@ -12,11 +12,11 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from benchlab.data.errors import BenchlabError
-from benchlab.data.jsonl import iter_json_lines, validate
-from benchlab.data.worldsense.records import Trial
 
-if TYPE_CHECKING:  # pandas is imported when a DataFrame is asked for, not by the scorer's readers
+if TYPE_CHECKING:  # pandas and pydantic load when needed, not with the scorer's fast readers
     import pandas as pd
+
+    from benchlab.data.worldsense.records import Trial
 
 #: Trial file names tried in a test-set folder, in this order.
 TRIALS_FILENAMES = ("trials.jsonl.bz2", "trials.jsonl")
@@ -46,6 +46,9 @@ def find_trials_file(path: str | Path) -> Path:
 
 def load_trials(path: str | Path) -> list[Trial]:
     """All trials of a test set (folder or file), validated, in file order."""
+    from benchlab.data.jsonl import iter_json_lines, validate
+    from benchlab.data.worldsense.records import Trial
+
     file = find_trials_file(path)
     trials: list[Trial] = []
     seen: dict[int, int] = {}

@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Union
 
 import numpy as np
 
@@ -31,7 +31,6 @@ from benchlab.data.worldsense.columns import (
     read_trial_columns,
     trial_columns,
 )
-from benchlab.data.worldsense.records import ResultLine, Trial
 from benchlab.data.worldsense.results import find_results
 from benchlab.data.worldsense.rules import (
     ANSWER_CLASS,
@@ -46,14 +45,15 @@ if TYPE_CHECKING:  # pandas is imported only once the data is reduced to cells (
     import pandas as pd
 
     from benchlab.data.tables import Table
+    from benchlab.data.worldsense.records import ResultLine, Trial
 
 OVERALL_TITLE = "AVERAGE ACCURACY ACROSS ALL PROBLEMS (with 95% confidence interval)"
 ACCURACY_TITLE = "ACCURACY for each of the problems  (with 95% confidence interval)"
 BIAS_TITLE = "BIAS for each of the problems (with 95% confidence interval)"
 
-ResultsInput = (
-    Sequence[ResultColumns] | Mapping[tuple[str, str], Iterable[ResultLine]] | str | Path
-)
+ResultsInput = Union[  # noqa: UP007 (a runtime alias; ResultLine is imported for type checking only)
+    Sequence[ResultColumns], Mapping[tuple[str, str], Iterable["ResultLine"]], str, Path
+]
 
 
 @dataclass
@@ -103,12 +103,11 @@ def score_testset_dir(
     testset_dir: str | Path, results_dirs: Sequence[str | Path] | None = None, *, cache: bool = True
 ) -> WorldSenseTables:
     """Score every results file under ``<testset_dir>/results`` (or ``results_dirs``), like the original script."""
-    trials = read_trial_columns(testset_dir, cache=cache)
     dirs = [Path(d) for d in results_dirs] if results_dirs else [Path(testset_dir) / "results"]
-    return score_worldsense(trials, load_results_dirs(dirs))
+    return score_worldsense(read_trial_columns(testset_dir, cache=cache), load_results_dirs(dirs, cache=cache))
 
 
-def load_results_dirs(dirs: Sequence[Path]) -> list[ResultColumns]:
+def load_results_dirs(dirs: Sequence[Path], *, cache: bool = True) -> list[ResultColumns]:
     """Read every results file found (recursively) in ``dirs``; refuses a folder with none."""
     loaded: list[ResultColumns] = []
     for folder in dirs:
@@ -118,7 +117,7 @@ def load_results_dirs(dirs: Sequence[Path]) -> list[ResultColumns]:
                 "no results files here (expected <prompting>___<modelname>___results.jsonl, searched recursively)",
                 folder,
             )
-        loaded.extend(read_result_columns(f.path, f.prompting, f.modelname) for f in files)
+        loaded.extend(read_result_columns(f.path, f.prompting, f.modelname, cache=cache) for f in files)
     return loaded
 
 

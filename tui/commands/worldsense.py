@@ -42,7 +42,7 @@ def score_sample_demo() -> str:
 @FORMAT_OPTION
 @click.option("--tuples-out", type=click.Path(path_type=Path),
               help="Also write the per-tuple scores (acc, bias) to this CSV file.")
-@click.option("--no-cache", is_flag=True, help="Decode the trials file even if a cached copy exists.")
+@click.option("--no-cache", is_flag=True, help="Decode the files even if cached copies exist (cache: by content).")
 def score_worldsense_cmd(testset: Path | None, sample: bool, results_dirs: tuple[Path, ...], fmt: str,
                          tuples_out: Path | None, no_cache: bool) -> None:
     """Print the original analyse_results.py tables: average accuracy, accuracy and bias per problem (95% CI).
@@ -61,8 +61,8 @@ def score_worldsense_cmd(testset: Path | None, sample: bool, results_dirs: tuple
     if testset is None:
         raise click.UsageError("give a test-set folder with -t/--testset (or --sample for the bundled sample)")
     dirs = list(results_dirs) or [testset / "results"]
-    tables = score_worldsense(read_trial_columns(testset, cache=not no_cache), load_results_dirs(dirs),
-                              on_warning=_warn)
+    tables = score_worldsense(read_trial_columns(testset, cache=not no_cache),
+                              load_results_dirs(dirs, cache=not no_cache), on_warning=_warn)
     click.echo(render(tables.tables(), fmt), nl=False)
     if tuples_out is not None:
         atomic_write_text(tuples_out, tables.tuples.to_csv(index=False))
