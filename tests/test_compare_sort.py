@@ -24,14 +24,15 @@ BINS = [62, 83, 125, 200]
 
 
 def write_csv(path: Path, model: str, correct: list[bool], participant: str = "", rts: list[float] | None = None,
-              first_item: int = 0, practice: int = 0) -> Path:
+              first_item: int = 0, practice: int = 0, excerpt_length: int = 250) -> Path:
     """One row per item i (excerpt i // 4, bin i % 4); truth alternates A/B; ``practice`` leading rows flagged."""
     rows = []
     for n, ok in enumerate(correct):
         i = first_item + n
         truth = "A" if i % 2 == 0 else "B"
         answer = truth if ok else ("B" if truth == "A" else "A")
-        rows.append([n, 69087, i // 4, 0, BINS[i % 4], int(truth == "A"), 250, 20, model, int(truth == "A"), answer,
+        rows.append([n, 69087, i // 4, 0, BINS[i % 4], int(truth == "A"), excerpt_length, 20, model, int(truth == "A"),
+                     answer,
                      truth, ok, participant, n < practice, "" if rts is None else rts[n]])
     path.parent.mkdir(parents=True, exist_ok=True)
     with open(path, "w", newline="") as handle:
@@ -117,6 +118,25 @@ def test_agreement_on_shared_items(sort_lab: Path) -> None:
     # items 10-19: both participants; agree on 10-15 (both right), disagree on 16-19
     assert agr.items == 10 and agr.raters == 2
     assert agr.percent == pytest.approx(0.6)
+
+
+def test_two_configurations_macro_overall(tmp_path: Path) -> None:
+    res = tmp_path / "two"
+    write_csv(res / "250-s20-human-p1_results.csv", "human-p1", [True] * 20, "p1")
+    write_csv(res / "1000-s20-human-p1_results.csv", "human-p1", [True] * 5 + [False] * 5, "p1", excerpt_length=1000)
+    write_csv(res / "250-s20-hf_M_results.csv", "M", [False] * 20)
+    write_csv(res / "1000-s20-hf_M_results.csv", "M", [True] * 10, excerpt_length=1000)
+    comp = compare_sort([res], n_boot=500)
+    assert comp.conditions[0] == "overall" and comp.conditions.index("e250-s20") < comp.conditions.index("e1000-s20")
+    # macro over configurations: (20/20 + 5/10) / 2, not the pooled 25/30
+    p1 = comp.cell("p1", "overall")
+    assert p1 is not None and p1.value == pytest.approx(0.75) and p1.n_units == 30
+    pooled = comp.cell(POOLED, "overall")
+    assert pooled is not None and pooled.value == pytest.approx(0.75)
+    rows = [(t.condition, t.who) for t in comp.tests]
+    assert ("overall", POOLED) in rows and ("overall", "p1") not in rows  # McNemar is per configuration
+    overall = next(t for t in comp.tests if t.condition == "overall")
+    assert overall.model_same_units == pytest.approx(0.5) and "stratified by configuration" in overall.result.method
 
 
 def test_reads_files_written_by_the_session_log(tmp_path: Path) -> None:
