@@ -204,3 +204,11 @@ def test_bench_compares_with_an_original_script(tmp_path: Path, capsys: pytest.C
         f"import sys\nsys.stdout.write(open({str(golden)!r}).read().replace('72.2 (8.1)', '72.3 (8.1)'))\n")
     code, out, err = run(["bench", "worldsense", "--original", str(original), "--repeat", "1"], capsys)
     assert code == 2 and "cell for cell: NO" in out and "differ" in err
+
+
+def test_score_sample_demo_text() -> None:
+    from benchlab.tui.commands.worldsense import score_sample_demo
+
+    text = score_sample_demo()
+    assert text.startswith("WorldSense sample (") and "54 tuples, 4 models" in text
+    assert "AVERAGE ACCURACY ACROSS ALL PROBLEMS" in text and "Llama2-FT+1M   74.1 (7.9)" in text
