@@ -3,8 +3,10 @@
 Algorithm (spec sections 6-8): each tuple (all trials sharing ``tuple_ID``, one per possible gold answer) becomes
 one accuracy and one bias value, weighted so each tuple is answer-balanced; cells (problem x size) are then
 averaged with equal weight, sizes first, then problems, with pooled second moments for the standard error, and
-cells print as ``"value (1.96 * sem)"``. The numeric steps use the same pandas operations in the same order as
-the original, so the formatted cells are identical, ``-0.00`` and ``(nan)`` included.
+cells print as ``"value (1.96 * sem)"``. Cell statistics are bit-identical to pandas' (``cellstats.py``), and the
+collapsing steps use the same pandas operations in the same order as the original, so the formatted cells are
+identical, ``-0.00`` and ``(nan)`` included. Data is reduced with numpy before pandas is even imported, which
+keeps time and peak memory low on the full test set.
 
 Where the original fails silently (spec section 10) this scorer says what it did, as one warning line each:
 a model name under two promptings is scored per (prompting, model) instead of being dropped, duplicate Keys keep
