@@ -127,6 +127,19 @@ async def test_empty_folder_is_picked_up_when_the_first_answers_arrive(lab: Path
         assert table_text(screen.query_one("#accuracy", DataTable))[0][0] == "p9"
 
 
+async def test_export_writes_tables_and_figure(lab: Path) -> None:
+    screen = make_screen()
+    async with Host(screen).run_test(size=(140, 45)) as pilot:
+        await settle(screen, pilot)
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        out = lab / "lab" / "comparison"
+        assert "| humans (pooled) |" in (out / "tables.md").read_text()
+        assert "who,condition,kind,accuracy" in (out / "tables.csv").read_text()
+        assert (out / "figure.png").read_bytes()[:4] == b"\x89PNG"
+        assert "exported" in str(screen.query_one("#status", Static).render())
+
+
 async def test_attention_criterion_set_in_the_screen(lab: Path) -> None:
     screen = make_screen()
     async with Host(screen).run_test(size=(140, 45)) as pilot:

@@ -100,6 +100,26 @@ def fill_table(widget: DataTable[str], table: Table) -> None:
         widget.move_cursor(row=min(row, widget.row_count - 1))
 
 
+def export_comparison(comp: Comparison, folder: Path) -> Path:
+    """``tables.md``, ``tables.csv`` (long numeric) and ``figure.png`` (when matplotlib is installed) in ``folder``."""
+    from benchlab.data.atomic import atomic_write_text
+    from benchlab.data.tables import render
+
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise BenchlabError(f"cannot create the export folder ({exc.strerror or exc})", folder) from exc
+    atomic_write_text(folder / "tables.md", render(comp.tables(), "markdown"))
+    atomic_write_text(folder / "tables.csv", render(comp.tables(numeric=True), "csv"))
+    try:
+        from benchlab.data.plots import save_comparison_plot
+
+        save_comparison_plot(comp, folder / "figure.png")
+    except BenchlabError:
+        pass  # no matplotlib: the tables are still written
+    return folder
+
+
 def file_signature(paths: list[Path]) -> tuple[tuple[str, int, int], ...]:
     """(path, size, mtime_ns) of every watched file: changes when a participant's answer is appended."""
     sig = []
@@ -120,6 +140,7 @@ class ResultsScreen(Screen[None]):
         Binding("escape", "close", "Back"),
         Binding("ctrl+r", "reload", "Reload"),
         Binding("ctrl+l", "toggle_live", "Live refresh"),
+        Binding("ctrl+s", "export", "Export"),
     ]
     POLL_SECONDS = 1.0
 
@@ -390,6 +411,20 @@ class ResultsScreen(Screen[None]):
             return
         if signature != self._signature:
             self.action_reload()
+
+    def action_export(self) -> None:
+        """Write the tables (markdown, csv) and the figure (png) beside the results folder, for the paper."""
+        comp = self.comparison
+        if comp is None:
+            self._status("error: nothing loaded to export yet", error=True)
+            return
+        try:
+            _testset, results = self._paths()
+            folder = export_comparison(comp, results.parent / "comparison")
+        except BenchlabError as exc:
+            self._status(f"error: {exc}", error=True)
+            return
+        self._status(f"exported tables and figure to {folder}")
 
     def action_toggle_live(self) -> None:
         switch = self.query_one("#live", Switch)
