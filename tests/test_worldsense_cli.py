@@ -196,7 +196,7 @@ def test_bench_compares_with_an_original_script(tmp_path: Path, capsys: pytest.C
     code, out, err = run(["bench", "worldsense", "--original", str(original), "--repeat", "1"], capsys)
     assert code == 0, err
     assert "printed tables identical to the original's, cell for cell: yes" in out
-    for name in ("benchlab, first run (no cache)", "benchlab, trials cached", "original analyse_results.py"):
+    for name in ("benchlab, first run (no cache)", "benchlab, second run (cached)", "original analyse_results.py"):
         assert name in out
     assert "x the memory" in out and "peak RSS" in out
     # A differing cell is caught.

@@ -241,7 +241,7 @@ def bench_worldsense_cmd(testsets: tuple[Path, ...], original: Path | None, orig
             ours_out = measure("benchlab, first run (no cache)", [*lean_cmd, "-t", str(testset), "--no-cache"],
                                run_env)
             _measure([*lean_cmd, "-t", str(testset)], env=run_env)  # fill the cache
-            measure("benchlab, trials cached", [*lean_cmd, "-t", str(testset)], run_env)
+            measure("benchlab, second run (cached)", [*lean_cmd, "-t", str(testset)], run_env)
             measure("`benchlab score` CLI, cached", [*cli_cmd, "-t", str(testset)], run_env)
         identical: bool | None = None
         original_name = "original analyse_results.py"
