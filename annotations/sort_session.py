@@ -46,7 +46,8 @@ OPTIONS = ("A", "B")
 class SortTiming(ResponseTiming):
     """The answer's timing plus the STM reading phase, all on the same monotonic clock (seconds).
 
-    ``excerpt_onset_mono``: the excerpt was on screen (after refresh); ``continue_mono``: the continue key's own
+    ``excerpt_onset_mono``: the excerpt's first frame went to the terminal (after refresh where no frame is
+    written); ``continue_mono``: the continue key's own
     event time; ``response_mono``/``onset_mono`` (inherited) are the answer key and the question's onset.
     """
 
@@ -236,7 +237,7 @@ class SortTask:
             condition=str(plan.config.get("condition", self.condition)), trial_index=step.index, block=step.block,
             practice=step.practice, seed=plan.seed, rt_ms=timing.rt_ms, question_onset_mono=timing.onset_mono,
             response_mono=timing.response_mono, handler_mono=timing.handler_mono, wall_clock=timing.wall_clock,
-            input=timing.input,
+            input=timing.input, onset_source=timing.onset_source,
             ignored_keys=timing.ignored_keys, simulated=simulated, **extra,
         )
         return row.model_dump(mode="python")

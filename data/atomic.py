@@ -66,10 +66,14 @@ def append_line(path: str | Path, line: str) -> None:
     Opening in append mode per call keeps no state between trials; a killed process loses at most the line
     being written, and readers skip a torn last line (see ``benchlab.data.jsonl``).
     """
-    target = Path(path)
     if "\n" in line:
         raise ValueError("a log line must not contain a newline")
-    data = (line + "\n").encode("utf-8")
+    append_bytes(path, (line + "\n").encode("utf-8"))
+
+
+def append_bytes(path: str | Path, data: bytes) -> None:
+    """Append ``data`` (whole records, newline-terminated) and fsync the file (and the folder if it is new)."""
+    target = Path(path)
     try:
         target.parent.mkdir(parents=True, exist_ok=True)
         new = not target.exists()

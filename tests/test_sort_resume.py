@@ -58,3 +58,31 @@ def test_sigkill_mid_session_then_resume(tmp_path: Path) -> None:
     assert list(frame.index) == list(range(16))
     practice = pd.read_csv(out / "practice" / "250-s20-human_K1_practice.csv", index_col=0)
     assert len(practice) == 2 and practice["trial_id"].is_unique
+
+
+@pytest.mark.slow
+def test_real_terminal_session_stamps_onsets_when_the_frame_is_written(tmp_path: Path) -> None:
+    """In a real terminal both onsets come from the frame's write, and the clocks are in the order they happened."""
+    from benchlab.tui.pty_driver import PtyApp
+
+    out = tmp_path / "out"
+    app = PtyApp([*CLI, "run", "sort", "--participant", "T1", "--trials", "4", "--practice", "0", "--block-size",
+                  "10", "--seed", "5", "--out", str(out), "--no-instructions"], size=(120, 40))
+    try:
+        offset = 0
+        for _ in range(4):
+            when, offset = app.wait_for(b"finished reading", offset)
+            app.send_at(b"\r", when + 0.3)
+            when, offset = app.wait_for(b"appeared", offset)
+            app.send_at(b"a", when + 0.3)
+        app.wait_for(b"Thank you!", offset)
+        time.sleep(1.1)  # the end screen ignores keys for a second
+        app.send(b"\r")
+        assert app.wait(30) == 0
+    finally:
+        app.close()
+    frame = pd.read_csv(out / "results" / "250-s20-human_T1_results.csv", index_col=0)
+    assert len(frame) == 4 and set(frame["onset_source"]) == {"frame_written"}
+    order = frame[["excerpt_onset_mono", "continue_mono", "question_onset_mono", "response_mono"]].to_numpy()
+    assert (order[:, :-1] < order[:, 1:]).all()
+    assert (frame["reading_ms"] > 250).all() and (frame["rt_ms"] > 250).all()

@@ -107,6 +107,9 @@ class BenchlabApp(App[list[str]]):
     def _display(self, screen: Screen[Any], renderable: RenderableType | None) -> None:
         """Ask the frame clock to tell the screen when this frame is written to the terminal.
 
+        A screen opts in with ``onset_hook()``, returning the callback for the stimulus this frame shows (or
+        ``None``); the callback gets the monotonic time of the write, from the writer thread.
+
         That is the closest software moment to "the question is on the terminal" (``call_after_refresh`` runs on
         the next idle cycle, a frame or more later). Headless runs (tests) write nothing, so screens fall back to
         their ``call_after_refresh`` stamp there.
@@ -114,10 +117,13 @@ class BenchlabApp(App[list[str]]):
         clock = getattr(self._driver, "frame_clock", None)
         before = clock.queued if clock is not None else 0
         super()._display(screen, renderable)
-        hook = getattr(screen, "frame_written", None)
-        if clock is None or hook is None or clock.queued == before or screen is not self.screen:
+        onset_hook = getattr(screen, "onset_hook", None)
+        if clock is None or onset_hook is None or clock.queued == before or screen is not self.screen:
             return
-        clock.call_when_written(clock.queued, hook)
+        # Asked now, on the main thread, so the screen answers for what this very frame shows.
+        hook = onset_hook()
+        if hook is not None:
+            clock.call_when_written(clock.queued, hook)
 
     # -- kiosk ----------------------------------------------------------------------------------------------
 

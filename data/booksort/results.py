@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import csv
 import io
-import os
 import re
 from collections.abc import Iterable, Mapping
 from pathlib import Path
@@ -19,7 +18,7 @@ from typing import Any, Literal
 import pandas as pd
 from pydantic import BaseModel, ConfigDict
 
-from benchlab.data.atomic import fsync_dir
+from benchlab.data.atomic import append_bytes
 from benchlab.data.booksort.records import BookSortRecord
 from benchlab.data.errors import BenchlabError
 from benchlab.data.jsonl import drop_torn_tail
@@ -37,7 +36,7 @@ HUMAN_EXTRA_COLUMNS = [
     "trial_id", "participant", "session", "condition", "trial_index", "block", "practice", "seed",
     "rt_ms", "reading_ms", "reading_timed_out", "delay_ms", "excerpt_onset_mono", "continue_mono",
     "question_onset_mono", "response_mono", "handler_mono", "wall_clock", "input", "ignored_keys", "simulated",
-    "benchlab_version",
+    "benchlab_version", "onset_source",
 ]
 #: The leading unnamed column mirrors the pandas index the original writes, so ``read_csv(index_col=0)`` works.
 HUMAN_COLUMNS = ["", *DATASET_COLUMNS, *SCORE_COLUMNS, *HUMAN_EXTRA_COLUMNS]
@@ -101,6 +100,7 @@ class HumanSortRow(BaseModel):
     ignored_keys: int = 0
     simulated: str | None = None
     benchlab_version: str = __version__
+    onset_source: str = ""  # "frame_written" (the frame's write to the terminal) or "after_refresh" (fallback)
 
     @classmethod
     def from_trial(cls, record: BookSortRecord, answer: Answer, **extra: Any) -> HumanSortRow:
@@ -199,26 +199,10 @@ class SortResultsLog:
         values = row.model_dump(mode="python")
         buf = io.StringIO()
         writer = csv.writer(buf, lineterminator="\n")
-        new = not self.path.exists() or self.path.stat().st_size == 0
-        if new:
+        if not self.path.exists() or self.path.stat().st_size == 0:
             writer.writerow(HUMAN_COLUMNS)
         writer.writerow([str(len(self._records)), *(_cell(values[c]) for c in HUMAN_COLUMNS[1:])])
-        data = buf.getvalue().encode("utf-8")
-        try:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-            fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
-            try:
-                written = 0
-                while written < len(data):
-                    written += os.write(fd, data[written:])
-                os.fsync(fd)
-            finally:
-                os.close(fd)
-        except OSError as exc:
-            raise BenchlabError(f"could not record the response ({exc.strerror or exc}); everything before it is "
-                                "safe on disk", self.path) from exc
-        if new:
-            fsync_dir(self.path.parent)
+        append_bytes(self.path, buf.getvalue().encode("utf-8"))
         self._ids.add(row.trial_id)
         self._records.append({k: _cell(v) for k, v in values.items()})
 

@@ -8,7 +8,7 @@ both on Textual's monotonic clock, and RT is their difference. ``benchlab timing
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from textual import events
 from textual._time import get_time
@@ -61,6 +61,10 @@ class ChoiceTrialScreen(Screen[None]):
 
     def on_mount(self) -> None:
         self.call_after_refresh(self._after_refresh)
+
+    def onset_hook(self) -> Callable[[float], None] | None:
+        """The app asks this as each frame is queued: until a frame stamps the onset, that frame's write is it."""
+        return None if self.answered or self.onset_source == "frame_written" else self.frame_written
 
     def frame_written(self, when: float) -> None:
         """Called by the app right after the first frame showing this trial went to the terminal: the onset."""

@@ -1,14 +1,16 @@
 """One SORT trial: (STM) read the excerpt, (optional) wait, then say which of two segments came first.
 
 All phases live on one screen and are switched in place (a ``ContentSwitcher``), so the question appears without
-building a new screen: the continue key's event time, the question's onset (stamped in ``call_after_refresh``)
-and the answer key's event time are all on Textual's monotonic clock. Segment A is ``segment_1`` exactly when
+building a new screen: the excerpt's and the question's onsets (the write of the first frame showing them, via the
+app's frame clock; ``call_after_refresh`` where no frame is written), the continue key's and the answer key's event
+times are all on Textual's monotonic clock. Segment A is ``segment_1`` exactly when
 ``present_seg1_first`` is 1. Keys: Enter continues after reading; A / B or Left / Right answer; a click on a
 segment's button answers too. Nothing else does anything (kiosk), and Escape is never used.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from textual import events
@@ -59,6 +61,8 @@ class SortTrialScreen(Screen[None]):
         self.continue_mono: float | None = None
         self.question_requested_mono: float | None = None
         self.onset_mono: float | None = None  # the question's onset (the engine's skip reads this name)
+        self.onset_source = ""
+        self.excerpt_onset_source = ""
         self.reading_timed_out = False
         self.ignored_keys = 0
         self.answered = False
@@ -118,8 +122,27 @@ class SortTrialScreen(Screen[None]):
             self.question_requested_mono = self.requested_mono
             self.call_after_refresh(self._stamp_question_onset)
 
+    def onset_hook(self) -> Callable[[float], None] | None:
+        """Asked by the app as each frame is queued: which onset (if any) this frame's write would stamp."""
+        if self.answered:
+            return None
+        if self.phase == "reading" and self.excerpt_onset_source != "frame_written":
+            return self._excerpt_frame_written
+        if self.phase == "question" and self.onset_source != "frame_written":
+            return self._question_frame_written
+        return None
+
+    def _excerpt_frame_written(self, when: float) -> None:
+        if self.excerpt_onset_source != "frame_written":
+            self.excerpt_onset_mono, self.excerpt_onset_source = when, "frame_written"
+
+    def _question_frame_written(self, when: float) -> None:
+        if self.onset_source != "frame_written" and not self.answered:
+            self.onset_mono, self.onset_source = when, "frame_written"
+
     def _stamp_excerpt_onset(self) -> None:
-        self.excerpt_onset_mono = get_time()
+        if self.excerpt_onset_mono is None:  # fallback where no frame is written (headless runs)
+            self.excerpt_onset_mono, self.excerpt_onset_source = get_time(), "after_refresh"
         self.call_after_refresh(self._build_question)
         if self.settings.min_reading_s > 0:
             self.query_one("#reading-hint", Static).update(self._reading_hint(self.settings.min_reading_s))
@@ -167,7 +190,8 @@ class SortTrialScreen(Screen[None]):
         self.call_after_refresh(self._stamp_question_onset)
 
     def _stamp_question_onset(self) -> None:
-        self.onset_mono = get_time()
+        if self.onset_mono is None:  # fallback where no frame is written (headless runs)
+            self.onset_mono, self.onset_source = get_time(), "after_refresh"
 
     # -- input ----------------------------------------------------------------------------------------------
 
@@ -233,7 +257,7 @@ class SortTrialScreen(Screen[None]):
             onset_mono=self.onset_mono, response_mono=when, wall_clock=wall_clock_now(),
             requested_mono=self.question_requested_mono, handler_mono=get_time(), input=source,
             ignored_keys=self.ignored_keys, excerpt_onset_mono=self.excerpt_onset_mono,
-            continue_mono=self.continue_mono, reading_timed_out=self.reading_timed_out,
+            continue_mono=self.continue_mono, reading_timed_out=self.reading_timed_out, onset_source=self.onset_source,
         )
         self.context.on_answer(option, timing)
 
