@@ -11,6 +11,10 @@ Public API (names kept stable for the app and the session engine):
   fsynced line per answer), ``results.write_results``, ``results.read_results``, ``results.find_results(dir)``,
   ``results.answered_keys(path)`` (for resume without duplicates).
 - ``rules``: the answer table (``is_correct``, ``ANSWER_CLASS``, ``BIAS_SIGN``, ``GOLD_WEIGHT``, orders).
-- ``scoring.score_worldsense(trials, results) -> WorldSenseTables`` (the original's three tables + warnings).
+- ``scoring.score_worldsense(trials, results) -> WorldSenseTables`` (the original's three tables + warnings;
+  ``.overall/.accuracy/.bias`` numeric frames, ``.tuples`` per-tuple scores, ``.tables()`` formatted);
+  ``scoring.score_testset_dir(dir)``; ``scoring.stats_by_group(tuples, by, value)`` (the rebalanced statistics).
 - ``training.load_training_set(path)`` (``dialog_history``/``target_message`` records).
+- ``fetch.fetch_worldsense(dest, base_url=...)`` (verified, resumable download); ``subset.make_subset`` (whole-tuple
+  samples). Internals for speed: ``columns`` (columnar readers + content cache), ``compact``, ``cellstats``.
 """
