@@ -212,3 +212,19 @@ def test_score_sample_demo_text() -> None:
     text = score_sample_demo()
     assert text.startswith("WorldSense sample (") and "54 tuples, 4 models" in text
     assert "AVERAGE ACCURACY ACROSS ALL PROBLEMS" in text and "Llama2-FT+1M   74.1 (7.9)" in text
+
+
+def test_permission_denied_is_one_clear_line(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    """(Tests run as root in CI, where chmod cannot make a file unreadable: simulate the OS refusing.)"""
+    folder = _bad_testset(tmp_path)
+    trials = folder / "trials.jsonl.bz2"
+    real_read_bytes = Path.read_bytes
+
+    def refuse(self: Path) -> bytes:
+        if self == trials:
+            raise PermissionError(13, "Permission denied", str(self))
+        return real_read_bytes(self)
+
+    monkeypatch.setattr(Path, "read_bytes", refuse)
+    _expect_one_error(capsys, ["score", "worldsense", "-t", str(folder)], str(trials), "permission denied")
