@@ -10,8 +10,10 @@ import io
 import json
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-import pandas as pd
+if TYPE_CHECKING:  # pandas loads with the first table, not with every `benchlab` command
+    import pandas as pd
 
 FORMATS = ("table", "csv", "json", "markdown", "latex")
 
@@ -50,6 +52,8 @@ def render(tables: Sequence[Table], fmt: str = "table") -> str:
 def _render_one(table: Table, fmt: str) -> str:
     frame = table.frame
     if fmt == "table":
+        import pandas as pd
+
         with pd.option_context(
             "display.width", 10_000, "display.max_columns", None, "display.max_rows", None,
             "display.max_colwidth", None,

@@ -7,13 +7,16 @@ and, with ``--plot``, writes a publication figure (matplotlib, the ``plot`` extr
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
 from benchlab.data.errors import BenchlabError
-from benchlab.data.stats import AttentionCriterion
 from benchlab.data.tables import render
 from benchlab.tui.commands.groups import FORMAT_OPTION, bench, cli
+
+if TYPE_CHECKING:  # scipy/statsmodels load only when a comparison runs, so `benchlab --help` stays quick
+    from benchlab.data.stats import AttentionCriterion
 
 PLOT_OPTION = click.option(
     "--plot", "plot_path", type=click.Path(dir_okay=False, path_type=Path), default=None,
@@ -40,6 +43,8 @@ def attention_options(func):  # type: ignore[no-untyped-def]
 
 
 def make_criterion(min_control_acc: float | None, fast_ms: float | None, max_fast_share: float) -> AttentionCriterion:
+    from benchlab.data.stats import AttentionCriterion
+
     return AttentionCriterion(min_control_accuracy=min_control_acc, fast_ms=fast_ms, max_fast_share=max_fast_share)
 
 
