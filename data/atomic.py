@@ -44,15 +44,21 @@ def atomic_write_bytes(path: str | Path, data: bytes) -> None:
             handle.write(data)
             handle.flush()
             os.fsync(handle.fileno())
-        if target.exists():
-            with contextlib.suppress(OSError):
-                os.chmod(tmp, target.stat().st_mode & 0o777)
+        # mkstemp makes the file private (0600); give it the target's mode, or what a plain open() would give.
+        with contextlib.suppress(OSError):
+            os.chmod(tmp, target.stat().st_mode & 0o777 if target.exists() else 0o666 & ~_umask())
         os.replace(tmp, target)
     except OSError as exc:
         with contextlib.suppress(OSError):
             tmp.unlink()
         raise BenchlabError(f"could not save ({exc.strerror or exc}); the previous file is unchanged", target) from exc
     fsync_dir(directory)
+
+
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
 
 
 def atomic_write_text(path: str | Path, text: str, encoding: str = "utf-8") -> None:

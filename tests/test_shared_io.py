@@ -30,6 +30,20 @@ def test_atomic_write_replaces_whole_file_and_leaves_no_temp(tmp_path: Path) -> 
     assert [p.name for p in tmp_path.iterdir()] == ["bench.json"]
 
 
+def test_atomic_write_gives_new_files_the_usual_mode_and_keeps_an_existing_mode(tmp_path: Path) -> None:
+    old = os.umask(0o022)
+    try:
+        atomic_write_text(tmp_path / "new.jsonl", "x")
+        assert (tmp_path / "new.jsonl").stat().st_mode & 0o777 == 0o644  # not mkstemp's private 0600
+        kept = tmp_path / "kept.json"
+        kept.write_text("a")
+        kept.chmod(0o640)
+        atomic_write_text(kept, "b")
+        assert kept.stat().st_mode & 0o777 == 0o640
+    finally:
+        os.umask(old)
+
+
 def test_atomic_write_failure_keeps_previous_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     target = tmp_path / "bench.json"
     atomic_write_text(target, "precious")
