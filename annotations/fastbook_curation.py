@@ -16,6 +16,7 @@ import difflib
 import getpass
 import os
 import secrets
+import shlex
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -74,9 +75,12 @@ class CurationSession:
         log_path: str | Path | None = None,
         clock: Callable[[], str] = utc_now,
         read_only: bool = False,
+        chapters_dir: str | Path | None = None,
     ) -> None:
         self.benchmark = benchmark
         self.read_only = read_only
+        # Where the chapters came from: a copy of the file elsewhere needs --chapters pointing back here.
+        self.chapters_dir = Path(chapters_dir).resolve() if chapters_dir is not None else None
         self.path = Path(path)
         self.curator = curator or default_curator()
         self.session_id = secrets.token_hex(4)
@@ -87,8 +91,9 @@ class CurationSession:
         self._order: dict[QuestionId, int] = {q.id: i for i, q in enumerate(benchmark.questions)}
 
     @classmethod
-    def open(cls, path: str | Path, *, curator: str | None = None, read_only: bool = False) -> CurationSession:
-        return cls(load_benchmark(path), path, curator=curator, read_only=read_only)
+    def open(cls, path: str | Path, *, curator: str | None = None, read_only: bool = False,
+             chapters_dir: str | Path | None = None) -> CurationSession:
+        return cls(load_benchmark(path), path, curator=curator, read_only=read_only, chapters_dir=chapters_dir)
 
     # -- state ------------------------------------------------------------------------------------------------
     def _question(self, qid: QuestionId) -> Question:
@@ -112,8 +117,11 @@ class CurationSession:
         protected only by their mode), and so does a session opened ``read_only`` (the default or bundled file).
         """
         if self.read_only:
-            return (f"the default (shared or bundled) benchmark opens read-only; edit a copy: cp {self.path} "
-                    f"./{self.path.name} && chmod u+w ./{self.path.name}, then --benchmark ./{self.path.name}")
+            chapters = self.chapters_dir if self.chapters_dir is not None else self.path.resolve().parent
+            copy = shlex.quote(f"./{self.path.name}")
+            return (f"the default (shared or bundled) benchmark opens read-only; edit a copy: "
+                    f"cp {shlex.quote(str(self.path))} {copy} && chmod u+w {copy}, then --benchmark {copy} "
+                    f"--chapters {shlex.quote(str(chapters))}")
         folder = self.path.parent
         try:
             mode = self.path.stat().st_mode if self.path.exists() else 0o200

@@ -171,3 +171,29 @@ def test_score_with_confidence_intervals_and_paired_tests(tmp_path: Path, capsys
     diffs = next(t for title, t in tables.items() if title.startswith("Paired bootstrap differences against good"))
     mrr = next(r for r in diffs["rows"] if r["index"] == "bad / MRR@10")
     assert mrr["cells"]["minus good"] < 0 and mrr["cells"]["questions"] == 9
+
+
+@pytest.mark.parametrize("command", [["fastbook", "audit"], ["fastbook", "oracle", "--out", "OUT"],
+                                     ["score", "fastbook", "RUN"], ["curate", "fastbook"]])
+def test_a_benchmark_without_questions_is_refused_in_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                                              command: list[str]) -> None:
+    empty = tmp_path / "e.json"
+    empty.write_text('{"questions": []}\n', encoding="utf-8")
+    run = tmp_path / "run.jsonl"
+    run.write_text("", encoding="utf-8")
+    out = tmp_path / "oracle.jsonl"
+    args = [str(out) if a == "OUT" else str(run) if a == "RUN" else a for a in command]
+    code, stdout, err = run_cli([*args, "--benchmark", str(empty)], capsys)
+    assert code == 2 and err == f"benchlab: error: {empty}: the benchmark has no questions\n"
+    assert "MRR" not in stdout and "DataFrame" not in stdout and not out.exists()
+
+
+def test_import_run_of_a_missing_workbook_says_no_such_file(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    import sys
+
+    monkeypatch.setitem(sys.modules, "openpyxl", None)  # as without the [fastbook] extra: a typo still says so
+    missing = tmp_path / "examples" / "results MANUAL VALIDATION.xlsx"
+    code, _, err = run_cli(["fastbook", "import-run", str(missing), "--out-dir", str(tmp_path / "runs")], capsys)
+    assert code == 2 and err.strip() == f"benchlab: error: {missing}: no such file"
+    assert not (tmp_path / "runs").exists()

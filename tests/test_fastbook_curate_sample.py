@@ -59,3 +59,35 @@ def test_editor_on_the_sample_snapshot(sample_copy: Path, snap_compare: Any) -> 
         await pilot.pause()
 
     assert snap_compare(make_app(sample_copy), terminal_size=SIZE, run_before=show_a_problem)
+
+
+def test_following_the_read_only_hint_opens_an_editable_copy(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import shlex
+
+    from benchlab.tui.commands.curate import load_editor_inputs
+
+    reason = build_app(locate.sample_benchmark_path(), None, (), "ada").session.read_only_reason or ""
+    copy_cmd, rest = reason.split("edit a copy: ", 1)[1].split(", then ", 1)
+    monkeypatch.chdir(tmp_path)
+    for step in copy_cmd.split(" && "):  # cp SRC ./NAME && chmod u+w ./NAME, done as the shell would
+        argv = shlex.split(step)
+        if argv[0] == "cp":
+            shutil.copyfile(argv[1], argv[2])
+        else:
+            assert argv[:2] == ["chmod", "u+w"]
+            Path(argv[2]).chmod(0o644)
+    args = shlex.split(rest)
+    assert args[0] == "--benchmark" and args[2] == "--chapters"
+    session, chapters, _ = load_editor_inputs(Path(args[1]), Path(args[3]), (), "ada")
+    assert session.writable and chapters
+
+
+def test_a_copy_without_its_chapters_names_the_chapters_option(tmp_path: Path) -> None:
+    from benchlab.data.errors import BenchlabError
+    from benchlab.tui.commands.curate import load_editor_inputs
+
+    copy = tmp_path / "copytest" / "fastbook-benchmark.json"
+    copy.parent.mkdir()
+    shutil.copyfile(locate.sample_benchmark_path(), copy)
+    with pytest.raises(BenchlabError, match=r"chapter 1 not found.*--chapters DIR"):
+        load_editor_inputs(copy, None, (), "ada")

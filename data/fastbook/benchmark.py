@@ -336,6 +336,13 @@ def load_benchmark(path: str | Path) -> Benchmark:
     return loads_benchmark(read_text(path, keep_newlines=True), path)
 
 
+def require_questions(benchmark: Benchmark, path: str | Path) -> Benchmark:
+    """Refuse a benchmark with no questions: every score, audit and the editor would be empty or meaningless."""
+    if not benchmark.questions:
+        raise BenchlabError("the benchmark has no questions", path)
+    return benchmark
+
+
 def file_fingerprint(path: str | Path) -> str | None:
     """sha256 of the file now on disk (``None`` if it is gone), to compare with :attr:`source_fingerprint`."""
     try:

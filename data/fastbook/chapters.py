@@ -237,7 +237,7 @@ def load_chapter(folder: str | Path, number: int) -> Chapter:
             return Chapter(number, text, candidate)
     raise BenchlabError(
         f"chapter {number} not found: expected chapter_{number}.txt or {NOTEBOOK_NAMES.get(number, 'its notebook')} "
-        "here or in its chapters/, data/ or notebooks/ folder",
+        "here or in its chapters/, data/ or notebooks/ folder (give --chapters DIR: the folder holding them)",
         base,
     )
 

@@ -59,6 +59,11 @@ def read_positional_json(path: str | Path, benchmark: Benchmark, name: str | Non
 def _table_rows(path: Path) -> list[dict[str, Any]]:
     import pandas as pd
 
+    # A mistyped path must say so, not ask for openpyxl first.
+    if path.is_dir():
+        raise BenchlabError("is a folder, expected a results table (.csv or .xlsx)", path)
+    if not path.exists():
+        raise BenchlabError("no such file", path)
     try:
         if path.suffix.lower() in (".xlsx", ".xlsm"):
             try:

@@ -64,13 +64,16 @@ def load_editor_inputs(
     """The session, chapters and runs the editor needs; every problem is a ``BenchlabError`` naming the file."""
     from benchlab.annotations.fastbook_curation import CurationSession
     from benchlab.data.fastbook import locate
+    from benchlab.data.fastbook.benchmark import require_questions
     from benchlab.data.fastbook.chapters import load_chapters
     from benchlab.data.fastbook.runs import read_run
 
     # The default file is the shared dataset (or the bundled sample): browse it, never edit it in place.
     path = benchmark_path if benchmark_path is not None else _default_benchmark()
-    session = CurationSession.open(path, curator=curator, read_only=benchmark_path is None or locate.is_sample(path))
     folder = chapters_dir if chapters_dir is not None else _default_chapters(path)
+    session = CurationSession.open(path, curator=curator, read_only=benchmark_path is None or locate.is_sample(path),
+                                   chapters_dir=folder)
+    require_questions(session.benchmark, path)
     chapters = load_chapters(folder, session.benchmark.chapters)
     runs = [read_run(p, session.benchmark) for p in run_paths]
     return session, chapters, runs

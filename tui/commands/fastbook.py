@@ -41,12 +41,12 @@ def _note(message: str) -> None:
 
 def _benchmark(path: Path | None) -> tuple[Path, Benchmark]:
     from benchlab.data.fastbook import locate
-    from benchlab.data.fastbook.benchmark import load_benchmark
+    from benchlab.data.fastbook.benchmark import load_benchmark, require_questions
 
     resolved = path if path is not None else locate.default_benchmark_path()
     if path is None and locate.is_sample(resolved):
         _note(f"using the bundled synthetic sample {resolved} (give --benchmark for the real file)")
-    return resolved, load_benchmark(resolved)
+    return resolved, require_questions(load_benchmark(resolved), resolved)
 
 
 def _chapters(bench_path: Path, benchmark: Benchmark, folder: Path | None) -> dict[int, Chapter]:
