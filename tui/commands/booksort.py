@@ -92,28 +92,88 @@ def info(path: Path, fmt: str) -> None:
 @booksort.command("check")
 @click.argument("path", type=click.Path(path_type=Path))
 @click.option("--text", "texts", type=click.Path(path_type=Path), multiple=True,
-              help="Book text(s) to also check every excerpt verbatim at its position.")
+              help="Book text(s) to also check every excerpt verbatim at its position. A text must be one of the "
+                   "data's books (matched by id, else by its excerpts): otherwise the check fails.")
 def check(path: Path, texts: tuple[Path, ...]) -> None:
     """Validate a BookSORT data set: segments verbatim at their positions, distances in bins, balance."""
-    from benchlab.data.booksort.books import prepare
-    from benchlab.data.booksort.generator import check_trials
     from benchlab.data.booksort.loaders import load_records
 
-    books = {b.book_idx: b for b in (prepare(t) for t in texts)}
     records = load_records(path)
     groups: dict[tuple[int, int, int], list] = {}
     for r in records:
         groups.setdefault((r.book_idx, r.excerpt_length, r.segment_length), []).append(r)
+    books, mismatches = _books_for_check(texts, groups)
+    failed = _report_groups(groups, books, bool(texts))
+    for text, message in mismatches:
+        click.echo(f"benchlab: error: {text}: {message}", err=True)
+    if mismatches:
+        raise BenchlabError(f"{len(mismatches)} --text file(s) are not books of this data set (see above)"
+                            + (f"; {failed} of {len(groups)} book/configuration groups failed too" if failed else ""),
+                            path)
+    if failed:
+        raise BenchlabError(f"{failed} of {len(groups)} book/configuration groups failed", path)
+
+
+def _report_groups(groups: dict[tuple[int, int, int], list], books: dict, texts_given: bool) -> int:
+    """One line per book/configuration; returns how many failed."""
+    from benchlab.data.booksort.generator import check_trials
+
     failed = 0
     for (book, le, ls), recs in sorted(groups.items()):
         words = books[book].words if book in books else None
         problems = check_trials(recs, words)
         status = "ok" if not problems else f"{len(problems)} problems: " + "; ".join(problems[:3])
         failed += bool(problems)
-        click.echo(f"{book} e{le}/s{ls}: {len(recs)} trials{' (excerpts checked in text)' if words else ''}: "
-                   f"{status}")
-    if failed:
-        raise BenchlabError(f"{failed} of {len(groups)} book/configuration groups failed", path)
+        where = " (excerpts checked in text)" if words else " (no --text for this book)" if texts_given else ""
+        click.echo(f"{book} e{le}/s{ls}: {len(recs)} trials{where}: {status}")
+    return failed
+
+
+def _books_for_check(texts: tuple[Path, ...], groups: dict[tuple[int, int, int], list]) -> tuple[dict, list]:
+    """The data's books each --text stands for, and (text, why) for texts that are none of them.
+
+    A text is matched by book id first; a text whose id the data lacks (made with --title or --book-id) is
+    matched by content to the data book with the most of its excerpts. Silently skipping a text that matches
+    nothing would print "ok" for a check that never happened.
+    """
+    from benchlab.data.booksort.books import PreparedBook, prepare
+    from benchlab.data.booksort.generator import excerpts_in_text
+
+    by_book: dict[int, list] = {}
+    titles: dict[int, str] = {}
+    for (book, _, _), recs in groups.items():
+        by_book.setdefault(book, []).extend(recs)
+        titles[book] = recs[0].book_title
+    books: dict[int, PreparedBook] = {}
+    pending: list[tuple[Path, PreparedBook]] = []
+    for text in texts:
+        try:
+            prepared = prepare(text)
+        except BenchlabError as exc:
+            if "no title given" not in exc.message:
+                raise
+            prepared = prepare(text, title=text.stem)  # no Gutenberg header: match by content below
+        if prepared.book_idx in by_book:
+            books[prepared.book_idx] = prepared
+        else:
+            pending.append((text, prepared))
+    mismatches: list[tuple[Path, str]] = []
+    for text, prepared in pending:
+        candidates = [b for b in sorted(by_book) if b not in books]
+        counts = {b: excerpts_in_text(by_book[b], prepared.words) for b in candidates}
+        best = max(counts, key=lambda b: counts[b][0], default=None)
+        if best is not None and counts[best][0] > 0:
+            books[best] = prepared
+            continue
+        data_books = ", ".join(f"{b} ({titles[b]!r})" for b in sorted(by_book))
+        if best is None:
+            why = f"book {prepared.book_idx} ({prepared.title!r}) is not in this data set (its books: {data_books})"
+        else:
+            missing = ", ".join(f"{counts[b][1]} of {counts[b][1]} excerpts of book {b}" for b in candidates)
+            why = (f"{missing} not found in this text (book {prepared.book_idx}, {prepared.title!r}): the data was "
+                   f"made from another book (its books: {data_books})")
+        mismatches.append((text, why))
+    return books, mismatches
 
 
 @score.command("sort")
