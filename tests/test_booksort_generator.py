@@ -162,3 +162,75 @@ def test_generic_cleaner_on_the_nine_books_is_close_to_the_published_preprocessi
         assert abs(len(book.words) / without_titles - 1) < 0.06, book_id
         exact += len(book.words) == without_titles
     assert exact >= 3
+
+
+OTHER_PROSE = (
+    "Snow fell over the harbour all week. The ferry stopped running, so the island ate tinned peaches! Who "
+    "would have guessed the mayor could cook? Old Ruth kept the lighthouse burning anyway. "
+)
+
+
+def _main(args: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
+    from benchlab.tui.cli import main
+
+    with pytest.raises(SystemExit) as info:
+        main(args)
+        raise SystemExit(0)
+    out = capsys.readouterr()
+    return int(info.value.code or 0), out.out, out.err
+
+
+def test_check_against_the_wrong_book_fails_naming_the_missing_excerpts(tmp_path: Path,
+                                                                         capsys: pytest.CaptureFixture[str]) -> None:
+    made_from = _text_file(tmp_path, 3000)
+    other = tmp_path / "other.txt"
+    other.write_text("*** START OF THE PROJECT GUTENBERG EBOOK ANOTHER ***\n\n" + OTHER_PROSE * 200
+                     + "\n*** END OF THE PROJECT GUTENBERG EBOOK ANOTHER ***\n", encoding="utf-8")
+    out = tmp_path / "out"
+    code, _, err = _main(["booksort", "make", "--text", str(made_from), "--out", str(out), "--layout", "jsonl"],
+                         capsys)
+    assert code == 0, err
+    code, stdout, err = _main(["booksort", "check", str(out), "--text", str(other)], capsys)
+    assert code == 2 and "(no --text for this book)" in stdout
+    assert f"benchlab: error: {other}: 110 of 110 excerpts of book" in err and "not found in this text" in err
+    code, stdout, _ = _main(["booksort", "check", str(out), "--text", str(made_from)], capsys)
+    assert code == 0 and "(excerpts checked in text): ok" in stdout
+
+
+def test_check_matches_a_text_by_content_when_made_with_another_title(tmp_path: Path,
+                                                                      capsys: pytest.CaptureFixture[str]) -> None:
+    # make --title changes the book id; check --text without it must still check the excerpts, not skip them.
+    text = _text_file(tmp_path, 3000)
+    out = tmp_path / "out"
+    code, _, _ = _main(["booksort", "make", "--text", str(text), "--title", "Renamed", "--out", str(out),
+                        "--layout", "jsonl"], capsys)
+    assert code == 0
+    code, stdout, _ = _main(["booksort", "check", str(out), "--text", str(text)], capsys)
+    assert code == 0 and "(excerpts checked in text): ok" in stdout
+
+
+@pytest.mark.parametrize(
+    ("content", "reason"),
+    [
+        (bytes(range(256)) * 80, "NUL bytes"),
+        (bytes(b % 255 + 1 for b in range(20_000)), "control characters"),
+        (("1234 5678 ---- 0x1f. " * 2000).encode(), "letters"),
+        (("word " * 5000).encode(), "no sentence ends"),
+    ],
+)
+def test_make_refuses_a_file_that_is_not_plain_text(tmp_path: Path, content: bytes, reason: str,
+                                                    capsys: pytest.CaptureFixture[str]) -> None:
+    binary = tmp_path / "bin.txt"
+    binary.write_bytes(content)
+    code, _, err = _main(["booksort", "make", "--text", str(binary), "--title", "X", "--out", str(tmp_path / "o")],
+                         capsys)
+    assert code == 2
+    assert err.startswith(f"benchlab: error: {binary}: not a plain-text book") and reason in err
+    assert err.count("\n") == 1 and not (tmp_path / "o").exists()
+
+
+def test_latin1_prose_is_still_a_book(tmp_path: Path) -> None:
+    path = tmp_path / "old.txt"
+    path.write_bytes(("Café society met at noon. " * 400).encode("latin-1"))
+    book = prepare(path, title="Old")
+    assert "Café" in book.words

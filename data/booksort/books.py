@@ -110,7 +110,38 @@ def read_text(path: str | Path) -> str:
         text = raw.decode("utf-8")
     except UnicodeDecodeError:
         text = raw.decode("latin-1")  # old Gutenberg "-8" files; every byte decodes
-    return text.replace("\r\n", "\n").replace("\r", "\n")
+    text = text.replace("\r\n", "\n").replace("\r", "\n")
+    problem = not_plain_text(text)
+    if problem:
+        raise BenchlabError(f"not a plain-text book: {problem}; give a UTF-8 or Latin-1 .txt file of prose", p)
+    return text
+
+
+_CONTROL = re.compile(r"[\x00-\x08\x0e-\x1f\x7f-\x9f]")
+_NOT_LETTER = re.compile(r"[^\w\s]|[\d_]|[^\S \n\t\f\v\xa0]")  # visible non-letters (and rare spaces)
+_SENTENCE_END = re.compile(r"[.!?][\"'’”)\]]*(?:\s|$)")
+
+
+def not_plain_text(text: str) -> str | None:
+    """Why ``text`` cannot be a book (binary data, no letters, no sentences), or None.
+
+    The Latin-1 fallback decodes any bytes, so without this a binary file or an archive would be cut into
+    "words" and sampled as if it were prose.
+    """
+    if "\x00" in text:
+        return "it contains NUL bytes, like a binary file"
+    visible = len(text) - sum(text.count(c) for c in " \n\t\f\v\xa0")
+    if not visible:
+        return "it is empty"
+    controls = len(_CONTROL.findall(text))
+    if controls > 0.01 * len(text):
+        return f"{controls:,} control characters, like a binary file"
+    letters = visible - len(_NOT_LETTER.findall(text))
+    if letters < 0.5 * visible:
+        return f"only {100 * letters / visible:.0f}% of its characters are letters"
+    if _SENTENCE_END.search(text) is None:
+        return "no sentence ends (., ! or ?)"
+    return None
 
 
 def gutenberg_title(text: str) -> str | None:

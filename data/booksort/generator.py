@@ -272,6 +272,18 @@ def check_trials(records: Sequence[BookSortRecord], book_words: Sequence[str] | 
     return problems
 
 
+def excerpts_in_text(records: Sequence[BookSortRecord], book_words: Sequence[str]) -> tuple[int, int]:
+    """(found, total): how many of the distinct excerpts of ``records`` occur verbatim anywhere in the book.
+
+    Finds which text a data set was made from (ids may differ when a title or ``--book-id`` was given), and says
+    how much of it is missing when it is the wrong book.
+    """
+    joined = " ".join(book_words)
+    excerpts = {(r.excerpt_length, r.segment_length, r.excerpt_idx): r.excerpt_text for r in records}
+    found = {text: text in joined for text in set(excerpts.values())}
+    return sum(found[text] for text in excerpts.values()), len(excerpts)
+
+
 def generate_many(book: PreparedBook, configs: Sequence[tuple[int, int]], seed: int | None = None,
                   ) -> tuple[list[BookSortRecord], list[GenerationReport], list[str]]:
     """Trials for several configurations of one book; configurations longer than the book are skipped (reported)."""
