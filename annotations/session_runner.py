@@ -65,6 +65,10 @@ class ResponseTiming:
     input: str = "key"
     ignored_keys: int = 0
     onset_source: str = ""
+    #: The experimenter menu interrupted this trial and it was shown again: ``onset_mono`` is the fresh onset (the
+    #: menu time is not in the RT), ``first_onset_mono`` when the trial was first on screen.
+    interrupted: bool = False
+    first_onset_mono: float | None = None
 
     @property
     def rt_ms(self) -> float | None:
@@ -152,7 +156,8 @@ class SessionRunner:
         self.break_kind: BreakKind | None = None
         self.end_reason: EndReason | None = None
         self.last_feedback: Feedback | None = None
-        self.recorded_this_run = 0
+        self.recorded_this_run = 0  # scored trials answered (or skipped) in this run
+        self.practice_this_run = 0
         self._opened = False
 
     # -- lifecycle -------------------------------------------------------------------------------------------
@@ -280,7 +285,10 @@ class SessionRunner:
     def _record(self, step: PlannedStep, response: str, timing: ResponseTiming, *, skipped: bool) -> Feedback | None:
         record = self.task.make_record(self.plan, step, response, timing, skipped=skipped, simulated=self.simulated)
         (self.practice_log if step.practice else self.results_log).append(record)
-        self.recorded_this_run += 1
+        if step.practice:
+            self.practice_this_run += 1
+        else:
+            self.recorded_this_run += 1
         feedback = None
         if step.practice and self.text.practice_feedback and not skipped:
             feedback = self.task.feedback(step.item_id, response)
@@ -338,14 +346,19 @@ class SessionRunner:
         reason = self.end_reason.value if self.end_reason else "open"
         if self.end_reason is EndReason.DECLINED:
             return "Consent declined: nothing was recorded."
-        lines = [
-            f"Session {reason}: {self.recorded_main} of {self.n_main} scored trials recorded"
-            f" ({self.recorded_this_run} in this run; practice {self.recorded_practice} of {self.n_practice}).",
-            f"Results:  {self.files.results}",
-        ]
+        head = (f"Session {reason}: {self.recorded_main} of {self.n_main} scored trials recorded"
+                f" ({self.recorded_this_run} in this run)")
         if self.n_practice:
-            lines.append(f"Practice: {self.files.practice}")
-        lines.append(f"Plan:     {self.files.plan}")
+            head += (f"; practice trials: {self.recorded_practice} of {self.n_practice} recorded"
+                     f" ({self.practice_this_run} in this run)")
+        lines = [head + "."]
+        written = [(label, path) for label, path in (("Results: ", self.files.results),
+                                                     ("Practice:", self.files.practice)) if path.exists()]
+        if not written:
+            lines.append("Nothing was recorded: no trial was answered.")
+        lines += [f"{label} {path}" for label, path in written]
+        if self.files.plan.exists():
+            lines.append(f"Plan:     {self.files.plan}")
         if self.end_reason is EndReason.ABORTED and self.recorded_main < self.n_main:
             lines.append("Resume later with the same command plus --resume (or tick Resume in the launcher).")
         return "\n".join(lines)

@@ -238,7 +238,8 @@ class SortTask:
             practice=step.practice, seed=plan.seed, rt_ms=timing.rt_ms, question_onset_mono=timing.onset_mono,
             response_mono=timing.response_mono, handler_mono=timing.handler_mono, wall_clock=timing.wall_clock,
             input=timing.input, onset_source=timing.onset_source,
-            ignored_keys=timing.ignored_keys, simulated=simulated, **extra,
+            ignored_keys=timing.ignored_keys, simulated=simulated, interrupted=timing.interrupted,
+            first_onset_mono=timing.first_onset_mono, **extra,
         )
         return row.model_dump(mode="python")
 

@@ -60,6 +60,8 @@ class HumanResponse(BaseModel):
     simulated: str | None = None
     plan_seed: int
     benchlab_version: str = __version__
+    interrupted: bool = False  # the experimenter menu interrupted the trial; rt_ms is from the fresh onset
+    first_onset_mono: float | None = None  # onset of the trial's first showing (interrupted trials only)
 
 
 def check_id(value: str, what: str) -> str:
@@ -137,7 +139,7 @@ class WorldSenseTask:
             participant=plan.participant,
             session=plan.session, trial_index=step.index, block=step.block, practice=step.practice,
             skipped=skipped, input=timing.input, ignored_keys=timing.ignored_keys, simulated=simulated,
-            plan_seed=plan.seed,
+            plan_seed=plan.seed, interrupted=timing.interrupted, first_onset_mono=timing.first_onset_mono,
         )
         return record.model_dump(mode="python")
 

@@ -19,6 +19,7 @@ from benchlab.tui.screens.consent import ConsentScreen
 from benchlab.tui.screens.end import EndScreen
 from benchlab.tui.screens.experimenter_menu import ExperimenterMenu
 from benchlab.tui.screens.feedback import FeedbackScreen
+from benchlab.tui.screens.handback import HandbackScreen
 from benchlab.tui.screens.instructions import InstructionsScreen
 from benchlab.tui.screens.launcher import LauncherScreen
 from benchlab.tui.screens.session_setup import SessionSetupScreen
@@ -285,6 +286,10 @@ async def test_launcher_starts_a_session_from_the_form(testset: Path, tmp_path: 
         await pilot.press("ctrl+x", "ctrl+e")
         await settle(pilot)
         await pilot.press("e", "y")
+        await settle(pilot)
+        # The participant is still at the keyboard: a hand-back screen, not the launcher (see test_session_handback)
+        assert isinstance(app.screen, HandbackScreen) and app.kiosk
+        await pilot.press("ctrl+x", "ctrl+e")
         await settle(pilot)
         assert isinstance(app.screen, LauncherScreen) and not app.kiosk  # back to the experimenter
     assert app.summaries and "aborted: 0 of 28" in app.summaries[0]

@@ -2,7 +2,9 @@
 
 In a participant session nothing a participant can type leaves, skips or goes back: no command palette, Ctrl+Q and
 Ctrl+C do nothing, Escape is never a response. The experimenter opens a menu (continue / skip trial / end session,
-each confirmed) with the chord **Ctrl+X then Ctrl+E** (within two seconds).
+each confirmed) with the chord **Ctrl+X then Ctrl+E** (within two seconds). A session started from the launcher
+ends on a hand-back screen that only the same chord leaves, so a participant never reaches the launcher's tools
+(results of every participant, curation with gold answers) or sees the session summary.
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ from benchlab.data.errors import BenchlabError
 from benchlab.tui.frame_clock import timed_driver_class
 from benchlab.tui.key_debounce import KeyDebounce
 from benchlab.tui.screens.experimenter_menu import ExperimenterMenu
+from benchlab.tui.screens.handback import HandbackScreen
 from benchlab.tui.session_flow import SessionFlow
 from benchlab.tui.task_registry import TaskUI
 
@@ -52,10 +55,12 @@ class BenchlabApp(App[list[str]]):
         self.summaries: list[str] = []
         self.error: BenchlabError | None = None
         self._chord_armed_at: float | None = None
+        #: While a finished session waits for the experimenter: the toasts to show once the chord dismisses it.
+        self._handback: list[dict[str, Any]] | None = None
 
     @property
     def kiosk(self) -> bool:
-        return self.flow is not None and not self.flow.finished
+        return self._handback is not None or (self.flow is not None and not self.flow.finished)
 
     def on_mount(self) -> None:
         if self._initial_session is not None:
@@ -75,32 +80,38 @@ class BenchlabApp(App[list[str]]):
                                 debounce=KeyDebounce(repeat_window_s=self.repeat_window_s, min_rt_s=self.min_rt_s))
         self.flow.show()
 
-    def _leave_session(self) -> None:
+    def _leave_session(self, **toast: Any) -> None:
+        """CLI sessions exit the app; launcher sessions go back to the launcher behind the hand-back screen, and
+        ``toast`` (the summary or the error) is shown only once the experimenter has dismissed it."""
         flow, self.flow = self.flow, None
-        self.use_command_palette = self.ENABLE_COMMAND_PALETTE
         if self.exit_after_session:
+            self.use_command_palette = self.ENABLE_COMMAND_PALETTE
             self.exit(self.summaries)
             return
         if flow is not None and flow.screen is not None:
             while len(self.screen_stack) > 2:  # back to the launcher (the default screen is below it)
                 self.pop_screen()
+        self._handback = [toast] if toast else []
+        self.push_screen(HandbackScreen())
+
+    def _end_handback(self) -> None:
+        toasts, self._handback = self._handback or [], None
+        if isinstance(self.screen, HandbackScreen):
+            self.pop_screen()
+        self.use_command_palette = self.ENABLE_COMMAND_PALETTE
+        for toast in toasts:
+            self.notify(**toast)
 
     def _session_finished(self, runner: SessionRunner) -> None:
         summary = runner.summary()
         self.summaries.append(summary)
-        self._leave_session()
-        if not self.exit_after_session:
-            self.notify(summary, title="Session ended", timeout=15)
+        self._leave_session(message=summary, title="Session ended", timeout=15)
 
     def _session_error(self, exc: BenchlabError) -> None:
         self.error = exc
         if self.flow is not None:
             self.summaries.append(self.flow.runner.summary())
-        if self.exit_after_session:
-            self._leave_session()
-        else:
-            self._leave_session()
-            self.notify(str(exc), title="Session stopped", severity="error", timeout=30)
+        self._leave_session(message=str(exc), title="Session stopped", severity="error", timeout=30)
 
     # -- stimulus onset ---------------------------------------------------------------------------------------
 
@@ -143,6 +154,9 @@ class BenchlabApp(App[list[str]]):
         armed, self._chord_armed_at = self._chord_armed_at, None
         if not self.kiosk or armed is None or get_time() - armed > CHORD_WINDOW_S:
             return
+        if self._handback is not None:
+            self._end_handback()
+            return
         if isinstance(self.screen, ExperimenterMenu) or self.flow is None:
             return
         flow = self.flow
@@ -158,6 +172,6 @@ class BenchlabApp(App[list[str]]):
             elif choice == "end":
                 flow.end_now()
             elif runner.stage is Stage.TRIAL:
-                flow.show()  # the trial starts again with a fresh onset: the menu time is not part of the RT
+                flow.restart_trial()  # a fresh onset (the menu time is not in the RT), marked as interrupted
 
         self.push_screen(ExperimenterMenu(can_skip=runner.stage is Stage.TRIAL, status=status), chosen)

@@ -6,6 +6,7 @@ the next screen is built, so a response is on disk before the next trial appears
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
@@ -50,6 +51,8 @@ class SessionFlow:
         self.debounce = debounce or KeyDebounce()
         self.screen: Screen[None] | None = None
         self.finished = False
+        #: The trial the experimenter menu interrupted (item id, onset of its first showing), until it is answered.
+        self._interrupted: tuple[str, float | None] | None = None
 
     # -- showing --------------------------------------------------------------------------------------------
 
@@ -81,7 +84,7 @@ class SessionFlow:
         r = self.runner
         progress = (f"{r.recorded_main} of {r.n_main} questions answered", r.recorded_main, r.n_main)
         if r.break_kind is BreakKind.PRACTICE_DONE:
-            blocks = f"in {r.n_blocks} blocks with a break after each" if r.n_blocks > 1 else "in one block"
+            blocks = f"in {r.n_blocks} blocks with a short break between blocks" if r.n_blocks > 1 else "in one block"
             title = "Practice finished"
             message = f"From now on there is no feedback. The main part has {r.n_main} questions, {blocks}."
         else:
@@ -122,8 +125,28 @@ class SessionFlow:
 
     # -- answering ------------------------------------------------------------------------------------------
 
+    def restart_trial(self) -> None:
+        """Show the current trial again after the experimenter menu, with a fresh onset (the menu time is not part
+        of the RT); its record is marked ``interrupted`` and keeps the first onset."""
+        if self.runner.stage is not Stage.TRIAL:
+            return
+        item = self.runner.current.item_id
+        if self._interrupted is None or self._interrupted[0] != item:
+            screen = self.screen
+            # SORT (STM) is first on screen with its excerpt; a choice trial with its question.
+            first = getattr(screen, "excerpt_onset_mono", None)
+            if first is None:
+                first = getattr(screen, "onset_mono", None)
+            self._interrupted = (item, first)
+        self.show()
+
     def answer(self, response: str, timing: ResponseTiming) -> None:
         """Record (fsync) first, then show feedback or the next screen."""
+        if self._interrupted is not None and self.runner.stage is Stage.TRIAL:
+            item, first = self._interrupted
+            if item == self.runner.current.item_id:
+                timing = dataclasses.replace(timing, interrupted=True, first_onset_mono=first)
+        self._interrupted = None
         try:
             feedback = self.runner.respond(response, timing)
         except BenchlabError as exc:

@@ -37,9 +37,14 @@ HUMAN_EXTRA_COLUMNS = [
     "rt_ms", "reading_ms", "reading_timed_out", "delay_ms", "excerpt_onset_mono", "continue_mono",
     "question_onset_mono", "response_mono", "handler_mono", "wall_clock", "input", "ignored_keys", "simulated",
     "benchlab_version", "onset_source",
+    # Added later, at the end so that files written before still read (see LEGACY_HUMAN_COLUMNS).
+    "interrupted", "first_onset_mono",
 ]
 #: The leading unnamed column mirrors the pandas index the original writes, so ``read_csv(index_col=0)`` works.
 HUMAN_COLUMNS = ["", *DATASET_COLUMNS, *SCORE_COLUMNS, *HUMAN_EXTRA_COLUMNS]
+#: The header of human files written before ``interrupted``/``first_onset_mono`` existed: still read, and appended
+#: to in their own layout (the new columns are left out of such a file).
+LEGACY_HUMAN_COLUMNS = HUMAN_COLUMNS[:HUMAN_COLUMNS.index("interrupted")]
 
 Answer = Literal["A", "B", "X"]
 
@@ -101,6 +106,8 @@ class HumanSortRow(BaseModel):
     simulated: str | None = None
     benchlab_version: str = __version__
     onset_source: str = ""  # "frame_written" (the frame's write to the terminal) or "after_refresh" (fallback)
+    interrupted: bool = False  # the experimenter menu interrupted the trial; rt_ms is from the fresh onset
+    first_onset_mono: float | None = None  # the trial's first onset (excerpt in STM), for interrupted trials
 
     @classmethod
     def from_trial(cls, record: BookSortRecord, answer: Answer, **extra: Any) -> HumanSortRow:
@@ -133,6 +140,7 @@ class SortResultsLog:
         self._records: list[dict[str, Any]] = []
         self._ids: set[str] = set()
         self._loaded = False
+        self._header = HUMAN_COLUMNS  # the layout of the file being appended to (an older file keeps its own)
 
     @staticmethod
     def _id_of(record: Mapping[str, Any]) -> str:
@@ -160,7 +168,7 @@ class SortResultsLog:
             lines = handle.read().split("\n")[:-1]  # after the last newline: nothing, or a torn row
         reader = csv.reader(lines)
         header = next(reader, None)
-        if header != HUMAN_COLUMNS:
+        if header not in (HUMAN_COLUMNS, LEGACY_HUMAN_COLUMNS):
             raise BenchlabError("not a benchlab human SORT results file (unexpected header); choose another --out "
                                 "folder", self.path, 1)
         for lineno, row in enumerate(reader, start=2):
@@ -173,6 +181,7 @@ class SortResultsLog:
                                     lineno)
             ids.add(item)
             records.append(rec)
+        self._header = header
         return records
 
     @property
@@ -200,8 +209,9 @@ class SortResultsLog:
         buf = io.StringIO()
         writer = csv.writer(buf, lineterminator="\n")
         if not self.path.exists() or self.path.stat().st_size == 0:
+            self._header = HUMAN_COLUMNS
             writer.writerow(HUMAN_COLUMNS)
-        writer.writerow([str(len(self._records)), *(_cell(values[c]) for c in HUMAN_COLUMNS[1:])])
+        writer.writerow([str(len(self._records)), *(_cell(values[c]) for c in self._header[1:])])
         append_bytes(self.path, buf.getvalue().encode("utf-8"))
         self._ids.add(row.trial_id)
         self._records.append({k: _cell(v) for k, v in values.items()})

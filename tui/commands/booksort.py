@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import time
 from pathlib import Path
+from typing import Any
 
 import click
 
@@ -235,7 +236,7 @@ SIMULATED = {"random": "random", "oracle": "oracle", "always-a": "biased"}
 @click.option("--trials", type=int, default=20, show_default=True,
               help="Scored trials, spread evenly over the 4 distance bins (and A/B inside each bin).")
 @click.option("--practice", type=int, default=2, show_default=True, help="Practice trials (validation split).")
-@click.option("--block-size", type=int, default=10, show_default=True, help="Trials per block; a break follows.")
+@click.option("--block-size", type=int, default=10, show_default=True, help="Trials per block; a break between blocks.")
 @click.option("--delay", type=float, default=0.0, show_default=True,
               help="Seconds between the end of reading and the question (a blank wait screen).")
 @click.option("--min-reading", type=float, default=0.0, show_default=True,
@@ -266,7 +267,7 @@ def run_sort(
     Responses go to OUT/results/{L_E}-s{L_S}-human_<participant>_results.csv in the SORT results layout;
     score them with ``benchlab score sort OUT/results``.
     """
-    from benchlab.tui.commands.session import run_session
+    from benchlab.tui.commands.session import given_options, run_session, warn_ignored_on_resume
     from benchlab.tui.sort_ui import SortUI
     from benchlab.tui.task_registry import SessionRequest
 
@@ -283,12 +284,16 @@ def run_sort(
     )
     if sim_delay < 0:
         raise BenchlabError("--sim-delay cannot be negative")
+    given = given_options({"dataset": "--data", "seed": "--seed", "trials": "--trials", "practice": "--practice",
+                           "block_size": "--block-size", "delay": "--delay", "min_reading": "--min-reading",
+                           "max_reading": "--max-reading"})
     if simulate is None:
-        run_session(task_ui, request)
+        run_session(task_ui, request, given=given, planned=_sort_plan_values)
         return
     from benchlab.annotations.simulate import SimulatedParticipant, simulate_session
 
     runner = task_ui.prepare(request)
+    warn_ignored_on_resume(runner, given, _sort_plan_values)
     try:
         participant_sim = SimulatedParticipant(SIMULATED[simulate], seed=runner.plan.seed)
         try:
@@ -300,6 +305,13 @@ def run_sort(
         click.echo(runner.summary())
     finally:
         runner.close()
+
+
+def _sort_plan_values(plan: Any) -> dict[str, Any]:
+    c = plan.config
+    return {"--data": Path(plan.dataset), "--seed": plan.seed, "--trials": len(plan.main_items),
+            "--practice": len(plan.practice), "--block-size": c.get("block_size"), "--delay": c.get("delay_s"),
+            "--min-reading": c.get("min_reading_s"), "--max-reading": c.get("max_reading_s")}
 
 
 @bench.command("sort-screen")

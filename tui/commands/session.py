@@ -2,19 +2,60 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
 from pathlib import Path
+from typing import Any
 
 import click
 
+from benchlab.annotations.session_plan import SessionPlan
+from benchlab.annotations.session_runner import SessionRunner
 from benchlab.annotations.simulate import POLICIES
 from benchlab.data.errors import BenchlabError
 from benchlab.tui.commands.groups import cli, run
 from benchlab.tui.task_registry import SessionRequest, TaskUI
 
+PlanValues = Callable[[SessionPlan], Mapping[str, Any]]
 
-def run_session(task_ui: TaskUI, request: SessionRequest, *, sim_delay: float = 0.0) -> None:
-    """Prepare the session, run it (app or simulation) and print where the results are and how many were recorded."""
+
+def given_options(names: Mapping[str, str]) -> dict[str, Any]:
+    """The options (``param name -> flag``) the user typed on this command line, as ``flag -> value``."""
+    ctx = click.get_current_context()
+    return {flag: ctx.params[name] for name, flag in names.items()
+            if ctx.get_parameter_source(name) is click.core.ParameterSource.COMMANDLINE}
+
+
+def _same(given: Any, planned: Any) -> bool:
+    if isinstance(given, Path) or isinstance(planned, Path):
+        return Path(str(given)).resolve() == Path(str(planned)).resolve()
+    if isinstance(given, float) or isinstance(planned, float):
+        return given is not None and planned is not None and float(given) == float(planned)
+    if isinstance(given, str) and isinstance(planned, list | tuple):
+        return tuple(p.strip() for p in given.split(",") if p.strip()) == tuple(planned)
+    return bool(given == planned)
+
+
+def warn_ignored_on_resume(runner: SessionRunner, given: Mapping[str, Any], planned: PlanValues) -> None:
+    """A resumed session replays its saved plan: say (one stderr line) which typed options differ and are ignored."""
+    if not runner.resume:
+        return
+    saved = planned(runner.plan)
+    differ = [f"{flag} {given[flag]} (plan: {saved[flag]})" for flag in given
+              if flag in saved and not _same(given[flag], saved[flag])]
+    if differ:
+        click.echo(f"benchlab: warning: --resume replays the saved plan {runner.files.plan}; these options differ "
+                   f"from it and are ignored: {', '.join(differ)}", err=True)
+
+
+def run_session(task_ui: TaskUI, request: SessionRequest, *, sim_delay: float = 0.0,
+                given: Mapping[str, Any] | None = None, planned: PlanValues | None = None) -> None:
+    """Prepare the session, run it (app or simulation) and print where the results are and how many were recorded.
+
+    ``given``/``planned``: the typed plan options and how to read them from a saved plan (warned about on resume).
+    """
     runner = task_ui.prepare(request)
+    if given and planned is not None:
+        warn_ignored_on_resume(runner, given, planned)
     try:
         if request.simulated:
             from benchlab.annotations.simulate import SimulatedParticipant, simulate_session
@@ -51,7 +92,7 @@ def run_session(task_ui: TaskUI, request: SessionRequest, *, sim_delay: float = 
               help="Comma-separated participant list: tuples are split between them so that a lab covers more items.")
 @click.option("--seed", type=int, default=None, help="Plan seed (default: random; it is saved with the plan).")
 @click.option("--practice", type=int, default=4, show_default=True, help="Practice trials (outside the scored set).")
-@click.option("--block-size", type=int, default=30, show_default=True, help="Trials per block; a break follows each.")
+@click.option("--block-size", type=int, default=30, show_default=True, help="Trials per block; a break between blocks.")
 @click.option("--min-gap", type=int, default=1, show_default=True,
               help="Minimum number of other trials between two items of the same tuple.")
 @click.option("--out", type=click.Path(path_type=Path), default=None,
@@ -91,7 +132,17 @@ def run_worldsense(
     )
     if sim_delay < 0:
         raise BenchlabError("--sim-delay cannot be negative")
-    run_session(task_ui, request, sim_delay=sim_delay)
+    given = given_options({"dataset": "--testset", "tuples_per_cell": "--tuples-per-cell", "seed": "--seed",
+                           "practice": "--practice", "block_size": "--block-size", "min_gap": "--min-gap",
+                           "participants": "--participants"})
+    run_session(task_ui, request, sim_delay=sim_delay, given=given, planned=_worldsense_plan_values)
+
+
+def _worldsense_plan_values(plan: SessionPlan) -> dict[str, Any]:
+    c = plan.config
+    return {"--testset": Path(plan.dataset), "--seed": plan.seed, "--tuples-per-cell": c.get("tuples_per_cell"),
+            "--practice": c.get("practice", len(plan.practice)), "--block-size": c.get("block_size"),
+            "--min-gap": c.get("min_gap"), "--participants": c.get("participants", [])}
 
 
 @cli.command("timing-check")

@@ -15,7 +15,7 @@ from benchlab.tui.screens.confirm import ConfirmScreen
 
 
 class ExperimenterMenu(ModalScreen[str | None]):
-    """Dismisses with ``"skip"``, ``"end"`` or ``None`` (continue)."""
+    """Dismisses with ``"skip"`` (offered on trials only), ``"end"`` or ``None`` (continue)."""
 
     CSS_PATH = "experimenter_menu.tcss"
 
@@ -29,7 +29,8 @@ class ExperimenterMenu(ModalScreen[str | None]):
             yield Static("Experimenter menu", id="menu-title")
             yield Static(self.status, id="menu-status", markup=False)
             yield Button("c  Continue the session", id="continue", variant="primary")
-            yield Button("s  Skip this trial (records an empty answer)", id="skip", disabled=not self.can_skip)
+            if self.can_skip:  # only on a trial: elsewhere there is nothing to skip
+                yield Button("s  Skip this trial (records an empty answer)", id="skip")
             yield Button("e  End the session now (responses so far are saved)", id="end", variant="error")
 
     def on_key(self, event: events.Key) -> None:

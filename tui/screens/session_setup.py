@@ -3,11 +3,14 @@ participant (kiosk mode). The same choices as ``benchlab run <task>`` on the com
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, VerticalScroll
 from textual.screen import Screen
+from textual.widget import Widget
 from textual.widgets import Button, Checkbox, Footer, Header, Input, Label, Static
 
 from benchlab.annotations.session_runner import SessionRunner
@@ -20,7 +23,7 @@ _FIELDS: list[tuple[str, str, str]] = [
     ("session", "Session", "1"),
     ("items_per_cell", "", "2"),
     ("practice", "Practice trials (from outside the scored set)", "4"),
-    ("block_size", "Trials per block (a break after each block)", "30"),
+    ("block_size", "Trials per block (a break between blocks)", "30"),
     ("min_gap", "Minimum trials between tuple mates", "1"),
     ("seed", "Seed (empty: a random seed, saved in the plan)", ""),
     ("participants", "Participant list for item assignment (optional, comma separated)", ""),
@@ -29,6 +32,24 @@ _FIELDS: list[tuple[str, str, str]] = [
     ("instructions_file", "Instructions file (optional, pages separated by ---)", ""),
 ]
 _INTS = ("items_per_cell", "practice", "block_size", "min_gap")
+#: Which field an error from preparing the session is about, by words in its message (first match wins).
+_FIELD_HINTS: list[tuple[str, str]] = [
+    ("already started", "f-session"), ("already has recorded responses", "f-resume"),
+    ("participant list", "f-participants"), ("participant", "f-participant"), ("session id", "f-session"),
+    ("--tuples-per-cell", "f-items_per_cell"), ("--trials", "f-items_per_cell"), ("--practice", "f-practice"),
+    ("practice trials", "f-practice"), ("--block-size", "f-block_size"), ("--min-gap", "f-min_gap"),
+    ("consent", "f-consent_file"), ("instructions", "f-instructions_file"), ("--condition", "x-condition"),
+    ("--delay", "x-delay"), ("--min-reading", "x-min_reading"), ("--max-reading", "x-max_reading"),
+    ("excerpt length", "x-excerpt_length"), ("segment length", "x-segment_length"),
+]
+
+
+class FieldError(BenchlabError):
+    """A form value that is wrong, with the id of the field to focus."""
+
+    def __init__(self, message: str, field_id: str) -> None:
+        super().__init__(message)
+        self.field_id = field_id
 
 
 class SessionSetupScreen(Screen[None]):
@@ -91,19 +112,20 @@ class SessionSetupScreen(Screen[None]):
         extra = {name: self.query_one(f"#x-{name}", Input).value.strip()
                  for name, _l, _d in getattr(self.task_ui, "extra_fields", ())}
         if not values["participant"]:
-            raise BenchlabError("enter a participant id")
+            raise FieldError("enter a participant id", "f-participant")
         ints: dict[str, int] = {}
         for name in _INTS:
             try:
                 ints[name] = int(values[name])
             except ValueError:
-                raise BenchlabError(f"{name.replace('_', ' ')} must be a whole number") from None
+                label = (self.task_ui.items_per_cell_label if name == "items_per_cell" else name.replace("_", " "))
+                raise FieldError(f"{label} must be a whole number", f"f-{name}") from None
         seed = None
         if values["seed"]:
             try:
                 seed = int(values["seed"])
             except ValueError:
-                raise BenchlabError("the seed must be a whole number") from None
+                raise FieldError("the seed must be a whole number", "f-seed") from None
         return SessionRequest(
             dataset=values["dataset"], participant=values["participant"], session=values["session"] or "1",
             out=values["out"], seed=seed, practice=ints["practice"], block_size=ints["block_size"],
@@ -120,7 +142,7 @@ class SessionSetupScreen(Screen[None]):
         try:
             request = self.request()
         except BenchlabError as exc:
-            error.update(str(exc))
+            self._show_error(exc)
             return
         error.update("Preparing the session...")
         self.query_one("#start", Button).disabled = True
@@ -132,13 +154,43 @@ class SessionSetupScreen(Screen[None]):
         try:
             runner = self.task_ui.prepare(request)
         except BenchlabError as exc:
-            self.app.call_from_thread(self._failed, str(exc))
+            self.app.call_from_thread(self._failed, exc)
             return
         self.app.call_from_thread(self._ready, runner)
 
-    def _failed(self, message: str) -> None:
-        self.query_one("#error", Static).update(message)
+    def _failed(self, exc: BenchlabError) -> None:
         self.query_one("#start", Button).disabled = False
+        self._show_error(exc)
+
+    def _show_error(self, exc: BenchlabError) -> None:
+        """The message below the form is off-screen on a small terminal: also a toast, and the offending field
+        gets the focus (which scrolls it into view)."""
+        message = str(exc)
+        self.query_one("#error", Static).update(message)
+        self.notify(message, title="Cannot start the session", severity="error", timeout=10)
+        field = self._field_of(exc)
+        if field is not None:
+            field.focus()
+        else:
+            self.query_one("#error", Static).scroll_visible(animate=False)
+
+    def _field_of(self, exc: BenchlabError) -> Widget | None:
+        field_id = getattr(exc, "field_id", None)
+        if field_id is None and exc.path is not None:
+            # A file named in the error: the field holding that path (data set, output folder, texts).
+            for name in ("dataset", "consent_file", "instructions_file"):
+                found = self.query(f"#f-{name}")
+                value = found.first(Input).value.strip() if found else ""
+                if value and _same_or_inside(exc.path, Path(value)):
+                    field_id = f"f-{name}"
+                    break
+        if field_id is None:
+            text = exc.message.lower()
+            field_id = next((fid for hint, fid in _FIELD_HINTS if hint in text and self.query(f"#{fid}")), None)
+        if field_id is None:
+            return None
+        found = self.query(f"#{field_id}")
+        return found.first() if found else None
 
     def _ready(self, runner: SessionRunner) -> None:
         self.query_one("#error", Static).update("")
@@ -148,3 +200,12 @@ class SessionSetupScreen(Screen[None]):
             runner.close()
             return
         start(runner, self.task_ui)
+
+
+def _same_or_inside(path: Path, folder: Path) -> bool:
+    """``path`` is ``folder`` or lies inside it (errors often name a file inside the folder the form gave)."""
+    try:
+        path.resolve().relative_to(folder.resolve())
+    except (ValueError, OSError):
+        return False
+    return True
