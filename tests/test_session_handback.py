@@ -104,3 +104,15 @@ async def test_an_aborted_launcher_session_ends_on_the_hand_back_screen(testset:
         await settle(pilot)
         await assert_handback_holds(app, pilot, out)
     assert "aborted: 1 of 8" in app.summaries[0]
+
+
+def test_hand_back_screen_snapshot(snap_compare: Any) -> None:
+    """What the participant sees when a launcher session is over (nothing but the hand-back message)."""
+    from benchlab.tui.screens.handback import HandbackScreen as Handback
+
+    async def before(pilot: Pilot[Any]) -> None:
+        await pilot.pause()
+        pilot.app.push_screen(Handback())
+        await pilot.pause()
+
+    assert snap_compare(BenchlabApp(**FAST), terminal_size=(80, 24), run_before=before)

@@ -59,8 +59,17 @@ async def test_worldsense_record_marks_an_interrupted_trial(tmp_path: Path) -> N
         await settle(pilot)
         await pilot.press("2")  # the next trial, not interrupted
         await settle(pilot)
+        third = app.screen
+        assert isinstance(third, ChoiceTrialScreen)
+        await menu_then_continue(pilot)
+        await pilot.press("ctrl+x", "ctrl+e")  # then the experimenter skips it after all
+        await settle(pilot)
+        await pilot.press("s", "y")
+        await settle(pilot)
     records = [json.loads(line) for line in runner.files.results.read_text().splitlines()]
-    hit, plain = records
+    hit, plain, skipped = records
+    assert skipped["skipped"] is True and skipped["interrupted"] is True
+    assert skipped["first_onset_mono"] == third.onset_mono
     assert hit["interrupted"] is True and hit["first_onset_mono"] == first.onset_mono
     assert hit["onset_mono"] == again.onset_mono and hit["onset_mono"] > hit["first_onset_mono"]  # fresh onset kept
     assert hit["rt_ms"] == pytest.approx((hit["response_mono"] - hit["onset_mono"]) * 1000, abs=0.002)

@@ -142,11 +142,7 @@ class SessionFlow:
 
     def answer(self, response: str, timing: ResponseTiming) -> None:
         """Record (fsync) first, then show feedback or the next screen."""
-        if self._interrupted is not None and self.runner.stage is Stage.TRIAL:
-            item, first = self._interrupted
-            if item == self.runner.current.item_id:
-                timing = dataclasses.replace(timing, interrupted=True, first_onset_mono=first)
-        self._interrupted = None
+        timing = self._mark_interrupted(timing)
         try:
             feedback = self.runner.respond(response, timing)
         except BenchlabError as exc:
@@ -157,6 +153,15 @@ class SessionFlow:
         else:
             self.show()
 
+    def _mark_interrupted(self, timing: ResponseTiming) -> ResponseTiming:
+        """The record of a trial the menu interrupted says so and keeps its first onset."""
+        interrupted, self._interrupted = self._interrupted, None
+        if interrupted is not None and self.runner.stage is Stage.TRIAL:
+            item, first = interrupted
+            if item == self.runner.current.item_id:
+                return dataclasses.replace(timing, interrupted=True, first_onset_mono=first)
+        return timing
+
     def skip_current(self) -> None:
         """Experimenter skip: an empty answer for the trial on screen."""
         if self.runner.stage is not Stage.TRIAL:
@@ -166,6 +171,7 @@ class SessionFlow:
         now = get_time()
         timing = ResponseTiming(onset_mono=onset, response_mono=now, wall_clock=wall_clock_now(),
                                 requested_mono=requested, handler_mono=now, input="experimenter")
+        timing = self._mark_interrupted(timing)
         self._guarded(lambda: self.runner.skip(timing))()
 
     def end_now(self) -> None:
