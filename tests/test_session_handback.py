@@ -116,3 +116,32 @@ def test_hand_back_screen_snapshot(snap_compare: Any) -> None:
         await pilot.pause()
 
     assert snap_compare(BenchlabApp(**FAST), terminal_size=(80, 24), run_before=before)
+
+
+async def test_a_launcher_session_stopped_by_an_error_also_waits_for_the_experimenter(
+        testset: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from benchlab.annotations import response_log
+    from benchlab.data.errors import BenchlabError
+    from benchlab.tui.task_registry import TASKS, SessionRequest
+
+    def full_disk(path: Path, line: str) -> None:
+        raise BenchlabError("could not record the response (No space left on device)", path)
+
+    monkeypatch.setattr(response_log, "append_line", full_disk)
+    task = TASKS["worldsense"]
+    out = tmp_path / "out"
+    runner = task.prepare(SessionRequest(dataset=str(testset), participant="P09", out=str(out), seed=1, practice=0,
+                                         no_instructions=True))
+    app = BenchlabApp(**FAST)
+    async with app.run_test(size=(100, 40)) as pilot:
+        await settle(pilot)
+        app.start_session(runner, task)  # as the launcher's form does
+        await settle(pilot)
+        await pilot.press("1")
+        await settle(pilot)
+        assert isinstance(app.screen, HandbackScreen) and "No space left" not in visible_text(app)
+        assert not list(app._notifications)
+        await pilot.press("ctrl+x", "ctrl+e")
+        await settle(pilot)
+        assert isinstance(app.screen, LauncherScreen)
+        assert any("No space left on device" in n.message for n in app._notifications)
