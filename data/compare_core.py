@@ -28,10 +28,12 @@ class Entry:
     name: str
     kind: Kind
     flags: tuple[str, ...] = ()  # attention-criterion failures (participants only)
+    simulated: str = ""  # the simulation strategy (e.g. "oracle") of a simulated participant; "" for a person
 
     @property
     def label(self) -> str:
-        return f"{self.name} [flagged]" if self.flags else self.name
+        name = f"{self.name} (simulated {self.simulated})" if self.simulated else self.name
+        return f"{name} [flagged]" if self.flags else name
 
 
 @dataclass(frozen=True)
@@ -78,6 +80,10 @@ class Comparison:
         return [e for e in self.entries if e.kind == "model"]
 
     @property
+    def simulated(self) -> list[Entry]:
+        return [e for e in self.participants if e.simulated]
+
+    @property
     def flagged(self) -> list[Entry]:
         return [e for e in self.participants if e.flags]
 
@@ -104,12 +110,14 @@ class Comparison:
                              "ci_low": _r(cell.ci_low), "ci_high": _r(cell.ci_high),
                              "participants": cell.n_participants,
                              self.unit: cell.n_units, "ci_method": cell.method, "flagged": "; ".join(e.flags),
+                             "simulated": e.simulated,
                              **{k: _r(v) if isinstance(v, float) else v for k, v in cell.extra.items()}})
         frame = pd.DataFrame(rows).set_index(["who", "condition"]) if rows else pd.DataFrame()
         return Table(f"{self.benchmark}: {self.score_name} per row and condition (proportions)", frame)
 
     def tests_table(self, numeric: bool = False) -> Table:
         rows = []
+        labels = {e.name: e.label for e in self.entries}
         for t in self.tests:
             r = t.result
             if numeric:
@@ -119,7 +127,7 @@ class Comparison:
                              "ci_low": _r(r.ci_low), "ci_high": _r(r.ci_high), "p": _r(r.p_value, 6),
                              "n": r.n, "method": r.method, "note": r.note})
             else:
-                rows.append({"condition": t.condition, "humans_row": t.who, "model": t.model,
+                rows.append({"condition": t.condition, "humans_row": labels.get(t.who, t.who), "model": t.model,
                              "humans": _pct(t.humans),
                              "model (same units)": _pct(t.model_same_units),
                              "difference [95% CI]": _diff_text(r), "p": format_p(r.p_value) + stars(r.p_value),
@@ -132,7 +140,16 @@ class Comparison:
             frame = frame.set_index(["condition", "humans_row", "model"] if per_person else ["condition", "model"])
             if per_person:
                 frame.index = frame.index.set_names(["condition", "who", "model"])
-        return Table(f"{self.benchmark}: humans minus model (points), two-sided tests", frame)
+        return Table(f"{self.benchmark}: humans minus model (points), two-sided tests", frame,
+                     empty_text=self.no_tests_reason())
+
+    def no_tests_reason(self) -> str:
+        if not any(e.kind == "humans" for e in self.entries):
+            return ("(no tests: no pooled humans" + (", simulated participants are not pooled without "
+                                                     "--include-simulated)" if self.simulated else ")"))
+        if not self.models:
+            return "(no tests: no model results)"
+        return "(no tests: humans and models share no items)"
 
     def spread_table(self) -> Table:
         rows = []
@@ -223,6 +240,18 @@ class Comparison:
         return f"{cell.n_participants} / {cell.n_units}"
 
 
+def simulated_note(simulated: dict[str, str], included: bool) -> str:
+    """The methods line saying who was simulated and whether they were pooled."""
+    sims = [f"{p} ({s})" for p, s in simulated.items() if s]
+    if not sims:
+        return "Simulated participants: none."
+    if included:
+        return (f"Simulated participants: {', '.join(sims)}; INCLUDED in the pooled humans, spread and agreement "
+                "(--include-simulated).")
+    return (f"Simulated participants: {', '.join(sims)}; shown on their own rows, left out of the pooled humans, "
+            "spread and agreement (--include-simulated pools them).")
+
+
 def _r(x: float, digits: int = 6) -> float | None:
     return None if x != x else round(float(x), digits)
 
@@ -239,5 +268,5 @@ def _diff_text(r: TestResult) -> str:
     if r.estimate != r.estimate:
         return "n/a"
     if math.isnan(r.ci_low):
-        return f"{100 * r.estimate:+.1f}"
+        return f"{100 * r.estimate:+.1f} [CI n/a]"  # too few differing units for an interval (see the note)
     return f"{100 * r.estimate:+.1f} [{100 * r.ci_low:+.1f}, {100 * r.ci_high:+.1f}]"

@@ -24,7 +24,7 @@ import pandas as pd
 
 from benchlab.data import stats
 from benchlab.data.booksort.results import find_results, read_results
-from benchlab.data.compare_core import POOLED, Comparison, Entry, TestRow
+from benchlab.data.compare_core import POOLED, Comparison, Entry, TestRow, simulated_note
 from benchlab.data.errors import BenchlabError
 from benchlab.data.stats import AttentionCriterion, FigureCell
 
@@ -120,8 +120,13 @@ def compare_sort(
     by_bin: bool = True,
     participant_tests: bool = True,
     rt_quantiles: int = 4,
+    include_simulated: bool = False,
 ) -> Comparison:
-    """Build the comparison from results CSVs or folders (humans: model names ``human-<id>``)."""
+    """Build the comparison from results CSVs or folders (humans: model names ``human-<id>``).
+
+    Simulated participants (the ``simulated`` column, e.g. ``run sort --simulate oracle``) keep their own labelled
+    row but stay out of the pooled humans, spread and agreement unless ``include_simulated``.
+    """
     criterion = criterion or AttentionCriterion()
     frame = read_rows(paths)
     configs = sorted(frame["config"].unique(), key=_sort_key)
@@ -138,7 +143,10 @@ def compare_sort(
     for pid in participants:
         own = humans[humans["who"] == pid]
         flags[pid] = tuple(criterion.reasons(float(own["correct"].mean()), own["rt_ms"].to_numpy(dtype=float)))
-    pooled_from = [p for p in participants if not (exclude_flagged and flags[p])]
+    simulated = {p: next((s for s in humans.loc[humans["who"] == p, "simulated"].astype(str) if s), "")
+                 for p in participants}
+    real = [p for p in participants if include_simulated or not simulated[p]]
+    pooled_from = [p for p in real if not (exclude_flagged and flags[p])]
     pooled_rows = humans[humans["who"].isin(pooled_from) & (humans["item"] != "")]
     # each (participant, item) once: first answer
     pooled_rows = pooled_rows.drop_duplicates(["who", "item"], keep="first")
@@ -146,8 +154,8 @@ def compare_sort(
         config=("config", "first"), bin=("bin", "first"), acc=("correct", "mean"), people=("who", "nunique"),
     ).reset_index()
 
-    entries = [Entry(p, "participant", flags[p]) for p in participants]
-    if participants:
+    entries = [Entry(p, "participant", flags[p], simulated[p]) for p in participants]
+    if not items.empty:
         entries.append(Entry(POOLED, "humans"))
     entries += [Entry(m, "model") for m in model_names]
 
@@ -176,8 +184,8 @@ def compare_sort(
                     strata = shared["config"].tolist() if c == OVERALL else None
                     h = shared["acc"].to_numpy(dtype=float)
                     mv = mcorrect.loc[shared["item"]].to_numpy(dtype=float)
-                    res = stats.paired_bootstrap(h, mv, strata, n_boot=n_boot, seed=seed)
-                    res = _renamed(res, "paired bootstrap over shared items"
+                    res = stats.paired_permutation_test(h, mv, strata, n_boot=n_boot, seed=seed)
+                    res = _renamed(res, res.method + " over shared items"
                                    + (" (stratified by configuration)" if c == OVERALL else ""))
                     tests.append(TestRow(c, m, stats.stratified_mean(h, strata), stats.stratified_mean(mv, strata),
                                          res))
@@ -212,7 +220,7 @@ def compare_sort(
 
     spread = {}
     for c in conditions:
-        vals = [cells[(p, c)].value for p in participants if (p, c) in cells]
+        vals = [cells[(p, c)].value for p in real if (p, c) in cells]
         if vals:
             spread[c] = stats.spread(vals)
 
@@ -234,7 +242,8 @@ def compare_sort(
         rt_bins[pid] = stats.accuracy_by_rt_quantile(rts, own["correct"].to_numpy(dtype=bool), rt_quantiles)
 
     agreement = {}
-    answered = humans[humans["item"] != ""].drop_duplicates(["who", "item"], keep="first")
+    answered = humans[humans["who"].isin(real) & (humans["item"] != "")].drop_duplicates(["who", "item"],
+                                                                                            keep="first")
     multi = answered.groupby("item").filter(lambda g: len(g) >= 2)
     if not multi.empty:
         if len(configs) > 1:
@@ -251,7 +260,11 @@ def compare_sort(
         "Pooled humans: each item once, scored as the mean over the participants who answered it; CI resamples items"
         + ("; flagged participants excluded." if exclude_flagged else "."),
         "Tests: participant vs model = McNemar on shared items (exact below 25 discordant pairs), two-proportion z "
-        "test without shared items; pooled humans vs model = paired bootstrap over shared items (unpaired without).",
+        "test without shared items; pooled humans vs model = two-sided paired sign-flip permutation test over shared "
+        f"items (exact up to 16 non-zero differences, else {n_boot} random flips), CI = percentile bootstrap, left "
+        "out ('n/a') when a stratum has fewer than 2 items where the scores differ; unpaired bootstrap without "
+        "shared items.",
+        simulated_note(simulated, include_simulated),
         f"Attention criterion: {criterion.describe()} (control accuracy = accuracy on all trials).",
         "Agreement: answers (A/B/X) to the same item by two or more participants; Fleiss' kappa.",
         "Items: configuration / book / excerpt / distance bin; practice rows are left out.",

@@ -28,7 +28,7 @@ import numpy as np
 import pandas as pd
 
 from benchlab.data import stats
-from benchlab.data.compare_core import POOLED, Comparison, Entry, TestRow
+from benchlab.data.compare_core import POOLED, Comparison, Entry, TestRow, simulated_note
 from benchlab.data.errors import BenchlabError
 from benchlab.data.stats import AttentionCriterion, FigureCell
 from benchlab.data.tables import Table
@@ -50,6 +50,7 @@ class HumanAnswers:
     keys: np.ndarray
     resps: list[str]
     rts_ms: np.ndarray  # NaN where not recorded
+    simulated: str = ""  # the session's ``simulated`` field (e.g. "oracle"): a pilot run, not a person
 
 
 def is_human(modelname: str) -> bool:
@@ -93,7 +94,11 @@ def _read_human(file: ResultsFile) -> HumanAnswers:
     lines = read_results(file.path, allow_torn_tail=True)
     seen: set[int] = set()
     keys, resps, rts = [], [], []
+    simulated = ""
     for line in lines:
+        sim = line.extras.get("simulated")
+        if isinstance(sim, str) and sim and not simulated:
+            simulated = sim
         if line.Key in seen:
             continue
         seen.add(line.Key)
@@ -102,7 +107,7 @@ def _read_human(file: ResultsFile) -> HumanAnswers:
         rt = line.extras.get("rt_ms")
         rts.append(float(rt) if isinstance(rt, int | float) and not isinstance(rt, bool) else np.nan)
     return HumanAnswers(participant_id(file.modelname), np.asarray(keys, dtype=np.int64), resps,
-                        np.asarray(rts, dtype=float))
+                        np.asarray(rts, dtype=float), simulated)
 
 
 def _weights(frame: pd.DataFrame, condition: str) -> tuple[list[object], dict[object, float]]:
@@ -187,10 +192,13 @@ def compare_worldsense(
     rt_quantiles: int = 4,
     ci: str = "bootstrap",
     participant_tests: bool = False,
+    include_simulated: bool = False,
 ) -> Comparison:
     """Build the comparison from a test set and results folders (humans: model names starting with ``human``).
 
     ``participant_tests`` adds each participant against each model (same paired test) to the pooled tests.
+    Simulated participants (results lines with ``simulated``, e.g. ``run ... --simulate oracle``) keep their own
+    labelled row but stay out of the pooled humans, spread and agreement unless ``include_simulated``.
     ``ci="benchmark"`` shows the benchmark's own ``1.96 * sem`` instead of the bootstrap (to match papers; it is
     ``nan`` for cells with a single tuple).
     """
@@ -245,11 +253,13 @@ def compare_worldsense(
         control = float(trivial["acc"].mean()) if len(trivial) else None
         flags[pid] = tuple(criterion.reasons(control, answers[pid].rts_ms))
 
-    pooled_from = [p for p in participants if not (exclude_flagged and flags[p])]
+    simulated = {p: answers[p].simulated for p in participants}
+    people = [p for p in participants if include_simulated or not simulated[p]]
+    pooled_from = [p for p in people if not (exclude_flagged and flags[p])]
     pooled = pooled_tuples(human_rows[human_rows["participant"].isin(pooled_from)])
 
-    entries = [Entry(p, "participant", flags[p]) for p in participants]
-    if participants:
+    entries = [Entry(p, "participant", flags[p], simulated[p]) for p in participants]
+    if not pooled.empty:
         entries.append(Entry(POOLED, "humans"))
     entries += [Entry(m, "model") for m in model_names]
 
@@ -296,7 +306,7 @@ def compare_worldsense(
 
     spread = {}
     for c in conditions:
-        vals = [cells[(p, c)].value for p in participants if (p, c) in cells]
+        vals = [cells[(p, c)].value for p in people if (p, c) in cells]
         if vals:
             spread[c] = stats.spread(vals)
 
@@ -323,6 +333,8 @@ def compare_worldsense(
                 if mask.any():
                     rt_rows.append((pid, prob, stats.rt_summary(rts[mask])))
             rt_bins[pid] = stats.accuracy_by_rt_quantile(rts, correct, rt_quantiles)
+        if pid not in people:
+            continue  # a simulated participant's answers are no evidence of agreement between people
         for key, resp, ok in zip(ans.keys[known], resps, correct, strict=True):
             ratings.setdefault(int(key), []).append(resp)
             right.setdefault(int(key), []).append(bool(ok))
@@ -355,8 +367,11 @@ def compare_worldsense(
         "rebalanced over sizes); CI as for accuracy.",
         "Pooled humans: each tuple once, scored as the mean over the participants who completed it"
         + ("; flagged participants excluded." if exclude_flagged else "."),
-        "Tests: pooled humans minus model on shared tuples, paired bootstrap stratified like the score, two-sided "
-        "(re-centred null); unpaired bootstrap when no tuple is shared.",
+        "Tests: pooled humans minus model on shared tuples: two-sided paired sign-flip permutation test of the "
+        "score difference stratified like the score (exact up to 16 non-zero tuple differences, else "
+        f"{n_boot} random flips), CI = percentile bootstrap within strata, left out ('n/a') when a stratum has "
+        "fewer than 2 tuples where the scores differ; unpaired bootstrap when no tuple is shared.",
+        simulated_note(simulated, include_simulated),
         f"Attention criterion: {criterion.describe()} (control = the three *.trivial problems, tuple accuracy).",
         "Agreement: raw answers to the same Key by two or more participants, per problem; percent = mean pairwise "
         "agreement, Fleiss' kappa (varying raters per item allowed). Across problems (different answer sets) the "
@@ -407,8 +422,8 @@ def _test(who: str, hp: pd.DataFrame, model_acc: pd.Series, model_rows: pd.DataF
         strata, weights = _weights(shared, c)
         h = shared["acc"].to_numpy(dtype=float)
         mv = model_acc.loc[shared["tuple_ID"]].to_numpy(dtype=float)
-        res = stats.paired_bootstrap(h, mv, strata, weights, n_boot=n_boot, seed=seed)
-        res = _renamed(res, "paired bootstrap over shared tuples (stratified by "
+        res = stats.paired_permutation_test(h, mv, strata, weights, n_boot=n_boot, seed=seed)
+        res = _renamed(res, res.method + " over shared tuples (stratified by "
                        + ("problem x size)" if c == OVERALL else "size)"))
         return TestRow(c, m, stats.stratified_mean(h, strata, weights), stats.stratified_mean(mv, strata, weights),
                        res, who=who)

@@ -96,14 +96,22 @@ def comparison_figure(comp: Comparison, max_conditions: int = 12) -> Figure:
     return fig
 
 
-def save_comparison_plot(comp: Comparison, path: str | Path) -> Path:
-    """Write the figure; the format follows the suffix (.png, .svg, .pdf). Written atomically."""
+def check_plot_path(path: str | Path) -> str:
+    """The figure format for ``path``, or a clear error (suffix, folder, matplotlib) before any work is done."""
     p = Path(path)
     fmt = FORMATS.get(p.suffix.lower())
     if fmt is None:
         raise BenchlabError("unsupported figure format (use .png, .svg or .pdf)", p)
-    if not p.parent.exists():
+    if not p.parent.is_dir():
         raise BenchlabError("the folder for the figure does not exist", p.parent)
+    _pyplot()  # the import is the check (a broken or blocked install counts as missing)
+    return fmt
+
+
+def save_comparison_plot(comp: Comparison, path: str | Path) -> Path:
+    """Write the figure; the format follows the suffix (.png, .svg, .pdf). Written atomically."""
+    p = Path(path)
+    fmt = check_plot_path(p)
     plt = _pyplot()
     fig = comparison_figure(comp)
     buf = io.BytesIO()

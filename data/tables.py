@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import io
 import json
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -24,6 +24,7 @@ class Table:
 
     title: str
     frame: pd.DataFrame
+    empty_text: str = "(no rows)"  # printed instead of an empty grid (markdown would otherwise show `|  |`)
 
 
 def render(tables: Sequence[Table], fmt: str = "table") -> str:
@@ -51,14 +52,23 @@ def render(tables: Sequence[Table], fmt: str = "table") -> str:
 
 def _render_one(table: Table, fmt: str) -> str:
     frame = table.frame
+    if frame.empty and fmt in ("table", "markdown", "latex"):
+        mark = {"table": "", "markdown": "### ", "latex": "% "}[fmt]
+        return f"{mark}{table.title}\n\n{table.empty_text}" if fmt == "markdown" else (
+            f"{mark}{table.title}\n{table.empty_text}")
     if fmt == "table":
         import pandas as pd
 
+        # long text (notes, reasons) reads left-aligned; pandas would right-align it into very wide lines
+        wide = [c for c in frame.columns if not pd.api.types.is_numeric_dtype(frame[c])
+                and frame[c].map(lambda v: len(str(v))).max() > 40]
+        formatters = {c: _left(frame[c]) for c in wide}
         with pd.option_context(
             "display.width", 10_000, "display.max_columns", None, "display.max_rows", None,
             "display.max_colwidth", None,
         ):
-            return f"{table.title}\n{frame.to_string()}"
+            text = frame.to_string(formatters=formatters or None, justify="left" if wide else None)
+            return table.title + "\n" + "\n".join(line.rstrip() for line in text.splitlines())
     if fmt == "csv":
         buf = io.StringIO()
         frame.to_csv(buf)
@@ -69,9 +79,14 @@ def _render_one(table: Table, fmt: str) -> str:
     return f"% {table.title}\n{_latex(frame)}"
 
 
+def _left(column: pd.Series) -> Callable[[object], str]:
+    width = int(column.map(lambda v: len(str(v))).max())
+    return lambda v: f"{v!s:<{width}}"
+
+
 def _label(value: object) -> str:
-    if isinstance(value, tuple):
-        return " / ".join(str(v) for v in value)
+    if isinstance(value, tuple):  # MultiIndex columns/rows; empty levels (a shared column) are left out
+        return " / ".join(str(v) for v in value if str(v) != "")
     return str(value)
 
 

@@ -7,6 +7,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from scipy.stats import binomtest
 from statsmodels.stats.contingency_tables import mcnemar as sm_mcnemar
 
 from benchlab.data.booksort.loaders import load_records
@@ -24,7 +25,7 @@ BINS = [62, 83, 125, 200]
 
 
 def write_csv(path: Path, model: str, correct: list[bool], participant: str = "", rts: list[float] | None = None,
-              first_item: int = 0, practice: int = 0, excerpt_length: int = 250) -> Path:
+              first_item: int = 0, practice: int = 0, excerpt_length: int = 250, simulated: str | None = None) -> Path:
     """One row per item i (excerpt i // 4, bin i % 4); truth alternates A/B; ``practice`` leading rows flagged."""
     rows = []
     for n, ok in enumerate(correct):
@@ -33,11 +34,12 @@ def write_csv(path: Path, model: str, correct: list[bool], participant: str = ""
         answer = truth if ok else ("B" if truth == "A" else "A")
         rows.append([n, 69087, i // 4, 0, BINS[i % 4], int(truth == "A"), excerpt_length, 20, model, int(truth == "A"),
                      answer,
-                     truth, ok, participant, n < practice, "" if rts is None else rts[n]])
+                     truth, ok, participant, n < practice, "" if rts is None else rts[n]]
+                    + ([simulated] if simulated is not None else []))
     path.parent.mkdir(parents=True, exist_ok=True)
     with open(path, "w", newline="") as handle:
         writer = csv.writer(handle)
-        writer.writerow(COLS)
+        writer.writerow(COLS + (["simulated"] if simulated is not None else []))
         writer.writerows(rows)
     return path
 
@@ -79,7 +81,8 @@ def test_mcnemar_matches_statsmodels_on_shared_items(sort_lab: Path) -> None:
     assert row.result.estimate == pytest.approx((8 - 2) / 20)
     assert (row.humans, row.model_same_units) == (pytest.approx(0.8), pytest.approx(0.5))
     pooled = next(t for t in comp.tests if t.who == POOLED and t.condition == "e250-s20")
-    assert pooled.result.method.startswith("paired bootstrap over shared items")
+    assert pooled.result.method.startswith("sign-flip permutation test")
+    assert " over shared items" in pooled.result.method
     assert pooled.result.estimate == pytest.approx(0.9 - 0.5)
 
 
@@ -173,3 +176,32 @@ def test_cli_markdown_json_and_plot(sort_lab: Path, tmp_path: Path, capsys: pyte
     assert "McNemar exact" in capsys.readouterr().out
     assert run_cli(["compare", "sort", str(tmp_path / "missing")]) == 2
     assert "no such file or folder" in capsys.readouterr().err
+
+
+def test_simulated_participant_is_labelled_and_not_pooled(sort_lab: Path) -> None:
+    """QA: a `--simulate oracle` pilot was pooled with real people in `compare sort` and the Results screen."""
+    write_csv(sort_lab / "250-s20-human-PILOT_results.csv", "human-PILOT", [True] * 20, "PILOT", simulated="oracle")
+    comp = compare_sort([sort_lab], n_boot=300)
+    assert "PILOT (simulated oracle)" in comp.accuracy_table().frame.index.tolist()
+    pooled = comp.cell(POOLED, "e250-s20")
+    assert pooled is not None and pooled.value == pytest.approx(18 / 20) and pooled.n_participants == 2
+    assert comp.spread["e250-s20"].n == 2
+    assert any("PILOT (oracle)" in n and "left out" in n for n in comp.notes)
+    tests_text = comp.tests_table().frame.index.get_level_values("who").tolist()
+    assert "PILOT (simulated oracle)" in tests_text
+    both = compare_sort([sort_lab], n_boot=300, include_simulated=True)
+    assert both.cell(POOLED, "e250-s20").n_participants == 3  # type: ignore[union-attr]
+
+
+def test_pooled_test_with_few_items_is_exact_not_p_001(tmp_path: Path) -> None:
+    """Pooled humans right on 2 more items than the model out of 6: exact sign-flip p = 2/4 (scipy's binomial
+    sign test gives the same), where the re-centred bootstrap said p<.001."""
+    res = tmp_path / "r"
+    write_csv(res / "250-s20-hf_M_results.csv", "M", [True, True, False, False, True, True])
+    write_csv(res / "250-s20-human-p1_results.csv", "human-p1", [True] * 6, "p1")
+    write_csv(res / "250-s20-human-p2_results.csv", "human-p2", [True] * 6, "p2")
+    comp = compare_sort([res], n_boot=300)
+    pooled = next(t for t in comp.tests if t.who == POOLED and t.condition == "e250-s20")
+    assert pooled.result.p_value == pytest.approx(0.5)
+    assert pooled.result.p_value == pytest.approx(binomtest(2, 2, 0.5).pvalue)
+    assert pooled.result.ci_low < pooled.result.ci_high and "exact over 4 sign patterns" in pooled.result.note

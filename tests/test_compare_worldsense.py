@@ -89,14 +89,17 @@ def test_paired_test_uses_shared_tuples_and_names_the_method(lab: dict[str, Path
     comp = compare_worldsense(lab["ts"], [lab["out"]], n_boot=2000)
     rows = {(t.condition, t.model): t for t in comp.tests}
     normal = rows[("Infer.normal", "GPT4")]
-    assert "paired bootstrap" in normal.result.method
+    assert "sign-flip permutation test (exact)" in normal.result.method
     assert normal.result.n == 6
     assert normal.model_same_units == pytest.approx(0.5)  # size 3 all right, size 4 all wrong
     assert normal.result.estimate == pytest.approx(normal.humans - normal.model_same_units)
     trivial = rows[("Infer.trivial", "GPT4")]
-    assert trivial.result.estimate < 0 and trivial.result.significant
+    # pooled humans below GPT4 on 4 of 6 tuples (p2/p3 wrong answers), equal elsewhere: 2**4 sign patterns,
+    # all four differences negative is the most extreme -> exact two-sided p = 2/16 (the old bootstrap said p<.001)
+    assert trivial.result.estimate < 0 and trivial.result.p_value == pytest.approx(2 / 16)
+    assert "16 sign patterns" in trivial.result.note
     text = "\n".join(comp.tests_table().frame["test"].tolist())
-    assert "paired bootstrap over shared tuples" in text
+    assert "sign-flip permutation test (exact) over shared tuples" in text
 
 
 def test_participant_tests_on_request(lab: dict[str, Path]) -> None:
@@ -191,7 +194,7 @@ def test_cli_formats_and_plot(lab: dict[str, Path], capsys: pytest.CaptureFixtur
     base = ["compare", "worldsense", "-t", str(lab["ts"]), "--results", str(lab["out"]), "--boot", "300"]
     assert run_cli([*base, "--only", "accuracy", "--only", "tests"]) == 0
     out = capsys.readouterr().out
-    assert "humans (pooled)" in out and "paired bootstrap over shared tuples" in out
+    assert "humans (pooled)" in out and "sign-flip permutation test (exact) over shared tuples" in out
     assert run_cli([*base, "--format", "json", "--only", "accuracy"]) == 0
     payload = json.loads(capsys.readouterr().out)
     rows = {(r["index"]): r["cells"] for r in payload[0]["rows"]}
@@ -207,8 +210,12 @@ def test_cli_formats_and_plot(lab: dict[str, Path], capsys: pytest.CaptureFixtur
     assert run_cli([*base, "--only", "methods", "--plot", str(svg)]) == 0
     assert "<svg" in svg.read_text()[:500]
     capsys.readouterr()
-    assert run_cli([*base, "--plot", str(lab["root"] / "fig.gif")]) == 2
-    assert "unsupported figure format" in capsys.readouterr().err
+    assert run_cli([*base, "--plot", str(lab["root"] / "fig.xyz")]) == 2
+    captured = capsys.readouterr()
+    assert "unsupported figure format" in captured.err and captured.out == ""  # before the tables, not after
+    assert run_cli([*base, "--only", "methods"]) == 0
+    methods = capsys.readouterr().out.splitlines()
+    assert methods[3].index("Scores:") < 5  # notes left-aligned, not right-aligned into very wide lines
 
 
 def test_cli_bad_results_line_names_file_and_line(lab: dict[str, Path], capsys: pytest.CaptureFixture[str]) -> None:
@@ -262,7 +269,9 @@ def test_plot_without_matplotlib_is_a_clear_error(lab: dict[str, Path], monkeypa
     args = ["compare", "worldsense", "-t", str(lab["ts"]), "--results", str(lab["out"]), "--boot", "200",
             "--only", "methods", "--plot", str(fig)]
     assert run_cli(args) == 2
-    assert "pip install 'benchlab[plot]'" in capsys.readouterr().err
+    captured = capsys.readouterr()
+    assert "pip install 'benchlab[plot]'" in captured.err
+    assert captured.out == ""  # said before any table is computed and printed, not after
     assert not fig.exists()
 
 
@@ -279,6 +288,60 @@ def test_run_simulated_sessions_then_compare_with_defaults(tmp_path: Path, monke
     assert "sessions' default output folder" in captured.err
     rows = {r["index"]: r["cells"] for r in json.loads(captured.out)[0]["rows"]}
     assert rows["s1 / overall"]["accuracy"] == 1.0  # the oracle
+    assert rows["s1 / overall"]["simulated"] == "oracle"
     assert rows["s2 / overall"]["accuracy"] == 0.5  # always the first option: exactly chance
-    assert rows[f"{POOLED} / overall"]["accuracy"] == 0.75
+    assert f"{POOLED} / overall" not in rows  # simulated runs are never pooled as "humans" by default
     assert "GPT4 / overall" in rows  # the sample's published models
+    assert run_cli(["compare", "worldsense", "--boot", "300", "--format", "json", "--only", "accuracy",
+                    "--include-simulated"]) == 0
+    rows = {r["index"]: r["cells"] for r in json.loads(capsys.readouterr().out)[0]["rows"]}
+    assert rows[f"{POOLED} / overall"]["accuracy"] == 0.75
+
+
+def test_simulated_participant_has_its_own_row_and_is_not_pooled(lab: dict[str, Path],
+                                                                 capsys: pytest.CaptureFixture[str]) -> None:
+    """QA: a `--simulate oracle` pilot (PILOT, 100%) was pooled with real people into "humans (pooled)"."""
+    before = compare_worldsense(lab["ts"], [lab["out"]], n_boot=200)
+    write_results(lab["out"] / "basic___human-PILOT___results.jsonl", lambda p, s, t, i, g: g,
+                  extra={"simulated": "oracle"})
+    comp = compare_worldsense(lab["ts"], [lab["out"]], n_boot=200)
+    labels = comp.accuracy_table().frame.index.tolist()
+    assert "PILOT (simulated oracle)" in labels and "PILOT" not in labels
+    assert comp.cell("PILOT", "overall").value == pytest.approx(1.0)  # type: ignore[union-attr]
+    for c in comp.conditions:
+        assert comp.cell(POOLED, c).value == pytest.approx(before.cell(POOLED, c).value)  # type: ignore[union-attr]
+        assert comp.cell(POOLED, c).n_participants == 3  # type: ignore[union-attr]
+    assert comp.agreement["Infer.trivial"] == before.agreement["Infer.trivial"]
+    assert comp.spread["overall"].n == 3
+    assert any("PILOT (oracle)" in n and "left out of the pooled humans" in n for n in comp.notes)
+    pooled_in = compare_worldsense(lab["ts"], [lab["out"]], n_boot=200, include_simulated=True)
+    assert pooled_in.cell(POOLED, "overall").n_participants == 4  # type: ignore[union-attr]
+    assert pooled_in.agreement["Infer.trivial"].raters == 4
+    assert any("INCLUDED" in n for n in pooled_in.notes)
+    base = ["compare", "worldsense", "-t", str(lab["ts"]), "--results", str(lab["out"]), "--boot", "200"]
+    assert run_cli([*base, "--only", "accuracy", "--only", "methods"]) == 0
+    out = capsys.readouterr().out
+    assert "PILOT (simulated oracle)" in out and "--include-simulated pools them" in out
+
+
+def test_tests_from_one_oracle_on_six_tuples_are_not_significant(tmp_path: Path,
+                                                                  capsys: pytest.CaptureFixture[str]) -> None:
+    """QA: one oracle participant vs GPT4 on 6 tuples printed `[+16.7, +16.7] p<.001***`."""
+    ts = make_testset(tmp_path / "ts")
+    write_results(ts / "results" / "basic___GPT4___results.jsonl",
+                  lambda p, s, t, i, g: wrong(g) if (p == "Infer.trivial" and s == 4 and t == 0) else g)
+    out = tmp_path / "lab"
+    write_results(out / "basic___human-PILOT___results.jsonl", lambda p, s, t, i, g: g,
+                  extra={"simulated": "oracle"})
+    args = ["compare", "worldsense", "-t", str(ts), "--results", str(out), "--only", "tests", "--boot", "300"]
+    assert run_cli(args) == 0
+    assert "no pooled humans" in capsys.readouterr().out  # the pilot alone is not "humans"
+    assert run_cli([*args, "--include-simulated"]) == 0
+    text = capsys.readouterr().out
+    line = next(x for x in text.splitlines() if x.lstrip().startswith("Infer.trivial"))
+    assert "+16.7" in line and "p=1" in line and "*" not in line
+    assert "[+16.7, +16.7]" not in text and "p<.001" not in text and "+16.7 [CI n/a]" in line
+    assert "sign-flip permutation test (exact)" in text
+    assert run_cli([*args, "--format", "markdown"]) == 0  # an empty tests table: a sentence, not `|  |`
+    md = capsys.readouterr().out
+    assert "|  |" not in md and "(no tests: no pooled humans" in md

@@ -76,7 +76,7 @@ async def test_loads_tables_with_cis_and_tests(lab: Path) -> None:
         assert pooled is not None
         assert rows[POOLED][1] == pooled.text() and "[" in rows[POOLED][1]
         tests = table_text(screen.query_one("#tests", DataTable))
-        assert any(r[1] == "GPT4" and "paired bootstrap" in r[-1] for r in tests)
+        assert any(r[1] == "GPT4" and "sign-flip permutation test" in r[-1] for r in tests)
         status = str(screen.query_one("#status", Static).render())
         assert "2 participants" in status and "1 models" in status and "12:00:00" in status
         # the chart tab draws bars for pooled humans and the model
@@ -84,6 +84,30 @@ async def test_loads_tables_with_cis_and_tests(lab: Path) -> None:
         await pilot.pause()
         plot = screen.query_one("#bars")
         assert plot.plt._active.monitor.x  # type: ignore[attr-defined]  (plotext keeps the drawn series)
+
+
+async def test_simulated_pilot_has_its_own_row_and_the_cli_default_resamples(lab: Path) -> None:
+    """QA: a `--simulate oracle` pilot was pooled with people here too; and the screen used 2000 resamples while
+    the CLI used 5000, so the same data printed different CIs in the app and in `benchlab compare`."""
+    from benchlab.tui.commands.compare import compare_worldsense_cmd
+
+    write_results(lab / "lab" / "results" / "basic___human-PILOT___results.jsonl", lambda p, s, t, i, g: g,
+                  extra={"simulated": "oracle"})
+    screen = make_screen()
+    async with Host(screen).run_test(size=(140, 45)) as pilot:
+        await settle(screen, pilot)
+        rows = {r[0]: r for r in table_text(screen.query_one("#accuracy", DataTable))}
+        assert set(rows) == {"p1", "p2", "PILOT (simulated oracle)", POOLED, "GPT4"}
+        comp = screen.comparison
+        assert comp is not None
+        assert comp.cell(POOLED, "overall").n_participants == 2  # type: ignore[union-attr]
+        status = str(screen.query_one("#status", Static).render())
+        assert "2 participants" in status and "1 simulated (not pooled)" in status
+        boot = next(p for p in compare_worldsense_cmd.params if p.name == "n_boot").default
+        assert any(f"({boot} resamples" in n for n in comp.notes)
+        folder = lab / "lab" / "comparison"
+        screen.action_export()
+        assert "PILOT (simulated oracle)" in (folder / "tables.md").read_text()
 
 
 async def test_live_refresh_picks_up_a_growing_file(lab: Path) -> None:

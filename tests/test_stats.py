@@ -180,3 +180,48 @@ def test_format_p_and_stars() -> None:
     assert stats.format_p(float("nan")) == "n/a"
     assert stats.stars(0.004) == "**"
     assert stats.binomial_vs_chance(9, 10) == pytest.approx(sps.binomtest(9, 10).pvalue)
+
+
+def test_sign_flip_test_is_valid_for_a_handful_of_tuples() -> None:
+    """The QA case: per-tuple differences 0, 0, +.5, +.5, 0, 0 in size strata of 2 tuples.
+
+    The re-centred bootstrap printed [+16.7, +16.7] p<.001; only 4 sign patterns exist, 2 as extreme -> p = .5.
+    """
+    human = np.array([1, 1, 0.5, 1, 1, 1])
+    model = np.array([1, 1, 0.0, 0.5, 1, 1])
+    strata = [1, 1, 2, 2, 3, 3]
+    res = stats.paired_permutation_test(human, model, strata)
+    assert res.estimate == pytest.approx(1 / 6)
+    assert res.p_value == pytest.approx(0.5) and not res.significant
+    assert "exact" in res.method and "4 sign patterns" in res.note
+
+    def strat_mean(x: np.ndarray, y: np.ndarray, axis: int = -1) -> np.ndarray:
+        d = x - y
+        return np.mean([d[..., i:i + 2].mean(axis=-1) for i in (0, 2, 4)], axis=0)
+
+    ref = sps.permutation_test((human, model), strat_mean, permutation_type="samples", n_resamples=np.inf,
+                               vectorized=True)
+    assert res.p_value == pytest.approx(ref.pvalue)
+    # strata without 2 differing tuples: no zero-width CI, the note says why
+    assert math.isnan(res.ci_low) and math.isnan(res.ci_high) and "CI not available" in res.note
+    # one perfect oracle against a model wrong on one of 6 tuples: the smallest exact p is 1
+    one = stats.paired_permutation_test([1.0] * 6, [1, 1, 1, 0, 1, 1.0], [1, 1, 2, 2, 3, 3])
+    assert one.p_value == 1.0 and math.isnan(one.ci_low)
+
+
+def test_sign_flip_matches_scipy_exact_and_sign_test_and_large_n_t() -> None:
+    rng = np.random.default_rng(1)
+    a, b = rng.normal(0.3, 1, 12), rng.normal(0, 1, 12)
+    ref = sps.permutation_test((a, b), lambda x, y, axis: np.mean(x - y, axis=axis), permutation_type="samples",
+                               n_resamples=np.inf)
+    res = stats.paired_permutation_test(a, b)
+    assert res.p_value == pytest.approx(ref.pvalue) and res.ci_low < res.estimate < res.ci_high
+    # right/wrong items, equal-size differences: the sign-flip test is the exact sign test (binomial, ties dropped)
+    h = np.array([1, 1, 1, 1, 1, 1, 1, 0, 1, 1, 0, 1], dtype=float)
+    m = np.array([0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 0, 1], dtype=float)
+    assert stats.paired_permutation_test(h, m).p_value == pytest.approx(sps.binomtest(6, 7, 0.5).pvalue)
+    big_a, big_b = rng.normal(0.2, 1, 300), rng.normal(0, 1, 300)
+    mc = stats.paired_permutation_test(big_a, big_b, seed=3, n_boot=8000)
+    assert "Monte Carlo" in mc.method
+    assert mc.p_value == pytest.approx(sps.ttest_rel(big_a, big_b).pvalue, abs=0.03)
+    assert stats.paired_permutation_test(h, h).p_value == 1.0

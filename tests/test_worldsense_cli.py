@@ -58,6 +58,14 @@ def test_tuples_out_writes_per_tuple_scores(tmp_path: Path, capsys: pytest.Captu
     assert {float(r["acc"]) for r in rows} <= {0.0, 0.25, 0.5, 0.75, 1.0}
 
 
+def test_tuples_out_under_a_file_fails_before_printing_tables(tmp_path: Path,
+                                                              capsys: pytest.CaptureFixture[str]) -> None:
+    a_file = tmp_path / "notes.txt"
+    a_file.write_text("x")
+    code, out, err = run(["score", "worldsense", "--sample", "--tuples-out", str(a_file / "t.csv")], capsys)
+    assert code == 2 and out == "" and "--tuples-out" in err and "notes.txt" in err
+
+
 def test_warnings_go_to_stderr_one_line_each(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     folder = tmp_path / "ts"
     shutil.copytree(SAMPLE, folder)

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 import click
 
 from benchlab.data.errors import BenchlabError
+from benchlab.data.stats_defaults import DEFAULT_BOOT, DEFAULT_SEED
 from benchlab.data.tables import render
 from benchlab.tui.commands.groups import FORMAT_OPTION, bench, cli
 
@@ -22,14 +23,18 @@ PLOT_OPTION = click.option(
     "--plot", "plot_path", type=click.Path(dir_okay=False, path_type=Path), default=None,
     help="Also write a figure (accuracy per problem/condition, 95% CIs, humans next to models): .png, .svg, .pdf.",
 )
-BOOT_OPTION = click.option("--boot", "n_boot", type=click.IntRange(200, 200_000), default=5000, show_default=True,
-                           help="Bootstrap resamples for CIs and paired tests.")
-SEED_OPTION = click.option("--seed", type=int, default=20240601, show_default=True,
+BOOT_OPTION = click.option("--boot", "n_boot", type=click.IntRange(200, 200_000), default=DEFAULT_BOOT,
+                           show_default=True, help="Bootstrap resamples for CIs (and random sign flips of the "
+                                                   "paired test when it cannot be exact).")
+SEED_OPTION = click.option("--seed", type=int, default=DEFAULT_SEED, show_default=True,
                            help="Seed of the bootstrap (tables are reproducible).")
 
 
 def attention_options(func):  # type: ignore[no-untyped-def]
     """The experimenter's attention criterion, shared by the benchmark comparisons."""
+    func = click.option("--include-simulated", is_flag=True,
+                        help="Pool simulated participants (--simulate pilots) with people; by default they keep "
+                             "their own labelled row only.")(func)
     func = click.option("--exclude-flagged", is_flag=True,
                         help="Leave flagged participants out of the pooled humans (they keep their own row).")(func)
     func = click.option("--max-fast-share", type=click.FloatRange(0, 1), default=0.1, show_default=True,
@@ -74,6 +79,14 @@ def compare_fastbook(file_a: Path, file_b: Path, chapters_dir: Path | None, fmt:
     click.echo(render(compare_files(file_a, file_b, chapters_dir).tables(), fmt), nl=False)
 
 
+def _check_plot(plot_path: Path | None) -> None:
+    """Fail on a bad figure path or a missing matplotlib before minutes of bootstrapping, not after."""
+    if plot_path is not None:
+        from benchlab.data.plots import check_plot_path
+
+        check_plot_path(plot_path)
+
+
 def _emit(comp, fmt: str, plot_path: Path | None, sections: tuple[str, ...] | None) -> None:  # type: ignore[no-untyped-def]
     numeric = fmt in ("csv", "json")
     click.echo(render(comp.tables(numeric=numeric, sections=sections), fmt), nl=False)
@@ -111,8 +124,8 @@ SECTIONS_OPTION = click.option(
 def compare_worldsense_cmd(testset: Path | None, results: tuple[Path, ...], no_published: bool, participant_tests: bool,
                            ci: str,
                            min_control_acc: float | None, fast_ms: float | None, max_fast_share: float,
-                           exclude_flagged: bool, n_boot: int, seed: int, sections: tuple[str, ...], fmt: str,
-                           plot_path: Path | None) -> None:
+                           exclude_flagged: bool, include_simulated: bool, n_boot: int, seed: int,
+                           sections: tuple[str, ...], fmt: str, plot_path: Path | None) -> None:
     """WorldSense: each participant, the pooled humans and each model per problem, with 95% CIs and tests.
 
     Files whose model name starts with "human" are participants. Without --results, the sessions' default output
@@ -123,6 +136,7 @@ def compare_worldsense_cmd(testset: Path | None, results: tuple[Path, ...], no_p
     from benchlab.data.compare_worldsense import compare_worldsense
     from benchlab.data.samples import sample_path
 
+    _check_plot(plot_path)
     testset = testset or sample_path("worldsense")
     if not results:
         from benchlab.tui.worldsense_ui import WorldSenseUI
@@ -134,7 +148,7 @@ def compare_worldsense_cmd(testset: Path | None, results: tuple[Path, ...], no_p
     comp = compare_worldsense(testset, list(results), include_published=not no_published,
                               criterion=make_criterion(min_control_acc, fast_ms, max_fast_share),
                               exclude_flagged=exclude_flagged, n_boot=n_boot, seed=seed, ci=ci,
-                              participant_tests=participant_tests)
+                              participant_tests=participant_tests, include_simulated=include_simulated)
     _emit(comp, fmt, plot_path, sections or None)
 
 
@@ -150,8 +164,8 @@ def compare_worldsense_cmd(testset: Path | None, results: tuple[Path, ...], no_p
 @PLOT_OPTION
 def compare_sort_cmd(paths: tuple[Path, ...], no_bins: bool, no_participant_tests: bool,
                      min_control_acc: float | None, fast_ms: float | None, max_fast_share: float,
-                     exclude_flagged: bool, n_boot: int, seed: int, sections: tuple[str, ...], fmt: str,
-                     plot_path: Path | None) -> None:
+                     exclude_flagged: bool, include_simulated: bool, n_boot: int, seed: int,
+                     sections: tuple[str, ...], fmt: str, plot_path: Path | None) -> None:
     """SORT: each participant, the pooled humans and each model per configuration and distance bin.
 
     PATHS are results CSVs ({L_E}-s{L_S}-{model}_results.csv) or folders holding them; model names starting with
@@ -161,9 +175,10 @@ def compare_sort_cmd(paths: tuple[Path, ...], no_bins: bool, no_participant_test
     """
     from benchlab.data.compare_sort import compare_sort
 
+    _check_plot(plot_path)
     comp = compare_sort(list(paths), criterion=make_criterion(min_control_acc, fast_ms, max_fast_share),
                         exclude_flagged=exclude_flagged, n_boot=n_boot, seed=seed, by_bin=not no_bins,
-                        participant_tests=not no_participant_tests)
+                        participant_tests=not no_participant_tests, include_simulated=include_simulated)
     _emit(comp, fmt, plot_path, sections or None)
 
 
@@ -172,7 +187,7 @@ def compare_sort_cmd(paths: tuple[Path, ...], no_bins: bool, no_participant_test
               help="WorldSense test set (default: the bundled sample).")
 @click.option("--participants", type=click.IntRange(1, 500), default=20, show_default=True)
 @click.option("--tuples-per-participant", type=click.IntRange(2, 100_000), default=200, show_default=True)
-@click.option("--boot", "n_boot", type=click.IntRange(200, 200_000), default=5000, show_default=True)
+@click.option("--boot", "n_boot", type=click.IntRange(200, 200_000), default=DEFAULT_BOOT, show_default=True)
 def bench_compare(testset: Path | None, participants: int, tuples_per_participant: int, n_boot: int) -> None:
     """Time `compare worldsense` on synthetic participants next to the published models; print figures."""
     import random

@@ -60,6 +60,10 @@ def score_worldsense_cmd(testset: Path | None, sample: bool, results_dirs: tuple
         testset = sample_path("worldsense")
     if testset is None:
         raise click.UsageError("give a test-set folder with -t/--testset (or --sample for the bundled sample)")
+    if tuples_out is not None and not tuples_out.parent.is_dir():  # say so before scoring, not after the tables
+        raise BenchlabError("the folder for --tuples-out does not exist (or is a file)", tuples_out.parent)
+    if tuples_out is not None and tuples_out.is_dir():
+        raise BenchlabError("--tuples-out is a folder; give a file name", tuples_out)
     dirs = list(results_dirs) or [testset / "results"]
     tables = score_worldsense(read_trial_columns(testset, cache=not no_cache),
                               load_results_dirs(dirs, cache=not no_cache), on_warning=_warn)

@@ -36,6 +36,7 @@ from textual_plotext import PlotextPlot
 from benchlab.data.compare_core import POOLED, Comparison
 from benchlab.data.errors import BenchlabError
 from benchlab.data.stats import AttentionCriterion
+from benchlab.data.stats_defaults import DEFAULT_BOOT
 from benchlab.data.tables import Table
 
 Builder = Callable[[Path | None, Path, AttentionCriterion], Comparison]
@@ -58,7 +59,7 @@ def _ws_build(testset: Path | None, results: Path, crit: AttentionCriterion) -> 
 
     if testset is None:
         raise BenchlabError("WorldSense needs the test-set folder (the one holding trials.jsonl.bz2)")
-    return compare_worldsense(testset, results, criterion=crit, n_boot=2000)
+    return compare_worldsense(testset, results, criterion=crit, n_boot=DEFAULT_BOOT)
 
 
 def _ws_watch(testset: Path | None, results: Path) -> list[Path]:
@@ -70,7 +71,7 @@ def _ws_watch(testset: Path | None, results: Path) -> list[Path]:
 def _sort_build(testset: Path | None, results: Path, crit: AttentionCriterion) -> Comparison:
     from benchlab.data.compare_sort import compare_sort
 
-    return compare_sort([results], criterion=crit, n_boot=2000)
+    return compare_sort([results], criterion=crit, n_boot=DEFAULT_BOOT)
 
 
 def _sort_watch(testset: Path | None, results: Path) -> list[Path]:
@@ -348,7 +349,9 @@ class ResultsScreen(Screen[None]):
         self._draw_rt(comp)
         pooled = comp.cell(POOLED, comp.conditions[0]) if comp.conditions else None
         self._status(
-            f"{len(comp.participants)} participants ({len(flags)} flagged), {len(comp.models)} models, "
+            f"{len(comp.participants) - len(comp.simulated)} participants ({len(flags)} flagged)"
+            + (f", {len(comp.simulated)} simulated (not pooled)" if comp.simulated else "")
+            + f", {len(comp.models)} models, "
             f"{pooled.n_units if pooled else 0} distinct {comp.unit} answered by people; updated {self.now()}"
             + (" (live)" if self.query_one("#live", Switch).value else "")
         )
