@@ -257,8 +257,9 @@ def _flip_coefficients(d: np.ndarray, groups: Mapping[Hashable, np.ndarray],
 
 def sign_flip_p(d: Sequence[float] | np.ndarray, strata: Sequence[Hashable] | None = None,
                 weights: Mapping[Hashable, float] | None = None, n_perm: int = DEFAULT_BOOT,
-                seed: int = DEFAULT_SEED) -> tuple[float, bool, int]:
-    """Two-sided p of a paired sign-flip permutation test of the (stratified) mean difference.
+                seed: int = DEFAULT_SEED, alternative: str = "two-sided") -> tuple[float, bool, int]:
+    """p of a paired sign-flip permutation test of the (stratified) mean difference (``alternative``:
+    "two-sided", or "greater" for a mean above 0).
 
     Under the null each pair's two scores are exchangeable, so each difference keeps or flips its sign; the
     stratified statistic is recomputed for every pattern (strata stay intact). Exact when at most
@@ -274,19 +275,24 @@ def sign_flip_p(d: Sequence[float] | np.ndarray, strata: Sequence[Hashable] | No
     k = int(a.size)
     if k == 0:
         return 1.0, True, 0
-    observed = abs(float(a.sum()))
+    two_sided = alternative == "two-sided"
+    observed = abs(float(a.sum())) if two_sided else float(a.sum())
     tol = 1e-12 * max(1.0, float(np.abs(a).sum()))
+
+    def extreme(t: np.ndarray) -> np.ndarray:
+        return (np.abs(t) if two_sided else t) >= observed - tol
+
     if k <= EXACT_FLIPS_MAX:
         patterns = ((np.arange(2**k)[:, None] >> np.arange(k)) & 1) * 2 - 1
         t = patterns @ a
-        return min(1.0, float(np.mean(np.abs(t) >= observed - tol))), True, k
+        return min(1.0, float(np.mean(extreme(t)))), True, k
     rng = np.random.default_rng(seed)
     hits = 0
     chunk = max(1, 2_000_000 // k)
     for start in range(0, n_perm, chunk):
         size = min(n_perm, start + chunk) - start
         signs = rng.integers(0, 2, size=(size, k), dtype=np.int8) * 2 - 1
-        hits += int(np.sum(np.abs(signs @ a) >= observed - tol))
+        hits += int(np.sum(extreme(signs @ a)))
     return min(1.0, (hits + 1) / (n_perm + 1)), False, k
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
 import pytest
 from click.testing import CliRunner
@@ -102,15 +103,30 @@ def test_humans_scored_per_participant_and_pooled_without_practice(tmp_path: Pat
     assert overall.loc["human-P02 stm", "n"] == 16
     assert overall.loc["human-P02 stm", "accuracy"] == pytest.approx(round(scored.count("A") / 16, 4))
     assert overall.loc["human-P02 stm", "share_A"] == 1.0
-    assert overall.loc["humans stm (pooled)", "n"] == 36
-    assert overall.loc["humans stm (pooled)", "accuracy"] == pytest.approx(round((20 + scored.count("A")) / 36, 4))
+    # pooled: each item (book, excerpt, distance bin) once, the mean over the people who answered it
+    recs = _records(250)[:20]
+    answers: dict[tuple[int, int, int], list[float]] = {}
+    for i, rec in enumerate(recs):
+        item = (rec.book_idx, rec.excerpt_idx, rec.distance_bin)
+        answers.setdefault(item, []).append(1.0)  # P01 always right
+        if i >= 4:
+            answers[item].append(float(rec.ground_truth == "A"))  # P02 always A, practice rows 0-3 left out
+    item_scores = [sum(v) / len(v) for v in answers.values()]
+    pooled = overall.loc["humans stm (pooled)"]
+    assert pooled["n"] == len(answers)
+    assert pooled["accuracy"] == pytest.approx(round(sum(item_scores) / len(item_scores), 4))
+    assert pooled["ci_low"] < pooled["accuracy"] < pooled["ci_high"]
+    ref = stats.permutation_test((np.array(item_scores) - 0.5,), np.mean, permutation_type="samples",
+                                 n_resamples=np.inf, alternative="greater")
+    assert pooled["p"] == f"p={ref.pvalue:.3f}".replace("0.", ".") or (ref.pvalue < 0.001 and pooled["p"] == "p<.001")
     with_practice = score_paths([tmp_path], include_practice=True)[0].frame
     assert with_practice.loc["human-P02 stm", "n"] == 20
     # A simulated pilot is listed under its own label and never pooled with people.
     _human_file(tmp_path, "SIM", 250, ["B"] * 8, simulated="random")
     overall = score_paths([tmp_path])[0].frame
     assert overall.loc["human-SIM stm (simulated random)", "n"] == 8
-    assert overall.loc["humans stm (pooled)", "n"] == 36
+    assert overall.loc["humans stm (pooled)", "n"] == len(answers)
+    assert overall.loc["humans stm (pooled)", "accuracy"] == pooled["accuracy"]
 
 
 def test_human_log_is_the_model_layout_plus_timing_and_resumes(tmp_path: Path) -> None:
@@ -174,3 +190,18 @@ def test_peek_reads_complete_rows_and_leaves_a_torn_row_alone(tmp_path: Path) ->
     with pytest.raises(BenchlabError, match="not a benchlab human SORT results file") as err:
         SortResultsLog(bad).recover()
     assert err.value.line == 1
+
+
+def test_score_sort_has_a_pooled_row_for_one_person_next_to_a_pilot(tmp_path: Path) -> None:
+    """QA: `score sort` printed no pooled-humans row (one real participant plus a simulated pilot)."""
+    truths = _truths(250, 12)
+    _human_file(tmp_path, "P01", 250, truths)
+    _human_file(tmp_path, "PILOT", 250, ["A"] * 12, simulated="oracle")
+    runner = CliRunner()
+    result = runner.invoke(cli, ["score", "sort", str(tmp_path)])
+    assert result.exit_code == 0, result.output
+    assert "humans stm (pooled)" in result.output and "human-PILOT stm (simulated oracle)" in result.output
+    overall = score_paths([tmp_path])[0].frame
+    assert overall.loc["humans stm (pooled)", "accuracy"] == 1.0  # the pilot's answers are not in it
+    by_config = score_paths([tmp_path])[1].frame
+    assert by_config.loc[("humans stm (pooled)", 250, 20), "accuracy"] == 1.0
