@@ -64,6 +64,8 @@ class Comparison:
     notes: list[str] = field(default_factory=list)
     score_name: str = "accuracy"
     chance: float = 0.5
+    #: whether simulated participants were pooled with people (``--include-simulated``)
+    pooled_simulated: bool = False
     #: benchmark-specific tables after the accuracy table: section name -> (formatted, numeric) table
     extra_tables: dict[str, tuple[Table, Table]] = field(default_factory=dict)
 
@@ -82,6 +84,11 @@ class Comparison:
     @property
     def simulated(self) -> list[Entry]:
         return [e for e in self.participants if e.simulated]
+
+    @property
+    def pooled_people(self) -> list[Entry]:
+        """Participants who may be in the pooled humans (flag exclusion aside): real people, or all if asked."""
+        return [e for e in self.participants if self.pooled_simulated or not e.simulated]
 
     @property
     def flagged(self) -> list[Entry]:

@@ -271,7 +271,7 @@ def compare_sort(
     ]
     return Comparison(benchmark="SORT", unit="trials", conditions=conditions, entries=entries, cells=cells,
                       tests=tests, spread=spread, rt=rt_rows, rt_quantiles=rt_bins, rts_ms=rts_ms,
-                      agreement=agreement, notes=notes)
+                      agreement=agreement, notes=notes, pooled_simulated=include_simulated)
 
 
 def _renamed(res: stats.TestResult, method: str) -> stats.TestResult:

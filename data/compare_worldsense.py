@@ -383,7 +383,7 @@ def compare_worldsense(
     return Comparison(
         benchmark="WorldSense", unit="tuples", conditions=conditions, entries=entries, cells=cells, tests=tests,
         spread=spread, rt=rt_rows, rt_quantiles=rt_bins, rts_ms=rts_ms, agreement=agreement, notes=notes,
-        extra_tables={"bias": bias_tables},
+        extra_tables={"bias": bias_tables}, pooled_simulated=include_simulated,
     )
 
 

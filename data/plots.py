@@ -63,7 +63,7 @@ def comparison_figure(comp: Comparison, max_conditions: int = 12) -> Figure:
                error_kw={"elinewidth": 1, "ecolor": "#222222"})
     if series and series[0].name == POOLED:
         for j, cond in enumerate(conditions):
-            pts = [comp.cell(p.name, cond) for p in comp.participants]
+            pts = [comp.cell(p.name, cond) for p in comp.pooled_people]  # no simulated pilot among the people
             vals = [100 * c.value for c in pts if c is not None and c.value == c.value]
             if vals:
                 x0 = j - 0.4 + width * 0.5
@@ -85,9 +85,11 @@ def comparison_figure(comp: Comparison, max_conditions: int = 12) -> Figure:
         ax2 = fig.add_subplot(grid[1])
         everything = np.concatenate([np.asarray(r, dtype=float) for r in comp.rts_ms.values() if r]) / 1000
         edges = np.histogram_bin_edges(everything, bins=30)
+        labels = {e.name: e.label for e in comp.participants}
         for name, rts in comp.rts_ms.items():
             if rts:
-                ax2.hist(np.asarray(rts) / 1000, bins=edges, histtype="step", linewidth=1.4, label=name)
+                ax2.hist(np.asarray(rts) / 1000, bins=edges, histtype="step", linewidth=1.4,
+                         label=labels.get(name, name))
         ax2.set_xlabel("response time (s)")
         ax2.set_ylabel("trials")
         ax2.set_xlim(left=0)

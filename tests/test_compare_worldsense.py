@@ -314,7 +314,15 @@ def test_simulated_participant_has_its_own_row_and_is_not_pooled(lab: dict[str, 
     assert comp.agreement["Infer.trivial"] == before.agreement["Infer.trivial"]
     assert comp.spread["overall"].n == 3
     assert any("PILOT (oracle)" in n and "left out of the pooled humans" in n for n in comp.notes)
+    from benchlab.data.plots import comparison_figure
+
+    def dots(c: object) -> int:  # participant dots drawn over the pooled humans' bars
+        fig = comparison_figure(c)  # type: ignore[arg-type]
+        return sum(len(col.get_offsets()) for col in fig.axes[0].collections if col.get_label() == "participants")
+
+    assert dots(comp) == dots(before)  # the pilot is no dot among the people
     pooled_in = compare_worldsense(lab["ts"], [lab["out"]], n_boot=200, include_simulated=True)
+    assert dots(pooled_in) > dots(comp)
     assert pooled_in.cell(POOLED, "overall").n_participants == 4  # type: ignore[union-attr]
     assert pooled_in.agreement["Infer.trivial"].raters == 4
     assert any("INCLUDED" in n for n in pooled_in.notes)

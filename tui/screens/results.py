@@ -395,9 +395,10 @@ class ResultsScreen(Screen[None]):
         plt = widget.plt
         plt.clear_figure()
         any_rt = False
+        labels = {e.name: e.label for e in comp.participants}
         for name, rts in comp.rts_ms.items():
             if rts:
-                plt.hist([r / 1000 for r in rts], bins=20, label=name)
+                plt.hist([r / 1000 for r in rts], bins=20, label=labels.get(name, name))
                 any_rt = True
         plt.title("response times (s)" if any_rt else "no response times recorded")
         plt.xlabel("seconds")
