@@ -11,7 +11,7 @@ from __future__ import annotations
 import csv
 import io
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any, Literal
 
@@ -21,7 +21,7 @@ from pydantic import BaseModel, ConfigDict
 from benchlab.data.atomic import append_bytes
 from benchlab.data.booksort.records import BookSortRecord
 from benchlab.data.errors import BenchlabError
-from benchlab.data.jsonl import drop_torn_tail
+from benchlab.data.record_log import KeyedRecordLog
 from benchlab.data.version import __version__
 
 RESULTS_RE = re.compile(r"^(?P<le>\d+)-s(?P<ls>\d+)-(?P<model>.+)_results\.csv$")
@@ -128,7 +128,7 @@ def _cell(value: Any) -> str:
     return str(value)
 
 
-class SortResultsLog:
+class SortResultsLog(KeyedRecordLog):
     """An append-only human results CSV with the engine's response-log interface (recover/answered/append).
 
     Every row is written with one ``write`` and fsynced before ``append`` returns; on reopening a torn last
@@ -136,33 +136,12 @@ class SortResultsLog:
     """
 
     def __init__(self, path: str | Path, id_of: Any = None) -> None:
-        self.path = Path(path)
-        self._records: list[dict[str, Any]] = []
-        self._ids: set[str] = set()
-        self._loaded = False
+        super().__init__(path, lambda record: str(record["trial_id"]))
         self._header = HUMAN_COLUMNS  # the layout of the file being appended to (an older file keeps its own)
 
-    @staticmethod
-    def _id_of(record: Mapping[str, Any]) -> str:
-        return str(record["trial_id"])
-
-    def recover(self) -> list[dict[str, Any]]:
-        """Cut a torn last row (only the session holding the participant's lock calls this), then read."""
-        drop_torn_tail(self.path)
-        self._records = self._read()
-        self._ids = {r["trial_id"] for r in self._records}
-        self._loaded = True
-        return list(self._records)
-
-    def peek(self) -> list[dict[str, Any]]:
-        """Read the complete rows without changing the file (for planning before the lock is taken)."""
-        return self._read()
-
-    def _read(self) -> list[dict[str, Any]]:
-        records: list[dict[str, Any]] = []
-        ids: set[str] = set()
+    def _read_rows(self) -> Iterator[tuple[int, dict[str, Any]]]:
         if not self.path.exists() or self.path.stat().st_size == 0:
-            return records
+            return
         # A torn last row may end inside a UTF-8 sequence; it is dropped, so undecodable bytes there do not matter.
         with open(self.path, encoding="utf-8", errors="replace", newline="") as handle:
             lines = handle.read().split("\n")[:-1]  # after the last newline: nothing, or a torn row
@@ -171,41 +150,14 @@ class SortResultsLog:
         if header not in (HUMAN_COLUMNS, LEGACY_HUMAN_COLUMNS):
             raise BenchlabError("not a benchlab human SORT results file (unexpected header); choose another --out "
                                 "folder", self.path, 1)
+        self._header = header
         for lineno, row in enumerate(reader, start=2):
             if len(row) != len(header):
                 raise BenchlabError(f"expected {len(header)} columns, found {len(row)}", self.path, lineno)
-            rec = dict(zip(header, row, strict=True))
-            item = rec["trial_id"]
-            if item in ids:
-                raise BenchlabError(f"trial {item} is recorded twice; fix the file before resuming", self.path,
-                                    lineno)
-            ids.add(item)
-            records.append(rec)
-        self._header = header
-        return records
+            yield lineno, dict(zip(header, row, strict=True))
 
-    @property
-    def records(self) -> list[dict[str, Any]]:
-        if not self._loaded:
-            self.recover()
-        return list(self._records)
-
-    def answered(self) -> set[str]:
-        if not self._loaded:
-            self.recover()
-        return set(self._ids)
-
-    def __len__(self) -> int:
-        return len(self.answered())
-
-    def append(self, record: BaseModel | Mapping[str, Any]) -> None:
-        if not self._loaded:
-            self.recover()
-        obj = record.model_dump(mode="python") if isinstance(record, BaseModel) else dict(record)
-        row = HumanSortRow.model_validate(obj)
-        if row.trial_id in self._ids:
-            raise BenchlabError(f"trial {row.trial_id} is already recorded; not writing it twice", self.path)
-        values = row.model_dump(mode="python")
+    def _write(self, record: dict[str, Any]) -> dict[str, Any]:
+        values = HumanSortRow.model_validate(record).model_dump(mode="python")
         buf = io.StringIO()
         writer = csv.writer(buf, lineterminator="\n")
         if not self.path.exists() or self.path.stat().st_size == 0:
@@ -213,8 +165,7 @@ class SortResultsLog:
             writer.writerow(HUMAN_COLUMNS)
         writer.writerow([str(len(self._records)), *(_cell(values[c]) for c in self._header[1:])])
         append_bytes(self.path, buf.getvalue().encode("utf-8"))
-        self._ids.add(row.trial_id)
-        self._records.append({k: _cell(v) for k, v in values.items()})
+        return {k: _cell(v) for k, v in values.items()}
 
 
 # ---------------------------------------------------------------------------------------------------------------
