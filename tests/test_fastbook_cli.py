@@ -12,6 +12,8 @@ from benchlab.data.fastbook.audit import Reason, audit_benchmark
 from benchlab.data.fastbook.benchmark import load_benchmark
 from benchlab.data.fastbook.chapters import load_chapters
 from benchlab.data.fastbook.locate import sample_benchmark_path
+from benchlab.data.fastbook.runs import Run
+from benchlab.data.fastbook.scoring import score_run
 from benchlab.tui.cli import main
 from tests.conftest import full_data
 
@@ -168,9 +170,32 @@ def test_score_with_confidence_intervals_and_paired_tests(tmp_path: Path, capsys
     cis = next(t for title, t in tables.items() if title.startswith("Bootstrap 95% CIs"))
     bad_row = next(r for r in cis["rows"] if r["index"] == "bad")
     assert bad_row["cells"]["MRR@10"] == 0 and bad_row["cells"]["MRR 95% CI"] == "[0.0000, 0.0000]"
-    diffs = next(t for title, t in tables.items() if title.startswith("Paired bootstrap differences against good"))
+    diffs = next(t for title, t in tables.items() if title.startswith("Paired differences against good"))
     mrr = next(r for r in diffs["rows"] if r["index"] == "bad / MRR@10")
     assert mrr["cells"]["minus good"] < 0 and mrr["cells"]["questions"] == 9
+    assert mrr["cells"]["test"].startswith("sign-flip permutation test (exact)")
+
+
+def test_runs_differing_on_two_questions_are_not_called_significant(tmp_path: Path,
+                                                                     capsys: pytest.CaptureFixture[str]) -> None:
+    """With 2 of 9 questions differing, the smallest possible two-sided p is 2/2**2 = .5 (a bootstrap said < .05)."""
+    bench = load_benchmark(SAMPLE)
+    chapters = load_chapters(SAMPLE.parent, bench.chapters)
+    full = Run("full", {q.id: [c.text for c in chapters[q.chapter].chunks] for q in bench})
+    hits = [q.id for q in score_run(bench, full).questions if q.mrr > 0][:2]
+    assert len(hits) == 2
+    dropped = {qid: ([] if qid in hits else passages) for qid, passages in full.results.items()}
+    for path, run in ((tmp_path / "full.jsonl", full.results), (tmp_path / "dropped.jsonl", dropped)):
+        path.write_text("".join(json.dumps({"chapter": qid.chapter, "question_number": qid.question_number,
+                                            "passages": passages}) + "\n" for qid, passages in run.items()))
+    code, text, _ = run_cli(["score", "fastbook", str(tmp_path / "full.jsonl"), str(tmp_path / "dropped.jsonl"),
+                             "--benchmark", str(SAMPLE), "--ci", "--format", "json"], capsys)
+    assert code == 0
+    tables = {t["title"]: t for t in json.loads(text)}
+    diffs = next(t for title, t in tables.items() if title.startswith("Paired differences against full"))
+    mrr = next(r for r in diffs["rows"] if r["index"] == "dropped / MRR@10")
+    assert mrr["cells"]["minus full"] < 0
+    assert mrr["cells"]["p"] == "p=.500"
 
 
 @pytest.mark.parametrize("command", [["fastbook", "audit"], ["fastbook", "oracle", "--out", "OUT"],
