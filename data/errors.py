@@ -22,3 +22,22 @@ class BenchlabError(Exception):
         if self.path is not None:
             where = f"{self.path}:{self.line}: " if self.line is not None else f"{self.path}: "
         return f"{where}{self.message}"
+
+
+def read_error(exc: OSError, path: str | Path, expected: str = "a file") -> BenchlabError:
+    """The one message for a file that cannot be read, so every loader says it the same way."""
+    if isinstance(exc, FileNotFoundError):
+        return BenchlabError("no such file", path)
+    if isinstance(exc, IsADirectoryError):
+        return BenchlabError(f"is a folder, expected {expected}", path)
+    if isinstance(exc, PermissionError):
+        return BenchlabError("permission denied: cannot read this file", path)
+    return BenchlabError(f"cannot read this file ({exc.strerror or exc})", path)
+
+
+def read_bytes(path: str | Path, expected: str = "a file") -> bytes:
+    """A file's bytes, or one clear :class:`BenchlabError` naming it."""
+    try:
+        return Path(path).read_bytes()
+    except OSError as exc:
+        raise read_error(exc, path, expected) from exc

@@ -15,7 +15,7 @@ from typing import IO, Any, TypeVar
 
 from pydantic import BaseModel, ValidationError
 
-from benchlab.data.errors import BenchlabError
+from benchlab.data.errors import BenchlabError, read_error
 
 M = TypeVar("M", bound=BaseModel)
 
@@ -29,12 +29,8 @@ def open_text(path: str | Path) -> IO[str]:
         if p.suffix == ".bz2":
             return bz2.open(p, "rt", encoding="utf-8")
         return open(p, encoding="utf-8")
-    except FileNotFoundError as exc:
-        raise BenchlabError("no such file", p) from exc
-    except PermissionError as exc:
-        raise BenchlabError("permission denied: cannot read this file", p) from exc
     except OSError as exc:
-        raise BenchlabError(f"cannot read this file ({exc.strerror or exc})", p) from exc
+        raise read_error(exc, p) from exc
 
 
 def iter_json_lines(path: str | Path, *, allow_torn_tail: bool = False) -> Iterator[tuple[int, dict[str, Any]]]:

@@ -14,7 +14,7 @@ import zlib
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from benchlab.data.errors import BenchlabError
+from benchlab.data.errors import BenchlabError, read_bytes
 
 
 @dataclass(frozen=True)
@@ -98,14 +98,7 @@ class PreparedBook:
 def read_text(path: str | Path) -> str:
     """Read a book file (UTF-8, BOM and Windows line ends tolerated) with a clear error."""
     p = Path(path)
-    try:
-        raw = p.read_bytes()
-    except FileNotFoundError as exc:
-        raise BenchlabError("no such file", p) from exc
-    except IsADirectoryError as exc:
-        raise BenchlabError("is a folder, expected a plain-text book", p) from exc
-    except OSError as exc:
-        raise BenchlabError(f"cannot read this file ({exc.strerror or exc})", p) from exc
+    raw = read_bytes(p, "a plain-text book")
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError:

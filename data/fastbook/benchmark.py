@@ -19,7 +19,7 @@ from typing import Any, Literal, NamedTuple
 from pydantic import BaseModel, ConfigDict, PrivateAttr, ValidationError
 
 from benchlab.data.atomic import atomic_write_bytes, atomic_write_text
-from benchlab.data.errors import BenchlabError
+from benchlab.data.errors import BenchlabError, read_error
 from benchlab.data.jsonl import describe_validation_error
 
 Flag = Literal["true", "false"]
@@ -321,14 +321,10 @@ def read_text(path: str | Path, *, keep_newlines: bool = False) -> str:
     try:
         with open(p, encoding="utf-8", newline="" if keep_newlines else None) as handle:
             return handle.read()
-    except FileNotFoundError as exc:
-        raise BenchlabError("no such file", p) from exc
-    except PermissionError as exc:
-        raise BenchlabError("permission denied: cannot read this file", p) from exc
     except UnicodeDecodeError as exc:
         raise BenchlabError(f"not UTF-8 text (byte {exc.start})", p) from exc
     except OSError as exc:
-        raise BenchlabError(f"cannot read this file ({exc.strerror or exc})", p) from exc
+        raise read_error(exc, p) from exc
 
 
 def load_benchmark(path: str | Path) -> Benchmark:

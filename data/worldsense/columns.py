@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from benchlab.data.errors import BenchlabError
+from benchlab.data.errors import BenchlabError, read_bytes
 from benchlab.data.worldsense.compact import read_compact_results
 from benchlab.data.worldsense.loader import find_trials_file
 from benchlab.data.worldsense.rules import GOLD_OBFUSCATION
@@ -177,14 +177,7 @@ def read_trial_columns(path: str | Path, *, cache: bool = True) -> TrialColumns:
     """Scoring view of a test set (folder or trials file), from the cache when the file is unchanged."""
     file = find_trials_file(path)
     name = file.parent.name
-    try:
-        raw = file.read_bytes()
-    except PermissionError as exc:
-        raise BenchlabError("permission denied: cannot read this file", file) from exc
-    except IsADirectoryError as exc:
-        raise BenchlabError("is a folder, expected a trials file", file) from exc
-    except OSError as exc:
-        raise BenchlabError(f"cannot read this file ({exc.strerror or exc})", file) from exc
+    raw = read_bytes(file, "a trials file")
     cache_file = _cache_path(hashlib.sha256(raw).hexdigest()) if cache else None
     if cache_file is not None and cache_file.exists():
         try:
@@ -375,16 +368,7 @@ def read_result_columns(path: str | Path, prompting: str, modelname: str, *, cac
     Large files in the published form are cached by content (SHA-256), like the trials.
     """
     p = Path(path)
-    try:
-        raw = p.read_bytes()
-    except FileNotFoundError as exc:
-        raise BenchlabError("no such file", p) from exc
-    except PermissionError as exc:
-        raise BenchlabError("permission denied: cannot read this file", p) from exc
-    except IsADirectoryError as exc:
-        raise BenchlabError("is a folder, expected a results file", p) from exc
-    except OSError as exc:
-        raise BenchlabError(f"cannot read this file ({exc.strerror or exc})", p) from exc
+    raw = read_bytes(p, "a results file")
     cache_file = _results_cache_path(raw) if cache and len(raw) >= RESULTS_CACHE_MIN_BYTES else None
     if cache_file is not None and cache_file.exists():
         try:

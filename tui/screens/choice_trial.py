@@ -95,13 +95,9 @@ class ChoiceTrialScreen(Screen[None]):
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         event.stop()
-        button = event.button
-        if self.answered or not isinstance(button, OptionButton) or self.onset_mono is None:
-            return
-        when = button.click_time if button.click_time is not None else event.time
-        if when < self.onset_mono:
-            return
-        self._answer(button.option, when, "mouse")
+        clicked = None if self.answered else OptionButton.clicked_answer(event, self.onset_mono)
+        if clicked is not None:
+            self._answer(*clicked, "mouse")
 
     def _answer(self, option: str, when: float, source: str) -> None:
         self.answered = True

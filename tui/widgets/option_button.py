@@ -14,6 +14,15 @@ class OptionButton(Button, can_focus=False):
         self.option = option
         self.click_time: float | None = None
 
+    @staticmethod
+    def clicked_answer(event: Button.Pressed, onset: float | None) -> tuple[str, float] | None:
+        """``(option, click time)`` for a press of an answer button after stimulus onset, else ``None``."""
+        button = event.button
+        if onset is None or not isinstance(button, OptionButton):
+            return None
+        when = button.click_time if button.click_time is not None else event.time
+        return None if when < onset else (button.option, when)
+
     async def _on_click(self, event: events.Click) -> None:
         self.click_time = event.time
         await super()._on_click(event)
