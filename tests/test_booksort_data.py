@@ -8,11 +8,11 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from benchlab.data.booksort.loaders import Selection, available_configs, load_frame, load_records
-from benchlab.data.booksort.records import PARQUET_COLUMNS, BookSortRecord, distance_bin_edges
-from benchlab.data.booksort.writers import write_layout
 from benchlab.data.errors import BenchlabError
 from benchlab.data.samples import sample_path
+from benchlab.data.sort.loaders import Selection, available_configs, load_frame, load_records
+from benchlab.data.sort.records import PARQUET_COLUMNS, BookSortRecord, distance_bin_edges
+from benchlab.data.sort.writers import write_layout
 from tests.conftest import full_data
 
 SAMPLE = sample_path("booksort")

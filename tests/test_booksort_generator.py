@@ -8,13 +8,13 @@ import pandas as pd
 import pytest
 from click.testing import CliRunner
 
-from benchlab.data.booksort.books import prepare
-from benchlab.data.booksort.generator import check_trials, ends_sentence, generate
-from benchlab.data.booksort.loaders import Selection, load_frame, load_records
-from benchlab.data.booksort.records import PARQUET_COLUMNS
-from benchlab.data.booksort.writers import records_frame
 from benchlab.data.errors import BenchlabError
 from benchlab.data.samples import sample_path
+from benchlab.data.sort.books import prepare
+from benchlab.data.sort.generator import check_trials, ends_sentence, generate
+from benchlab.data.sort.loaders import Selection, load_frame, load_records
+from benchlab.data.sort.records import PARQUET_COLUMNS
+from benchlab.data.sort.writers import records_frame
 from benchlab.tui.cli import cli
 from tests.conftest import full_data
 

@@ -11,18 +11,18 @@ import pytest
 from click.testing import CliRunner
 from scipy import stats
 
-from benchlab.data.booksort.loaders import Selection, load_records
-from benchlab.data.booksort.records import BookSortRecord
-from benchlab.data.booksort.results import (
+from benchlab.data.errors import BenchlabError
+from benchlab.data.samples import sample_path
+from benchlab.data.sort.loaders import Selection, load_records
+from benchlab.data.sort.records import BookSortRecord
+from benchlab.data.sort.results import (
     HUMAN_COLUMNS,
     HumanSortRow,
     SortResultsLog,
     read_results,
     results_filename,
 )
-from benchlab.data.booksort.scoring import score_paths
-from benchlab.data.errors import BenchlabError
-from benchlab.data.samples import sample_path
+from benchlab.data.sort.scoring import score_paths
 from benchlab.tui.cli import cli
 
 SAMPLE = sample_path("booksort")

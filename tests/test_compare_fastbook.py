@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
+from benchlab.data.fastbook.agreement import curator_agreement
 from benchlab.data.fastbook.benchmark import loads_benchmark
-from benchlab.data.fastbook_agreement import curator_agreement
 from benchlab.tui.cli import main
 
 
@@ -133,7 +133,7 @@ def test_real_benchmark_with_chapters(tmp_path: Path) -> None:
     edited = tmp_path / "edited.json"
     edited.write_text(json.dumps(data, indent=4))
     assert run_cli(["compare", "fastbook", str(src), str(edited), "--chapters", str(chapters), "--format", "csv"]) == 0
-    from benchlab.data.fastbook_agreement import compare_files
+    from benchlab.data.fastbook.agreement import compare_files
 
     res = compare_files(src, edited, chapters)
     (changed,) = res.differing

@@ -8,9 +8,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from benchlab.data.compare_core import POOLED
-from benchlab.data.compare_worldsense import compare_worldsense
-from benchlab.data.stats import AttentionCriterion
+from benchlab.data.analysis.compare import POOLED
+from benchlab.data.analysis.stats import AttentionCriterion
+from benchlab.data.worldsense.compare import compare_worldsense
 from benchlab.data.worldsense.scoring import score_worldsense
 from benchlab.tui.cli import main
 from tests.compare_fixtures import make_testset, write_results, wrong
@@ -314,7 +314,7 @@ def test_simulated_participant_has_its_own_row_and_is_not_pooled(lab: dict[str, 
     assert comp.agreement["Infer.trivial"] == before.agreement["Infer.trivial"]
     assert comp.spread["overall"].n == 3
     assert any("PILOT (oracle)" in n and "left out of the pooled humans" in n for n in comp.notes)
-    from benchlab.data.plots import comparison_figure
+    from benchlab.data.analysis.plots import comparison_figure
 
     def dots(c: object) -> int:  # participant dots drawn over the pooled humans' bars
         fig = comparison_figure(c)  # type: ignore[arg-type]

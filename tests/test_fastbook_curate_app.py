@@ -15,20 +15,20 @@ import pytest
 from rich.console import Console
 from textual.widgets import Input, OptionList
 
-from benchlab.annotations.change_log import ChangeLog, log_path_for
-from benchlab.annotations.context_edits import AddContext, SetFlag, Slot
-from benchlab.annotations.fastbook_curation import CurationSession
+from benchlab.annotations.fastbook.change_log import ChangeLog, log_path_for
+from benchlab.annotations.fastbook.context_edits import AddContext, SetFlag, Slot
+from benchlab.annotations.fastbook.curation import CurationSession
 from benchlab.data.fastbook.benchmark import load_benchmark
 from benchlab.tui.cli import main
-from benchlab.tui.commands.curate import build_app
-from benchlab.tui.curate_app import CurateFastbookApp
-from benchlab.tui.screens.context_text_edit import ContextTextEdit
-from benchlab.tui.screens.curate_confirm import CurateConfirm
-from benchlab.tui.screens.curate_diff import CurateDiff
-from benchlab.tui.screens.fastbook_curate import FastbookCurateScreen
-from benchlab.tui.widgets.chapter_view import ChapterView
-from benchlab.tui.widgets.fastbook_question_detail import DetailItem
-from benchlab.tui.widgets.fastbook_question_list import FastbookQuestionList
+from benchlab.tui.fastbook.chapter_view import ChapterView
+from benchlab.tui.fastbook.context_text_edit import ContextTextEdit
+from benchlab.tui.fastbook.curate_app import CurateFastbookApp
+from benchlab.tui.fastbook.curate_command import build_app
+from benchlab.tui.fastbook.curate_confirm import CurateConfirm
+from benchlab.tui.fastbook.diff_screen import CurateDiff
+from benchlab.tui.fastbook.editor_screen import FastbookCurateScreen
+from benchlab.tui.fastbook.question_detail import DetailItem
+from benchlab.tui.fastbook.question_list import FastbookQuestionList
 from tests.conftest import full_data
 
 SIZE = (160, 48)
@@ -230,7 +230,7 @@ async def test_add_needs_a_selection_and_a_span_across_chunks_needs_confirmation
 
 async def test_save_refuses_a_file_changed_on_disk_until_confirmed(bench_file: Path, dataset: Path,
                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
-    import benchlab.tui.screens.fastbook_curate as editor_module
+    import benchlab.tui.fastbook.editor_screen as editor_module
 
     monkeypatch.setattr(editor_module, "DISK_CHECK_SECONDS", 0.05)
     app = make_app(bench_file, dataset)

@@ -6,9 +6,9 @@ from pathlib import Path
 
 import pytest
 
-from benchlab.annotations.context_edits import AddContext, DeleteContext, Slot
-from benchlab.annotations.fastbook_curate_model import CurateModel
-from benchlab.annotations.fastbook_curation import CurationSession
+from benchlab.annotations.fastbook.context_edits import AddContext, DeleteContext, Slot
+from benchlab.annotations.fastbook.curation import CurationSession
+from benchlab.annotations.fastbook.editor_model import CurateModel
 from benchlab.data.fastbook import locate
 from benchlab.data.fastbook.chapters import load_chapters
 from benchlab.data.fastbook.runs import Run

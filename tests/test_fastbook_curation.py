@@ -9,8 +9,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from benchlab.annotations.change_log import ChangeLog, log_path_for
-from benchlab.annotations.context_edits import (
+from benchlab.annotations.fastbook.change_log import ChangeLog, log_path_for
+from benchlab.annotations.fastbook.context_edits import (
     AddContext,
     AddQuestionContext,
     DeleteContext,
@@ -22,7 +22,7 @@ from benchlab.annotations.context_edits import (
     Slot,
     toggled,
 )
-from benchlab.annotations.fastbook_curation import CurationSession, SaveConflict
+from benchlab.annotations.fastbook.curation import CurationSession, SaveConflict
 from benchlab.data.errors import BenchlabError
 from benchlab.data.fastbook.benchmark import load_benchmark
 

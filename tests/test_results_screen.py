@@ -10,7 +10,7 @@ import pytest
 from textual.app import App, ComposeResult
 from textual.widgets import DataTable, Input, Select, Static, TabbedContent
 
-from benchlab.data.compare_core import POOLED
+from benchlab.data.analysis.compare import POOLED
 from benchlab.tui.screens.results import ResultsScreen
 from tests.compare_fixtures import make_testset, write_results, wrong
 from tests.test_compare_sort import write_csv

@@ -10,8 +10,8 @@ from session_helpers import write_testset
 
 from benchlab.annotations.session_runner import EndReason, ResponseTiming, SessionRunner, SessionText, Stage
 from benchlab.annotations.simulate import SimulatedParticipant, simulate_session
-from benchlab.annotations.worldsense_plan import WorldSensePlanOptions
-from benchlab.annotations.worldsense_session import prepare_worldsense_session, worldsense_files
+from benchlab.annotations.worldsense.plan import WorldSensePlanOptions
+from benchlab.annotations.worldsense.session import prepare_worldsense_session, worldsense_files
 from benchlab.data.errors import BenchlabError
 from benchlab.data.worldsense.loader import load_trials
 from benchlab.data.worldsense.records import Trial

@@ -15,14 +15,14 @@ from textual.pilot import Pilot
 
 from benchlab.annotations.session_plan import PlannedStep, SessionPlan
 from benchlab.annotations.session_runner import ResponseTiming
-from benchlab.annotations.sort_session import SortTask
-from benchlab.data.booksort.results import HUMAN_COLUMNS, LEGACY_HUMAN_COLUMNS, SortResultsLog, read_results
+from benchlab.annotations.sort.session import SortTask
+from benchlab.data.sort.results import HUMAN_COLUMNS, LEGACY_HUMAN_COLUMNS, SortResultsLog, read_results
 from benchlab.tui import launcher_entries as _entries  # noqa: F401
 from benchlab.tui.app import BenchlabApp
 from benchlab.tui.screens.choice_trial import ChoiceTrialScreen
-from benchlab.tui.screens.sort_trial import SortTrialScreen
-from benchlab.tui.sort_ui import SortUI
-from benchlab.tui.sort_ui import _load as load_sort_trials
+from benchlab.tui.sort.task_ui import SortUI
+from benchlab.tui.sort.task_ui import _load as load_sort_trials
+from benchlab.tui.sort.trial_screen import SortTrialScreen
 from benchlab.tui.task_registry import TASKS, SessionRequest
 
 FAST = {"guard_s": 0.0, "min_rt_s": 0.0, "repeat_window_s": 0.0}

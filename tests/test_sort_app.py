@@ -15,10 +15,10 @@ from benchlab.tui.app import BenchlabApp
 from benchlab.tui.screens.break_screen import BreakScreen
 from benchlab.tui.screens.end import EndScreen
 from benchlab.tui.screens.feedback import FeedbackScreen
-from benchlab.tui.screens.sort_trial import SortTrialScreen
-from benchlab.tui.sort_ui import SortUI
+from benchlab.tui.sort.excerpt_view import ExcerptView
+from benchlab.tui.sort.task_ui import SortUI
+from benchlab.tui.sort.trial_screen import SortTrialScreen
 from benchlab.tui.task_registry import SessionRequest
-from benchlab.tui.widgets.excerpt_view import ExcerptView
 
 FAST = {"guard_s": 0.0, "min_rt_s": 0.0, "repeat_window_s": 0.0}
 

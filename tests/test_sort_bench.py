@@ -7,8 +7,8 @@ from pathlib import Path
 from hypothesis import given
 from hypothesis import strategies as st
 
-from benchlab.tui.sort_bench import run_sort_screen_bench, summarise
-from benchlab.tui.widgets.excerpt_view import wrap_words
+from benchlab.tui.sort.excerpt_view import wrap_words
+from benchlab.tui.sort.screen_bench import run_sort_screen_bench, summarise
 
 
 def _reference_wrap(widths: list[int], width: int) -> list[tuple[int, int]]:

@@ -8,11 +8,11 @@ from typing import Any
 import pytest
 
 from benchlab.annotations.session_plan import SessionPlan
-from benchlab.annotations.sort_session import SortPlanOptions, build_sort_plan
-from benchlab.data.booksort.loaders import Selection, load_records
-from benchlab.data.booksort.records import BookSortRecord
+from benchlab.annotations.sort.session import SortPlanOptions, build_sort_plan
 from benchlab.data.errors import BenchlabError
 from benchlab.data.samples import sample_path
+from benchlab.data.sort.loaders import Selection, load_records
+from benchlab.data.sort.records import BookSortRecord
 
 
 def _split(split: str) -> list[BookSortRecord]:

@@ -8,7 +8,7 @@ import pandas as pd
 import pytest
 from click.testing import CliRunner
 
-from benchlab.data.booksort.scoring import score_paths
+from benchlab.data.sort.scoring import score_paths
 from benchlab.tui.cli import cli
 
 

@@ -8,7 +8,7 @@ from typing import Any
 from textual.pilot import Pilot
 
 from benchlab.tui.app import BenchlabApp
-from benchlab.tui.sort_ui import SortUI
+from benchlab.tui.sort.task_ui import SortUI
 from benchlab.tui.task_registry import SessionRequest
 
 

@@ -11,7 +11,7 @@ from statsmodels.stats.contingency_tables import mcnemar as sm_mcnemar
 from statsmodels.stats.inter_rater import cohens_kappa as sm_cohen
 from statsmodels.stats.proportion import proportion_confint, proportions_ztest
 
-from benchlab.data import stats
+from benchlab.data.analysis import stats
 
 
 def test_wilson_hand_and_statsmodels() -> None:

@@ -11,13 +11,13 @@ from typing import TYPE_CHECKING
 
 import click
 
+from benchlab.data.analysis.defaults import DEFAULT_BOOT, DEFAULT_SEED
 from benchlab.data.errors import BenchlabError
-from benchlab.data.stats_defaults import DEFAULT_BOOT, DEFAULT_SEED
 from benchlab.data.tables import render
 from benchlab.tui.commands.groups import FORMAT_OPTION, bench, cli
 
 if TYPE_CHECKING:  # scipy/statsmodels load only when a comparison runs, so `benchlab --help` stays quick
-    from benchlab.data.stats import AttentionCriterion
+    from benchlab.data.analysis.stats import AttentionCriterion
 
 PLOT_OPTION = click.option(
     "--plot", "plot_path", type=click.Path(dir_okay=False, path_type=Path), default=None,
@@ -48,7 +48,7 @@ def attention_options(func):  # type: ignore[no-untyped-def]
 
 
 def make_criterion(min_control_acc: float | None, fast_ms: float | None, max_fast_share: float) -> AttentionCriterion:
-    from benchlab.data.stats import AttentionCriterion
+    from benchlab.data.analysis.stats import AttentionCriterion
 
     return AttentionCriterion(min_control_accuracy=min_control_acc, fast_ms=fast_ms, max_fast_share=max_fast_share)
 
@@ -71,7 +71,7 @@ def compare_fastbook(file_a: Path, file_b: Path, chapters_dir: Path | None, fmt:
     Which components' contexts differ, how much their passages overlap (word F1, and character span F1 in the
     chapter text), and agreement on the explicit/extraneous flags (percent and Cohen's kappa).
     """
-    from benchlab.data.fastbook_agreement import compare_files
+    from benchlab.data.fastbook.agreement import compare_files
 
     for path in (file_a, file_b):
         if not path.exists():
@@ -82,7 +82,7 @@ def compare_fastbook(file_a: Path, file_b: Path, chapters_dir: Path | None, fmt:
 def _check_plot(plot_path: Path | None) -> None:
     """Fail on a bad figure path or a missing matplotlib before minutes of bootstrapping, not after."""
     if plot_path is not None:
-        from benchlab.data.plots import check_plot_path
+        from benchlab.data.analysis.plots import check_plot_path
 
         check_plot_path(plot_path)
 
@@ -91,7 +91,7 @@ def _emit(comp, fmt: str, plot_path: Path | None, sections: tuple[str, ...] | No
     numeric = fmt in ("csv", "json")
     click.echo(render(comp.tables(numeric=numeric, sections=sections), fmt), nl=False)
     if plot_path is not None:
-        from benchlab.data.plots import save_comparison_plot
+        from benchlab.data.analysis.plots import save_comparison_plot
 
         save_comparison_plot(comp, plot_path)
         click.echo(f"figure written to {plot_path}", err=True)
@@ -133,13 +133,13 @@ def compare_worldsense_cmd(testset: Path | None, results: tuple[Path, ...], no_p
 
         benchlab compare worldsense -t data/worldsense/test_set --results lab/out/results --plot fig.png
     """
-    from benchlab.data.compare_worldsense import compare_worldsense
     from benchlab.data.samples import sample_path
+    from benchlab.data.worldsense.compare import compare_worldsense
 
     _check_plot(plot_path)
     testset = testset or sample_path("worldsense")
     if not results:
-        from benchlab.tui.worldsense_ui import WorldSenseUI
+        from benchlab.tui.worldsense.task_ui import WorldSenseUI
 
         default = WorldSenseUI().default_out(str(testset)) / "results"
         if default.is_dir():
@@ -173,7 +173,7 @@ def compare_sort_cmd(paths: tuple[Path, ...], no_bins: bool, no_participant_test
 
         benchlab compare sort lab/out/results models/results --format markdown --plot sort.pdf
     """
-    from benchlab.data.compare_sort import compare_sort
+    from benchlab.data.sort.compare import compare_sort
 
     _check_plot(plot_path)
     comp = compare_sort(list(paths), criterion=make_criterion(min_control_acc, fast_ms, max_fast_share),
@@ -195,9 +195,9 @@ def bench_compare(testset: Path | None, participants: int, tuples_per_participan
     import tempfile
     import time
 
-    from benchlab.data.compare_worldsense import compare_worldsense
     from benchlab.data.samples import sample_path
     from benchlab.data.worldsense.columns import read_trial_columns
+    from benchlab.data.worldsense.compare import compare_worldsense
     from benchlab.data.worldsense.results import write_results
     from benchlab.data.worldsense.scoring import score_testset_dir
 

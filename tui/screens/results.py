@@ -33,10 +33,10 @@ from textual.widgets import (
 )
 from textual_plotext import PlotextPlot
 
-from benchlab.data.compare_core import POOLED, Comparison
+from benchlab.data.analysis.compare import POOLED, Comparison
+from benchlab.data.analysis.defaults import DEFAULT_BOOT
+from benchlab.data.analysis.stats import AttentionCriterion
 from benchlab.data.errors import BenchlabError
-from benchlab.data.stats import AttentionCriterion
-from benchlab.data.stats_defaults import DEFAULT_BOOT
 from benchlab.data.tables import Table
 
 Builder = Callable[[Path | None, Path, AttentionCriterion], Comparison]
@@ -55,7 +55,7 @@ class ResultsSource:
 
 
 def _ws_build(testset: Path | None, results: Path, crit: AttentionCriterion) -> Comparison:
-    from benchlab.data.compare_worldsense import compare_worldsense
+    from benchlab.data.worldsense.compare import compare_worldsense
 
     if testset is None:
         raise BenchlabError("WorldSense needs the test-set folder (the one holding trials.jsonl.bz2)")
@@ -63,19 +63,19 @@ def _ws_build(testset: Path | None, results: Path, crit: AttentionCriterion) -> 
 
 
 def _ws_watch(testset: Path | None, results: Path) -> list[Path]:
-    from benchlab.data.compare_worldsense import watched_files
+    from benchlab.data.worldsense.compare import watched_files
 
     return watched_files(results)
 
 
 def _sort_build(testset: Path | None, results: Path, crit: AttentionCriterion) -> Comparison:
-    from benchlab.data.compare_sort import compare_sort
+    from benchlab.data.sort.compare import compare_sort
 
     return compare_sort([results], criterion=crit, n_boot=DEFAULT_BOOT)
 
 
 def _sort_watch(testset: Path | None, results: Path) -> list[Path]:
-    from benchlab.data.compare_sort import watched_files
+    from benchlab.data.sort.compare import watched_files
 
     return watched_files([results])
 
@@ -113,7 +113,7 @@ def export_comparison(comp: Comparison, folder: Path) -> Path:
     atomic_write_text(folder / "tables.md", render(comp.tables(), "markdown"))
     atomic_write_text(folder / "tables.csv", render(comp.tables(numeric=True), "csv"))
     try:
-        from benchlab.data.plots import save_comparison_plot
+        from benchlab.data.analysis.plots import save_comparison_plot
 
         save_comparison_plot(comp, folder / "figure.png")
     except BenchlabError:

@@ -1,0 +1,1 @@
+"""SORT sessions on BookSORT data: the plan, the trial record and the CSV results log."""

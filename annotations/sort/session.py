@@ -1,0 +1,300 @@
+"""SORT (BookSORT) as a session task: the plan, the per-trial record, and where a participant's files go.
+
+Plan rules, and why:
+
+* scored trials come from the test split, practice from the validation split (as the models' prompt sweeps do), so
+  a practice excerpt is never scored;
+* trials are balanced over the four distance bins (the design factor) and, inside each bin, over which segment is
+  shown as A, so an always-A responder scores 50 % (exactly when every bin's count is even; with an odd count a
+  bin is off by one trial);
+* in the STM condition every excerpt is read at most once per participant: reading it a second time for another
+  bin would turn the second trial into a re-reading. In LTM (no excerpt shown) excerpts may repeat if needed.
+* excerpts already answered by the participant in an earlier session (same configuration) are not drawn again.
+
+Responses go to ``<out>/results/{L_E}-s{L_S}-human_<participant>_results.csv`` in the SORT evaluation's results
+layout (see :mod:`benchlab.data.sort.results`), one fsynced row per trial, so ``benchlab score sort`` and the
+original ``calc_accuracy`` read human and model files the same way.
+"""
+
+from __future__ import annotations
+
+import random
+import secrets
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Literal
+
+from benchlab.annotations.session_plan import PlannedStep, SessionPlan
+from benchlab.annotations.session_runner import (
+    Feedback,
+    ResponseTiming,
+    SessionFiles,
+    SessionRunner,
+    SessionText,
+)
+from benchlab.annotations.worldsense.session import check_id
+from benchlab.data.errors import BenchlabError
+from benchlab.data.sort.records import BookSortRecord
+from benchlab.data.sort.results import HumanSortRow, SortResultsLog, human_model_name, results_filename
+
+Condition = Literal["stm", "ltm"]
+OPTIONS = ("A", "B")
+
+
+@dataclass(frozen=True)
+class SortTiming(ResponseTiming):
+    """The answer's timing plus the STM reading phase, all on the same monotonic clock (seconds).
+
+    ``excerpt_onset_mono``: the excerpt's first frame went to the terminal (after refresh where no frame is
+    written); ``continue_mono``: the continue key's own
+    event time; ``response_mono``/``onset_mono`` (inherited) are the answer key and the question's onset.
+    """
+
+    excerpt_onset_mono: float | None = None
+    continue_mono: float | None = None
+    reading_timed_out: bool = False
+
+    @property
+    def reading_ms(self) -> float | None:
+        if self.excerpt_onset_mono is None or self.continue_mono is None:
+            return None
+        return round((self.continue_mono - self.excerpt_onset_mono) * 1000.0, 3)
+
+    @property
+    def delay_ms(self) -> float | None:
+        """Continue key to question onset: the delay screen plus the time to show the question."""
+        if self.continue_mono is None or self.onset_mono is None:
+            return None
+        return round((self.onset_mono - self.continue_mono) * 1000.0, 3)
+
+
+@dataclass(frozen=True)
+class SortPlanOptions:
+    """The design knobs of ``benchlab run sort``."""
+
+    trials: int = 20
+    practice: int = 2
+    block_size: int = 10
+    condition: Condition = "stm"
+    delay_s: float = 0.0
+    min_reading_s: float = 0.0
+    max_reading_s: float | None = None
+
+    def check(self) -> None:
+        if self.trials < 1:
+            raise BenchlabError("--trials must be at least 1")
+        if self.practice < 0:
+            raise BenchlabError("--practice cannot be negative")
+        if self.block_size < 1:
+            raise BenchlabError("--block-size must be at least 1")
+        if self.condition not in ("stm", "ltm"):
+            raise BenchlabError(f"--condition must be stm or ltm, not {self.condition!r}")
+        if self.delay_s < 0 or self.min_reading_s < 0:
+            raise BenchlabError("--delay and --min-reading cannot be negative")
+        if self.max_reading_s is not None and self.max_reading_s <= self.min_reading_s:
+            raise BenchlabError("--max-reading must be longer than --min-reading")
+
+    def config(self) -> dict[str, Any]:
+        return {"condition": self.condition, "delay_s": self.delay_s, "min_reading_s": self.min_reading_s,
+                "max_reading_s": self.max_reading_s, "block_size": self.block_size}
+
+
+def _balanced_pick(pool: Sequence[BookSortRecord], n: int, rng: random.Random, *, unique_excerpts: bool,
+                   used: set[tuple[int, int]], what: str) -> list[BookSortRecord]:
+    """``n`` trials spread evenly over distance bins, and over A/B inside each bin, drawing each excerpt once."""
+    bins = sorted({r.distance_bin for r in pool})
+    if not bins:
+        raise BenchlabError(f"no {what} trials in the selection")
+    per_bin = [n // len(bins) + (1 if i < n % len(bins) else 0) for i in range(len(bins))]
+    rng.shuffle(per_bin)  # which bins get the remainder is random, not always the short distances
+    by_cell: dict[tuple[int, int], list[BookSortRecord]] = {}
+    for r in pool:
+        by_cell.setdefault((r.distance_bin, r.present_seg1_first), []).append(r)
+    for members in by_cell.values():
+        rng.shuffle(members)
+    picked: list[BookSortRecord] = []
+    # Round-robin over (bin, A-first) cells so that each bin gets its quota and A/B alternate inside a bin.
+    wants = {b: q for b, q in zip(bins, per_bin, strict=True)}
+    order = [(b, side) for b in bins for side in (1, 0)]
+    rng.shuffle(order)
+    progress = True
+    while any(wants.values()) and progress:
+        progress = False
+        for b, side in order:
+            if wants[b] == 0:
+                continue
+            cell = by_cell.get((b, side), [])
+            while cell:
+                r = cell.pop()
+                key = (r.book_idx, r.excerpt_idx)
+                if unique_excerpts and key in used:
+                    continue
+                picked.append(r)
+                used.add(key)
+                wants[b] -= 1
+                progress = True
+                break
+    if any(wants.values()):
+        short = sum(wants.values())
+        hint = " (each excerpt is read once per participant in STM)" if unique_excerpts else ""
+        raise BenchlabError(f"not enough {what} trials: {short} of {n} could not be drawn balanced over the "
+                            f"distance bins{hint}; ask for fewer, or choose more books")
+    return picked
+
+
+def build_sort_plan(
+    test: Sequence[BookSortRecord], validation: Sequence[BookSortRecord], *, dataset: str, participant: str,
+    session: str, seed: int, options: SortPlanOptions | None = None, exclude_excerpts: Iterable[tuple[int, int]] = (),
+) -> SessionPlan:
+    """Sample, order and block one participant's SORT session (see the module docstring for the rules)."""
+    opts = options or SortPlanOptions()
+    opts.check()
+    configs = {r.config for r in [*test, *validation]}
+    if len(configs) != 1:
+        listing = ", ".join(f"e{le}/s{ls}" for le, ls in sorted(configs)) or "none"
+        raise BenchlabError(f"a SORT session uses one configuration; the selection has {listing} "
+                            "(pass --excerpt-length and --segment-length)")
+    rng = random.Random(f"benchlab/sort/{seed}/{participant}/{session}")
+    unique = opts.condition == "stm"
+    used: set[tuple[int, int]] = set(exclude_excerpts)
+    main = _balanced_pick(test, opts.trials, rng, unique_excerpts=unique, used=used, what="test-split")
+    rng.shuffle(main)
+    practice = (_balanced_pick(validation, opts.practice, rng, unique_excerpts=unique, used=set(), what="practice "
+                               "(validation-split)") if opts.practice else [])
+    rng.shuffle(practice)
+    ids = [r.trial_id for r in main]
+    blocks = [ids[i:i + opts.block_size] for i in range(0, len(ids), opts.block_size)]
+    (le, ls), = configs
+    return SessionPlan(
+        task="sort", dataset=dataset, participant=participant, session=session, seed=seed,
+        config={"excerpt_length": le, "segment_length": ls, **opts.config()},
+        practice=[r.trial_id for r in practice], blocks=blocks,
+    )
+
+
+def sort_files(out: str | Path, participant: str, session: str, excerpt_length: int, segment_length: int,
+               condition: str) -> SessionFiles:
+    """Where a participant's SORT session writes (results under ``results/``, where ``score sort`` looks)."""
+    base = Path(out)
+    name = f"human_{participant}"
+    results = results_filename(excerpt_length, segment_length, name)
+    return SessionFiles(
+        results=base / "results" / results,
+        practice=base / "practice" / results.replace("_results.csv", "_practice.csv"),
+        plan=base / "sessions" / f"{name}_e{excerpt_length}_s{segment_length}_{condition}_session-{session}.plan.json",
+        lock=base / "sessions" / f".{name}.lock",
+    )
+
+
+class SortTask:
+    """The SORT part of a session: options A/B, the results row, practice feedback (gold never displayed)."""
+
+    name = "sort"
+    #: The session runner writes this task's responses with this log type (CSV in the SORT results layout).
+    response_log = SortResultsLog
+
+    def __init__(self, trials: Iterable[BookSortRecord], condition: Condition = "stm") -> None:
+        self._by_id = {r.trial_id: r for r in trials}
+        self.condition: Condition = condition
+
+    def trial(self, item_id: str) -> BookSortRecord:
+        try:
+            return self._by_id[item_id]
+        except KeyError:
+            raise BenchlabError(f"the session plan names trial {item_id}, which is not in this data set") from None
+
+    def check_plan(self, plan: SessionPlan) -> None:
+        for item in [*plan.practice, *plan.main_items]:
+            self.trial(item)
+
+    def options(self, item_id: str) -> tuple[str, ...]:
+        return OPTIONS
+
+    def gold(self, item_id: str) -> str | None:
+        return self.trial(item_id).ground_truth
+
+    def feedback(self, item_id: str, response: str) -> Feedback | None:
+        truth = self.trial(item_id).ground_truth
+        if response == truth:
+            return Feedback(True, f"Correct: Segment {truth} came first.")
+        return Feedback(False, f"Not quite: Segment {truth} came first.")
+
+    def make_record(
+        self, plan: SessionPlan, step: PlannedStep, response: str, timing: ResponseTiming, *, skipped: bool,
+        simulated: str | None,
+    ) -> dict[str, Any]:
+        record = self.trial(step.item_id)
+        answer = response if response in OPTIONS and not skipped else "X"
+        extra: dict[str, Any] = {}
+        if isinstance(timing, SortTiming):
+            extra = {"reading_ms": timing.reading_ms, "delay_ms": timing.delay_ms,
+                     "reading_timed_out": timing.reading_timed_out,
+                     "excerpt_onset_mono": timing.excerpt_onset_mono, "continue_mono": timing.continue_mono}
+        row = HumanSortRow.from_trial(
+            record, answer,  # type: ignore[arg-type]
+            model_name=human_model_name(plan.participant), participant=plan.participant, session=plan.session,
+            condition=str(plan.config.get("condition", self.condition)), trial_index=step.index, block=step.block,
+            practice=step.practice, seed=plan.seed, rt_ms=timing.rt_ms, question_onset_mono=timing.onset_mono,
+            response_mono=timing.response_mono, handler_mono=timing.handler_mono, wall_clock=timing.wall_clock,
+            input=timing.input, onset_source=timing.onset_source,
+            ignored_keys=timing.ignored_keys, simulated=simulated, interrupted=timing.interrupted,
+            first_onset_mono=timing.first_onset_mono, **extra,
+        )
+        return row.model_dump(mode="python")
+
+    def item_id_of(self, record: dict[str, Any]) -> str:
+        return str(record["trial_id"])
+
+
+@dataclass
+class SortSessionRequest:
+    """Everything ``prepare_sort_session`` needs beyond the trials (mirrors the CLI options)."""
+
+    dataset: str
+    participant: str
+    session: str = "1"
+    out: str = ""
+    seed: int | None = None
+    resume: bool = False
+    options: SortPlanOptions = field(default_factory=SortPlanOptions)
+
+
+def prepare_sort_session(
+    test: Sequence[BookSortRecord], validation: Sequence[BookSortRecord], request: SortSessionRequest, *,
+    text: SessionText | None = None, simulated: str | None = None,
+) -> SessionRunner:
+    """Build (or, with ``resume``, reload) the plan and return an opened runner holding the participant's lock."""
+    check_id(request.participant, "participant")
+    check_id(request.session, "session")
+    configs = {r.config for r in test}
+    if len(configs) != 1:
+        listing = ", ".join(f"e{le}/s{ls}" for le, ls in sorted(configs)) or "none"
+        raise BenchlabError(f"a SORT session uses one configuration; the selection has {listing} "
+                            "(pass --excerpt-length and --segment-length)")
+    (le, ls), = configs
+    opts = request.options
+    files = sort_files(request.out, request.participant, request.session, le, ls, opts.condition)
+    task = SortTask([*test, *validation], opts.condition)
+    if request.resume:
+        plan = SessionPlan.load(files.plan)
+        if plan.task != "sort" or plan.participant != request.participant or plan.session != request.session:
+            raise BenchlabError(f"this plan is for {plan.task} participant {plan.participant} session "
+                                f"{plan.session}", files.plan)
+        task.condition = plan.config.get("condition", opts.condition)
+    else:
+        if files.plan.exists():
+            raise BenchlabError(
+                f"session {request.session} of participant {request.participant} ({opts.condition}, e{le}/s{ls}) "
+                "was already started; add --resume to continue it, or choose another --session", files.plan,
+            )
+        earlier = SortResultsLog(files.results).peek()
+        seen = {(int(r["book_idx"]), int(r["excerpt_idx"])) for r in earlier}
+        plan = build_sort_plan(
+            test, validation, dataset=request.dataset, participant=request.participant, session=request.session,
+            seed=request.seed if request.seed is not None else secrets.randbelow(2**31), options=opts,
+            exclude_excerpts=seen,
+        )
+    task.check_plan(plan)
+    runner = SessionRunner(plan, task, files, text, resume=request.resume, simulated=simulated)
+    return runner.open()

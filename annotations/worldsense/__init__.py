@@ -1,0 +1,1 @@
+"""WorldSense sessions: the plan (whole tuples, balanced cells) and the human results record."""

@@ -1,0 +1,186 @@
+"""WorldSense as a session task: the human results record and where a participant's files go.
+
+Responses are written in the benchmark's own results format, ``<out>/results/basic___human-<participant>___results
+.jsonl`` (``Key`` as an exact integer, ``resp`` as the exact option string), so the file scores unchanged with
+``benchlab score worldsense`` and with the original ``analyse_results.py``. The extra fields (times, participant,
+session, ...) are carried along by both scorers; none of them reuses a trial field name, which would make the
+original's join produce ``_x``/``_y`` columns.
+"""
+
+from __future__ import annotations
+
+import re
+import secrets
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, StrictInt, StrictStr
+
+from benchlab.annotations.response_log import ResponseLog
+from benchlab.annotations.session_plan import PlannedStep, SessionPlan
+from benchlab.annotations.session_runner import (
+    Feedback,
+    ResponseTiming,
+    SessionFiles,
+    SessionRunner,
+    SessionText,
+)
+from benchlab.annotations.worldsense.plan import WorldSensePlanOptions, build_worldsense_plan
+from benchlab.data.errors import BenchlabError
+from benchlab.data.version import __version__
+from benchlab.data.worldsense.records import Trial, TrialPrompt
+
+PROMPTING = "basic"
+_ID_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9.\-]{0,63}$")
+
+
+class HumanResponse(BaseModel):
+    """One line of a human results file (WorldSense results format plus timing and provenance)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    Key: StrictInt
+    resp: StrictStr
+    rt_ms: float | None
+    onset_mono: float | None
+    response_mono: float | None
+    requested_mono: float | None = None
+    handler_mono: float | None = None
+    onset_source: str = ""
+    timestamp: str
+    participant: str
+    session: str
+    trial_index: int
+    block: int
+    practice: bool
+    skipped: bool = False
+    input: str = "key"
+    ignored_keys: int = 0
+    simulated: str | None = None
+    plan_seed: int
+    benchlab_version: str = __version__
+    interrupted: bool = False  # the experimenter menu interrupted the trial; rt_ms is from the fresh onset
+    first_onset_mono: float | None = None  # onset of the trial's first showing (interrupted trials only)
+
+
+def check_id(value: str, what: str) -> str:
+    """Participant and session ids end up in file names (and the results name splits on ``___``)."""
+    if not _ID_RE.match(value):
+        raise BenchlabError(
+            f"{what} id {value!r} must be 1-64 letters, digits, '.' or '-' (starting with a letter or digit); "
+            "it becomes part of file names"
+        )
+    return value
+
+
+def modelname(participant: str) -> str:
+    return f"human-{participant}"
+
+
+def worldsense_files(out: str | Path, participant: str, session: str) -> SessionFiles:
+    """Where a participant's WorldSense session writes (results under ``results/``, where scorers look)."""
+    base = Path(out)
+    name = modelname(participant)
+    return SessionFiles(
+        results=base / "results" / f"{PROMPTING}___{name}___results.jsonl",
+        practice=base / "practice" / f"{PROMPTING}___{name}___practice.jsonl",
+        plan=base / "sessions" / f"{name}_session-{session}.plan.json",
+        lock=base / "sessions" / f".{name}.lock",
+    )
+
+
+class WorldSenseTask:
+    """The WorldSense part of a session: options, records and practice feedback for items named by their Key."""
+
+    name = "worldsense"
+
+    def __init__(self, trials: Sequence[Trial]) -> None:
+        self._by_key = {str(t.Key): t for t in trials}
+
+    def _trial(self, item_id: str) -> Trial:
+        try:
+            return self._by_key[item_id]
+        except KeyError:
+            raise BenchlabError(f"the session plan names Key {item_id}, which is not in this test set") from None
+
+    def check_plan(self, plan: SessionPlan) -> None:
+        for item in [*plan.practice, *plan.main_items]:
+            self._trial(item)
+
+    def prompt(self, item_id: str) -> TrialPrompt:
+        """What the participant sees (no gold answer)."""
+        return self._trial(item_id).prompt()
+
+    def options(self, item_id: str) -> tuple[str, ...]:
+        return tuple(self._trial(item_id).expectedresp)
+
+    def gold(self, item_id: str) -> str | None:
+        return self._trial(item_id).goldresp
+
+    def feedback(self, item_id: str, response: str) -> Feedback | None:
+        trial = self._trial(item_id)
+        if trial.is_correct(response):
+            return Feedback(True, "Correct.")
+        if trial.goldresp == "3":
+            return Feedback(False, "Not quite: from the description it is impossible to decide.")
+        if trial.problemname.startswith("Compl"):
+            return Feedback(False, "Not quite: the description does decide this one.")
+        return Feedback(False, f"Not quite: the answer was {trial.goldresp}.")
+
+    def make_record(
+        self, plan: SessionPlan, step: PlannedStep, response: str, timing: ResponseTiming, *, skipped: bool,
+        simulated: str | None,
+    ) -> dict[str, Any]:
+        record = HumanResponse(
+            Key=self._trial(step.item_id).Key, resp=response, rt_ms=timing.rt_ms, onset_mono=timing.onset_mono,
+            response_mono=timing.response_mono, requested_mono=timing.requested_mono,
+            handler_mono=timing.handler_mono, onset_source=timing.onset_source, timestamp=timing.wall_clock,
+            participant=plan.participant,
+            session=plan.session, trial_index=step.index, block=step.block, practice=step.practice,
+            skipped=skipped, input=timing.input, ignored_keys=timing.ignored_keys, simulated=simulated,
+            plan_seed=plan.seed, interrupted=timing.interrupted, first_onset_mono=timing.first_onset_mono,
+        )
+        return record.model_dump(mode="python")
+
+    def item_id_of(self, record: dict[str, Any]) -> str:
+        key = record["Key"]
+        if not isinstance(key, int) or isinstance(key, bool):
+            raise ValueError(f"Key {key!r} is not an integer")
+        return str(key)
+
+
+def prepare_worldsense_session(
+    trials: Sequence[Trial], *, dataset: str | Path, participant: str, session: str = "1", out: str | Path,
+    seed: int | None = None, options: WorldSensePlanOptions | None = None, resume: bool = False,
+    text: SessionText | None = None, simulated: str | None = None,
+) -> SessionRunner:
+    """Build (or, with ``resume``, reload) the plan and return an opened runner holding the participant's lock."""
+    check_id(participant, "participant")
+    check_id(session, "session")
+    files = worldsense_files(out, participant, session)
+    task = WorldSenseTask(trials)
+    if resume:
+        plan = SessionPlan.load(files.plan)
+        if plan.task != "worldsense" or plan.participant != participant or plan.session != session:
+            raise BenchlabError(
+                f"this plan is for {plan.task} participant {plan.participant} session {plan.session}", files.plan
+            )
+    else:
+        if files.plan.exists():
+            raise BenchlabError(
+                f"session {session} of participant {participant} was already started; add --resume to continue it, "
+                "or choose another --session", files.plan,
+            )
+        # Tuples this participant already saw (scored, or as practice with feedback) are not sampled again.
+        earlier = ResponseLog(files.results, task.item_id_of).answered() | ResponseLog(
+            files.practice, task.item_id_of).answered()
+        by_key = {str(t.Key): t.tuple_ID for t in trials}
+        exclude = {by_key[k] for k in earlier if k in by_key}
+        plan = build_worldsense_plan(
+            trials, dataset=str(dataset), participant=participant, session=session,
+            seed=seed if seed is not None else secrets.randbelow(2**31), options=options, exclude_tuples=exclude,
+        )
+    task.check_plan(plan)
+    runner = SessionRunner(plan, task, files, text, resume=resume, simulated=simulated)
+    return runner.open()

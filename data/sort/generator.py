@@ -1,0 +1,302 @@
+"""Building SORT trials from any text with the published BookSORT algorithm, and checking them.
+
+The algorithm (spec section 3): draw 160 excerpts that start at a sentence start (KS-checked for uniform
+positions), give every excerpt one segment pair per distance bin with both segments starting at sentence starts,
+balance which segment is presented first with a permuted 80/80 answer vector per bin, drop 50 excerpts (the bad
+ones first), and check the presented-first positions against all candidate sentence starts. The random calls are
+made in the published order on numpy's legacy ``RandomState``, so with the default seed (book id + L_E + L_S) the
+nine BookSORT books give exactly the published trials; any other text gets statistically equivalent ones.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+from scipy import stats
+
+from benchlab.data.errors import BenchlabError
+from benchlab.data.sort.books import PreparedBook
+from benchlab.data.sort.records import N_VALIDATION_EXCERPTS, BookSortRecord, distance_bin_edges
+
+N_EXCERPTS = 110
+EXTRA_EXCERPTS = 50
+KS_THRESHOLD = 0.05
+MAX_KS_ATTEMPTS = 100
+MAX_PAIR_TRIES = 10_000
+_NOT_SENTENCE_ENDS = frozenset({"mr.", "mrs.", "dr."})
+_SENTENCE_MARKS = frozenset(".?!;")
+
+
+def ends_sentence(word: str) -> bool:
+    """A word ends a sentence if it contains . ? ! or ; anywhere, except Mr. Mrs. Dr. (as published)."""
+    return word.lower() not in _NOT_SENTENCE_ENDS and not _SENTENCE_MARKS.isdisjoint(word)
+
+
+@dataclass
+class GenerationReport:
+    """What happened while generating one (book, configuration): for logs and the bench command."""
+
+    book_idx: int
+    excerpt_length: int
+    segment_length: int
+    seed: int
+    excerpt_ks_attempts: int = 0
+    bad_excerpts: int = 0
+    segment_ks_p: float = float("nan")
+    problems: list[str] = field(default_factory=list)
+
+
+@dataclass
+class _Book:
+    """Per-book arrays computed once and reused for every configuration."""
+
+    words: list[str]
+    ends: np.ndarray  # ends[i]: word i ends a sentence
+    prev_start: np.ndarray  # prev_start[i]: the nearest sentence start at or before i
+
+
+def _index(book: PreparedBook) -> _Book:
+    words = book.words
+    ends = np.fromiter((ends_sentence(w) for w in words), dtype=bool, count=len(words))
+    is_start = np.empty(len(words), dtype=bool)
+    if len(words):
+        is_start[0] = True
+        is_start[1:] = ends[:-1]
+    prev_start = np.maximum.accumulate(np.where(is_start, np.arange(len(words)), 0)) if len(words) else ends
+    return _Book(words, ends, prev_start)
+
+
+def default_seed(book_idx: int, excerpt_length: int, segment_length: int) -> int:
+    """The published seed rule: book id + excerpt length + segment length."""
+    return book_idx + excerpt_length + segment_length
+
+
+def check_length(book: PreparedBook, excerpt_length: int, segment_length: int) -> None:
+    """Refuse requests the text cannot serve, before any sampling (clear message naming the numbers)."""
+    if segment_length < 1 or excerpt_length < 1:
+        raise BenchlabError("excerpt and segment lengths must be positive", book.source)
+    edges = distance_bin_edges(excerpt_length, segment_length)
+    if any(b <= a for a, b in itertools.pairwise(edges)):
+        raise BenchlabError(f"segment length {segment_length} is too long for excerpts of {excerpt_length} words: "
+                            f"the distance bins {edges} would be empty (need L_S < L_E/4)", book.source)
+    n = len(book.words)
+    if n <= excerpt_length:
+        raise BenchlabError(f"text too short: {n:,} words after removing front matter, back matter and chapter "
+                            f"titles, but an excerpt of {excerpt_length:,} words needs more than {excerpt_length:,}",
+                            book.source)
+
+
+def generate(book: PreparedBook, excerpt_length: int, segment_length: int, seed: int | None = None,
+             *, n_excerpts: int = N_EXCERPTS, extra: int = EXTRA_EXCERPTS,
+             _index_cache: _Book | None = None) -> tuple[list[BookSortRecord], GenerationReport]:
+    """SORT trials for one book and configuration: ``n_excerpts`` excerpts x 4 distance bins, validated."""
+    check_length(book, excerpt_length, segment_length)
+    if (n_excerpts + extra) % 2:
+        raise ValueError("n_excerpts + extra must be even so the answers can be balanced")
+    seed = default_seed(book.book_idx, excerpt_length, segment_length) if seed is None else seed
+    report = GenerationReport(book.book_idx, excerpt_length, segment_length, seed)
+    idx = _index_cache or _index(book)
+    rs = np.random.RandomState(seed)
+    n_total = n_excerpts + extra
+    n_words = len(book.words)
+    span = n_words - excerpt_length
+
+    # 1. Excerpts: uniform start, moved back to a sentence start; redraw all if positions fail a KS test.
+    for attempt in range(1, MAX_KS_ATTEMPTS + 2):
+        starts = np.array([idx.prev_start[rs.permutation(span)[0]] for _ in range(n_total)], dtype=np.int64)
+        positions = starts / n_words
+        p = stats.kstest(positions, stats.uniform(loc=0.0, scale=span / n_words).cdf).pvalue
+        if p > KS_THRESHOLD:
+            report.excerpt_ks_attempts = attempt
+            break
+    else:
+        raise BenchlabError(f"could not draw uniformly spread excerpts of {excerpt_length:,} words in "
+                            f"{MAX_KS_ATTEMPTS + 1} attempts (text of {n_words:,} words is too short or repetitive)",
+                            book.source)
+
+    # Candidate segment starts per excerpt: sentence starts that leave room for a whole segment.
+    limit = excerpt_length - segment_length
+    candidates = []
+    for s in starts:
+        ends = idx.ends[s:s + excerpt_length]
+        rel = np.flatnonzero(ends) + 1
+        cand = np.concatenate(([0], rel))
+        candidates.append(cand[cand < limit])
+
+    edges = distance_bin_edges(excerpt_length, segment_length)
+    answers_base = np.tile([0, 1], n_total // 2)
+    bins: list[tuple[int, np.ndarray, np.ndarray]] = []  # (right edge, answers, presented positions [n, 2])
+    bad: set[int] = set()
+    pooled_candidates: list[np.ndarray] = []
+    for lower, upper in itertools.pairwise(edges):
+        # 2. Which segment is presented first: 0 = the earlier one, 1 = the later one; exactly half each.
+        answers = rs.permutation(answers_base)
+        shown = np.zeros((n_total, 2), dtype=np.int64)
+        for i in range(n_total):
+            pair = _draw_pair(rs, candidates[i], lower, upper)
+            if pair is None:
+                bad.add(i)
+                continue
+            pooled_candidates.append(candidates[i])
+            first, second = pair
+            if (answers[i] == 0) == (second < first):
+                first, second = second, first
+            shown[i] = (first, second)
+        bins.append((upper, answers, shown))
+
+    # 4. Drop `extra` excerpts, the bad ones first, the same ones in every bin.
+    report.bad_excerpts = len(bad)
+    if len(bad) > extra:
+        raise BenchlabError(f"only {n_total - len(bad)} of {n_total} excerpts have a segment pair in every distance "
+                            f"bin (need {n_excerpts}); the text has too few sentence boundaries for "
+                            f"{segment_length}-word segments in {excerpt_length}-word excerpts", book.source)
+    if bad:
+        remaining = list(bad ^ set(range(n_total)))
+        drop = bad | {int(x) for x in rs.choice(remaining, extra - len(bad), replace=False)}
+    else:
+        drop = {int(x) for x in rs.choice(list(range(n_total)), extra, replace=False)}
+    kept = [i for i in range(n_total) if i not in drop]
+
+    # 5. The presented-first positions must look like a draw from all candidate starts.
+    shown_first = np.concatenate([shown[kept, 0] for _, _, shown in bins])
+    report.segment_ks_p = float(stats.kstest(shown_first, np.concatenate(pooled_candidates)).pvalue)
+    if report.segment_ks_p <= KS_THRESHOLD:
+        raise BenchlabError(f"segment positions failed the uniformity check (KS p={report.segment_ks_p:.3f}) for "
+                            f"e{excerpt_length}/s{segment_length}; try another --seed", book.source)
+
+    # 6. Relabel: segment_1 is the earlier segment; present_seg1_first says whether it is option A.
+    records = []
+    for upper, answers, shown in bins:
+        for new_idx, i in enumerate(kept):
+            start = int(starts[i])
+            words = book.words[start:start + excerpt_length]
+            a, b = int(shown[i, 0]), int(shown[i, 1])
+            early, late = (a, b) if a < b else (b, a)
+            records.append(BookSortRecord(
+                book_idx=book.book_idx, book_title=book.title, num_words=book.num_words,
+                excerpt_idx=new_idx, excerpt_pos=start / n_words, excerpt_text=" ".join(words), segment_idx=0,
+                segment_1=" ".join(words[early:early + segment_length]),
+                segment_2=" ".join(words[late:late + segment_length]),
+                seg1_pos=early, seg2_pos=late, distance_bin=upper, present_seg1_first=1 - int(answers[i]),
+                excerpt_length=excerpt_length, segment_length=segment_length,
+            ))
+    problems = check_trials(records, book.words)
+    report.problems = problems
+    if problems:
+        raise BenchlabError("generated trials failed validation: " + "; ".join(problems[:3]), book.source)
+    return records, report
+
+
+def _draw_pair(rs: np.random.RandomState, cand: np.ndarray, lower: int, upper: int) -> tuple[int, int] | None:
+    """Two sentence starts at distance in (lower, upper), or None (a "bad sample") as the published sampler.
+
+    The draws mirror the published sampler call for call (first start, then an offset among the allowed ones,
+    up to 10,001 tries); the feasibility mask only avoids recomputing offsets on every try.
+    """
+    if len(cand) == 0:
+        return None
+    n = len(cand)
+    valid = None
+    if n <= 300:
+        diff = np.abs(cand[None, :] - cand[:, None])
+        valid = (diff > lower) & (diff <= upper)
+        if not valid.any():
+            for _ in range(MAX_PAIR_TRIES + 1):  # hopeless, but the published sampler spends these draws
+                rs.permutation(n)
+            return None
+    for _ in range(MAX_PAIR_TRIES + 1):
+        k = rs.permutation(n)[0]
+        first = int(cand[k])
+        if valid is not None:
+            ok = valid[k]
+        else:
+            d = np.abs(cand - first)
+            ok = (d > lower) & (d <= upper)
+        if ok.any():
+            offsets = (cand - first)[ok]
+            second = first + int(offsets[rs.randint(0, len(offsets))])
+            if abs(second - first) >= upper:
+                return None  # the published sampler rejects a distance equal to the upper edge
+            return first, second
+    return None
+
+
+def check_trials(records: Sequence[BookSortRecord], book_words: Sequence[str] | None = None) -> list[str]:
+    """Problems with a set of trials of one book and configuration (empty list when all is well).
+
+    Checks: lengths, segments verbatim at their positions and starting at sentence starts, distances strictly
+    inside their bins, the same excerpts in every bin, the test/validation split, balance of present_seg1_first,
+    and (given the book's words) every excerpt verbatim at its recorded position.
+    """
+    problems: list[str] = []
+    if not records:
+        return ["no trials"]
+    by_bin: dict[int, list[BookSortRecord]] = {}
+    for r in records:
+        by_bin.setdefault(r.distance_bin, []).append(r)
+        words = r.excerpt_text.split()
+        where = f"excerpt {r.excerpt_idx}, bin {r.distance_bin}"
+        if len(words) != r.excerpt_length:
+            problems.append(f"{where}: excerpt has {len(words)} words, not {r.excerpt_length}")
+            continue
+        for name, pos, text in (("segment_1", r.seg1_pos, r.segment_1), ("segment_2", r.seg2_pos, r.segment_2)):
+            if " ".join(words[pos:pos + r.segment_length]) != text or len(text.split()) != r.segment_length:
+                problems.append(f"{where}: {name} is not the {r.segment_length} words at position {pos}")
+            if pos > 0 and not ends_sentence(words[pos - 1]):
+                problems.append(f"{where}: {name} does not start at a sentence start")
+        edges = distance_bin_edges(r.excerpt_length, r.segment_length)
+        if r.distance_bin not in edges[1:]:
+            problems.append(f"{where}: distance_bin {r.distance_bin} is not one of {edges[1:]}")
+        else:
+            lower = edges[edges.index(r.distance_bin) - 1]
+            if not lower < r.distance < r.distance_bin:
+                problems.append(f"{where}: distance {r.distance} outside ({lower}, {r.distance_bin})")
+        if book_words is not None:
+            start = round(r.excerpt_pos * len(book_words))
+            if " ".join(book_words[start:start + r.excerpt_length]) != r.excerpt_text:
+                problems.append(f"{where}: excerpt not found in the book at position {start}")
+    excerpt_sets = {b: sorted(r.excerpt_idx for r in rs) for b, rs in by_bin.items()}
+    first = next(iter(excerpt_sets.values()))
+    if any(v != first for v in excerpt_sets.values()):
+        problems.append("bins do not share the same excerpts")
+    if first != list(range(len(first))):
+        problems.append("excerpt_idx is not 0..n-1")
+    if len(first) > N_VALIDATION_EXCERPTS * 2:
+        for b, rs_ in by_bin.items():
+            share = sum(r.present_seg1_first for r in rs_) / len(rs_)
+            if not 0.4 <= share <= 0.6:
+                problems.append(f"bin {b}: present_seg1_first share {share:.2f} is not balanced")
+    return problems
+
+
+def excerpts_in_text(records: Sequence[BookSortRecord], book_words: Sequence[str]) -> tuple[int, int]:
+    """(found, total): how many of the distinct excerpts of ``records`` occur verbatim anywhere in the book.
+
+    Finds which text a data set was made from (ids may differ when a title or ``--book-id`` was given), and says
+    how much of it is missing when it is the wrong book.
+    """
+    joined = " ".join(book_words)
+    excerpts = {(r.excerpt_length, r.segment_length, r.excerpt_idx): r.excerpt_text for r in records}
+    found = {text: text in joined for text in set(excerpts.values())}
+    return sum(found[text] for text in excerpts.values()), len(excerpts)
+
+
+def generate_many(book: PreparedBook, configs: Sequence[tuple[int, int]], seed: int | None = None,
+                  ) -> tuple[list[BookSortRecord], list[GenerationReport], list[str]]:
+    """Trials for several configurations of one book; configurations longer than the book are skipped (reported)."""
+    idx = _index(book)
+    out: list[BookSortRecord] = []
+    reports: list[GenerationReport] = []
+    skipped: list[str] = []
+    for le, ls in configs:
+        if len(book.words) <= le:
+            skipped.append(f"{book.title} ({len(book.words):,} words after cleaning) is too short for e{le} "
+                           f"(needs more than {le:,})")
+            continue
+        recs, rep = generate(book, le, ls, seed, _index_cache=idx)
+        out.extend(recs)
+        reports.append(rep)
+    return out, reports, skipped

@@ -1,0 +1,36 @@
+"""The app behind ``benchlab curate fastbook``: one screen, the context-annotation editor."""
+
+from __future__ import annotations
+
+from textual.app import App
+
+from benchlab.annotations.fastbook.curation import CurationSession
+from benchlab.data.fastbook.chapters import Chapter
+from benchlab.data.fastbook.runs import Run
+from benchlab.tui.fastbook.editor_screen import FastbookCurateScreen
+
+
+class CurateFastbookApp(App[None]):
+    """Opens the editor on an already loaded session (loading errors are reported by the CLI, before the UI)."""
+
+    TITLE = "benchlab curate fastbook"
+
+    def __init__(self, session: CurationSession, chapters: dict[int, Chapter], runs: list[Run] | None = None,
+                 *, k: int = 10) -> None:
+        super().__init__()
+        self.session = session
+        self.chapters = chapters
+        self.runs = runs or []
+        self.k = k
+
+    def on_mount(self) -> None:
+        self.push_screen(FastbookCurateScreen(self.session, self.chapters, self.runs, k=self.k))
+
+    async def action_quit(self) -> None:
+        """ctrl+q asks about unsaved changes like q does (it used to drop them silently)."""
+        editors = [screen for screen in self.screen_stack if isinstance(screen, FastbookCurateScreen)]
+        if not editors:
+            self.exit()
+        elif self.screen is editors[-1]:
+            editors[-1].action_quit_editor()
+        # else: a dialog is open over the editor; close it first.

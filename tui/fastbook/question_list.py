@@ -1,0 +1,85 @@
+"""The curator's question list: chapter, number, audit status and text, optionally problems only."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from rich.text import Text
+from textual.message import Message
+from textual.widgets import DataTable
+
+from benchlab.annotations.fastbook.editor_model import QuestionRow
+
+QuestionKey = tuple[int, int]
+
+
+def status_cell(row: QuestionRow) -> Text:
+    mark = "✎ " if row.edited else ""
+    if row.problems:
+        return Text(f"{mark}✗ {row.problems}", style="bold red")
+    return Text(f"{mark}✓", style="green")
+
+
+class FastbookQuestionList(DataTable[Text | str | int]):
+    """A row per question; highlighting a row posts :class:`Chosen` so the detail and chapter follow."""
+
+    DEFAULT_CSS = (Path(__file__).with_suffix(".tcss")).read_text(encoding="utf-8")
+
+    class Chosen(Message):
+        def __init__(self, qid: QuestionKey) -> None:
+            super().__init__()
+            self.qid = qid
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id, cursor_type="row", zebra_stripes=True)
+        self._rows: list[QuestionRow] = []
+        self.problems_only = False
+
+    def on_mount(self) -> None:
+        self.add_column("Ch", key="ch", width=3)
+        self.add_column("Q", key="q", width=3)
+        self.add_column("Status", key="status", width=7)
+        self.add_column("Question", key="text")
+
+    def set_rows(self, rows: list[QuestionRow], *, keep: QuestionKey | None = None) -> None:
+        self._rows = rows
+        self._refill(keep)
+
+    def toggle_problems_only(self, keep: QuestionKey | None = None) -> None:
+        self.problems_only = not self.problems_only
+        self._refill(keep)
+
+    def update_row(self, row: QuestionRow) -> None:
+        """Refresh one question's status after an edit (its position in the list is kept)."""
+        if row in self._rows:
+            return  # unchanged: a table refresh costs more than the edit
+        self._rows = [row if r.qid == row.qid else r for r in self._rows]
+        key = f"{row.qid[0]}:{row.qid[1]}"
+        if key in self.rows:
+            self.update_cell(key, "status", status_cell(row))
+
+    @property
+    def listed(self) -> list[QuestionKey]:
+        return [r.qid for r in self._rows if r.problems or not self.problems_only]
+
+    def _refill(self, keep: QuestionKey | None) -> None:
+        self.clear()
+        for row in self._rows:
+            if self.problems_only and not row.problems:
+                continue
+            text = " ".join(row.text.split())
+            self.add_row(row.qid[0], row.qid[1], status_cell(row), text, key=f"{row.qid[0]}:{row.qid[1]}")
+        if keep is not None and f"{keep[0]}:{keep[1]}" in self.rows:
+            self.move_cursor(row=self.get_row_index(f"{keep[0]}:{keep[1]}"))
+
+    def select_question(self, qid: QuestionKey) -> None:
+        key = f"{qid[0]}:{qid[1]}"
+        if key in self.rows:
+            self.move_cursor(row=self.get_row_index(key))
+
+    def on_data_table_row_highlighted(self, event: DataTable.RowHighlighted) -> None:
+        event.stop()
+        value = event.row_key.value
+        if value:
+            chapter, number = value.split(":")
+            self.post_message(self.Chosen((int(chapter), int(number))))

@@ -1,0 +1,262 @@
+"""One SORT trial: (STM) read the excerpt, (optional) wait, then say which of two segments came first.
+
+All phases live on one screen and are switched in place (a ``ContentSwitcher``), so the question appears without
+building a new screen: the excerpt's and the question's onsets (the write of the first frame showing them, via the
+app's frame clock; ``call_after_refresh`` where no frame is written), the continue key's and the answer key's event
+times are all on Textual's monotonic clock. Segment A is ``segment_1`` exactly when
+``present_seg1_first`` is 1. Keys: Enter continues after reading; A / B or Left / Right answer; a click on a
+segment's button answers too. Nothing else does anything (kiosk), and Escape is never used.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from textual import events
+from textual._time import get_time
+from textual.app import ComposeResult
+from textual.containers import Horizontal, Vertical
+from textual.screen import Screen
+from textual.timer import Timer
+from textual.widget import Widget
+from textual.widgets import Button, ContentSwitcher, Static
+
+from benchlab.annotations.session_runner import wall_clock_now
+from benchlab.annotations.sort.session import SortTiming
+from benchlab.data.sort.records import BookSortRecord
+from benchlab.tui.sort.excerpt_view import ExcerptView
+from benchlab.tui.task_registry import TrialContext
+from benchlab.tui.widgets.option_button import OptionButton
+from benchlab.tui.widgets.session_progress import SessionProgress
+
+ANSWER_KEYS = {"a": "A", "b": "B", "left": "A", "right": "B"}
+CONTINUE_KEY = "enter"
+SCROLL_KEYS = ("up", "down", "pageup", "pagedown", "home", "end")
+
+
+@dataclass(frozen=True)
+class SortTrialSettings:
+    """How the trial runs: condition and the reading/delay times (seconds) from the session plan."""
+
+    condition: str = "stm"
+    delay_s: float = 0.0
+    min_reading_s: float = 0.0
+    max_reading_s: float | None = None
+
+
+class SortTrialScreen(Screen[None]):
+    CSS_PATH = "trial_screen.tcss"
+
+    def __init__(self, record: BookSortRecord, context: TrialContext, settings: SortTrialSettings) -> None:
+        super().__init__()
+        self.record = record
+        self.context = context
+        self.settings = settings
+        self.debounce = context.debounce
+        self.segment_a, self.segment_b = record.option_texts()
+        self.phase = "reading" if settings.condition == "stm" else "question"
+        self.requested_mono: float | None = None
+        self.excerpt_onset_mono: float | None = None
+        self.continue_mono: float | None = None
+        self.question_requested_mono: float | None = None
+        self.onset_mono: float | None = None  # the question's onset (the engine's skip reads this name)
+        self.onset_source = ""
+        self.excerpt_onset_source = ""
+        self.reading_timed_out = False
+        self.ignored_keys = 0
+        self.answered = False
+        self._tick: Timer | None = None
+        self._question_ready = settings.condition != "stm"
+        self._question_waiting = False
+
+    # -- layout ---------------------------------------------------------------------------------------------
+
+    def compose(self) -> ComposeResult:
+        title = self.record.book_title
+        yield SessionProgress(self.context.label, self.context.done, self.context.total)
+        with ContentSwitcher(initial=self.phase, id="phases"):
+            if self.settings.condition == "stm":
+                with Vertical(id="reading"):
+                    yield Static(f"Read this passage from [b]{_escape(title)}[/b]. Afterwards you will see two short "
+                                 "segments from it and say which one came first.", id="reading-intro")
+                    yield ExcerptView(self.record.excerpt_text, id="excerpt")
+                    yield Static(self._reading_hint(), id="reading-hint")
+                with Vertical(id="delay"):
+                    yield Static("The question follows in a moment.", id="delay-text")
+            if self.settings.condition == "stm":
+                # Built while the participant reads (see _build_question): the first paint stays light.
+                yield Vertical(id="question")
+            else:
+                with Vertical(id="question"):
+                    yield from self._question_widgets()
+
+    def _question_widgets(self) -> list[Widget]:
+        title = _escape(self.record.book_title)
+        where = "in the passage you just read" if self.settings.condition == "stm" else f"in {title}"
+        panels = []
+        for label, text in (("A", self.segment_a), ("B", self.segment_b)):
+            arrow = "←" if label == "A" else "→"
+            panels.append(Vertical(
+                Static(f"Segment {label}", classes="segment-label"),
+                Static(text, classes="segment-text", markup=False),
+                OptionButton(f"{label}  (key {label} or {arrow})", label, id=f"option-{label}"),
+                classes="segment", id=f"segment-{label.lower()}",
+            ))
+        return [Static(f"Which segment appeared [b]first[/b] {where}?", id="question-text"),
+                Horizontal(*panels, id="segments")]
+
+    def _reading_hint(self, remaining: float = 0.0) -> str:
+        scroll = "Scroll with ↑ ↓, Page Up / Page Down or the mouse wheel."
+        if remaining > 0:
+            return f"{scroll}  You can continue in {remaining:.0f} s."
+        return f"{scroll}  Press [b]Enter[/b] when you have finished reading."
+
+    # -- phases ---------------------------------------------------------------------------------------------
+
+    def on_mount(self) -> None:
+        self.requested_mono = get_time()
+        if self.phase == "reading":
+            self.call_after_refresh(self._stamp_excerpt_onset)
+        else:
+            self.question_requested_mono = self.requested_mono
+            self.call_after_refresh(self._stamp_question_onset)
+
+    def onset_hook(self) -> Callable[[float], None] | None:
+        """Asked by the app as each frame is queued: which onset (if any) this frame's write would stamp."""
+        if self.answered:
+            return None
+        if self.phase == "reading" and self.excerpt_onset_source != "frame_written":
+            return self._excerpt_frame_written
+        if self.phase == "question" and self.onset_source != "frame_written":
+            return self._question_frame_written
+        return None
+
+    def _excerpt_frame_written(self, when: float) -> None:
+        if self.excerpt_onset_source != "frame_written":
+            self.excerpt_onset_mono, self.excerpt_onset_source = when, "frame_written"
+
+    def _question_frame_written(self, when: float) -> None:
+        if self.onset_source != "frame_written" and not self.answered:
+            self.onset_mono, self.onset_source = when, "frame_written"
+
+    def _stamp_excerpt_onset(self) -> None:
+        if self.excerpt_onset_mono is None:  # fallback where no frame is written (headless runs)
+            self.excerpt_onset_mono, self.excerpt_onset_source = get_time(), "after_refresh"
+        self.call_after_refresh(self._build_question)
+        if self.settings.min_reading_s > 0:
+            self.query_one("#reading-hint", Static).update(self._reading_hint(self.settings.min_reading_s))
+            self._tick = self.set_interval(1.0, self._update_countdown)
+        if self.settings.max_reading_s is not None:
+            self.set_timer(self.settings.max_reading_s, self._reading_timeout)
+
+    def _update_countdown(self) -> None:
+        if self.phase != "reading" or self.excerpt_onset_mono is None:
+            return
+        remaining = self.settings.min_reading_s - (get_time() - self.excerpt_onset_mono)
+        self.query_one("#reading-hint", Static).update(self._reading_hint(max(0.0, remaining)))
+        if remaining <= 0 and self._tick is not None:
+            self._tick.stop()
+
+    def _reading_timeout(self) -> None:
+        if self.phase == "reading":
+            self.reading_timed_out = True
+            self._finish_reading(get_time())
+
+    def _finish_reading(self, when: float) -> None:
+        self.continue_mono = when
+        if self._tick is not None:
+            self._tick.stop()
+        if self.settings.delay_s > 0:
+            self.phase = "delay"
+            self.query_one(ContentSwitcher).current = "delay"
+            self.set_timer(self.settings.delay_s, self._show_question)
+        else:
+            self._show_question()
+
+    async def _build_question(self) -> None:
+        await self.query_one("#question", Vertical).mount_all(self._question_widgets())
+        self._question_ready = True
+        if self._question_waiting:
+            self._show_question()
+
+    def _show_question(self) -> None:
+        if not self._question_ready:
+            self._question_waiting = True  # continued before the question was built (only at machine speed)
+            return
+        self.phase = "question"
+        self.question_requested_mono = get_time()
+        self.query_one(ContentSwitcher).current = "question"
+        self.call_after_refresh(self._stamp_question_onset)
+
+    def _stamp_question_onset(self) -> None:
+        if self.onset_mono is None:  # fallback where no frame is written (headless runs)
+            self.onset_mono, self.onset_source = get_time(), "after_refresh"
+
+    # -- input ----------------------------------------------------------------------------------------------
+
+    def on_key(self, event: events.Key) -> None:
+        event.stop()
+        event.prevent_default()
+        key = event.key
+        if self.phase == "reading":
+            self.debounce.is_repeat(key, event.time)
+            if key in SCROLL_KEYS:
+                self._scroll(key)
+            elif key == CONTINUE_KEY and self._may_continue(event.time):
+                self._finish_reading(event.time)
+            elif self.excerpt_onset_mono is not None:
+                self.ignored_keys += 1
+            return
+        if self.phase != "question" or self.answered:
+            self.debounce.is_repeat(key, event.time)
+            return
+        accepted = self.debounce.accepts(key, event.time, self.onset_mono)
+        if key not in ANSWER_KEYS or not accepted:
+            if self.onset_mono is not None:
+                self.ignored_keys += 1
+            return
+        self._answer(ANSWER_KEYS[key], event.time, "key")
+
+    def _may_continue(self, when: float) -> bool:
+        onset = self.excerpt_onset_mono
+        if onset is None or when < onset:
+            return False
+        return when - onset >= max(self.settings.min_reading_s, self.debounce.min_rt_s)
+
+    def _scroll(self, key: str) -> None:
+        view = self.query_one(ExcerptView)
+        if key == "up":
+            view.scroll_relative(y=-1, animate=False)
+        elif key == "down":
+            view.scroll_relative(y=1, animate=False)
+        elif key == "pageup":
+            view.scroll_page_up(animate=False)
+        elif key == "pagedown":
+            view.scroll_page_down(animate=False)
+        elif key == "home":
+            view.scroll_home(animate=False)
+        else:
+            view.scroll_end(animate=False)
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        event.stop()
+        if self.answered or self.phase != "question":
+            return
+        clicked = OptionButton.clicked_answer(event, self.onset_mono)
+        if clicked is not None:
+            self._answer(*clicked, "mouse")
+
+    def _answer(self, option: str, when: float, source: str) -> None:
+        self.answered = True
+        timing = SortTiming(
+            onset_mono=self.onset_mono, response_mono=when, wall_clock=wall_clock_now(),
+            requested_mono=self.question_requested_mono, handler_mono=get_time(), input=source,
+            ignored_keys=self.ignored_keys, excerpt_onset_mono=self.excerpt_onset_mono,
+            continue_mono=self.continue_mono, reading_timed_out=self.reading_timed_out, onset_source=self.onset_source,
+        )
+        self.context.on_answer(option, timing)
+
+
+def _escape(text: str) -> str:
+    return text.replace("[", r"\[")

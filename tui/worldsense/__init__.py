@@ -1,0 +1,1 @@
+"""WorldSense in the app and on the command line: its trial screen and commands."""
