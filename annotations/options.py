@@ -1,0 +1,200 @@
+"""Options declared once: a pydantic model per plan or command, read by every front end.
+
+A benchmark declares its plan options (and the options of its ``score``/``compare``/``bench`` commands) as a
+pydantic model whose fields carry the label, help, bounds, default and enumeration. The command line
+(``benchlab.tui.commands.declared``) and the launcher form (``benchlab.tui.widgets.option_form``) are generated
+from :func:`option_infos`, and values from either are checked by :func:`parse_options`, so a bound or a label is
+written in one place. Errors name the *field* (:class:`OptionError`); only the command line turns a field into a
+flag, and the form highlights the field itself.
+"""
+
+from __future__ import annotations
+
+import types
+import typing
+from collections.abc import Mapping
+from dataclasses import dataclass
+from enum import Enum
+from pathlib import Path
+from typing import Any, Literal, TypeVar
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic.fields import FieldInfo
+
+from benchlab.data.errors import BenchlabError
+
+M = TypeVar("M", bound=BaseModel)
+
+OptionKind = Literal["str", "int", "float", "bool", "path", "choice"]
+
+
+class Options(BaseModel):
+    """Base of every declared options model: unknown names are refused, values are immutable once checked."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class OptionError(BenchlabError):
+    """A wrong option value, naming the field. ``str()`` uses the field's label; the CLI shows its flag instead."""
+
+    def __init__(self, field: str, problem: str, *, label: str | None = None, path: Path | None = None) -> None:
+        self.field = field
+        self.problem = problem
+        self.label = label or field.replace("_", " ")
+        super().__init__(f"{self.label} {problem}", path)
+
+    def worded(self, name: str) -> str:
+        """The message with ``name`` (a flag such as ``--tuples-per-cell``) where the field's label was."""
+        return f"{name} {self.problem}"
+
+
+def option(
+    default: Any = ..., *, label: str, help: str, flag: str | None = None, short: str | None = None,
+    aliases: tuple[str, ...] = (), argument: bool = False, widget: str | None = None, cli: bool = True,
+    form: bool = True, negate: str | None = None, ge: float | None = None, le: float | None = None,
+    gt: float | None = None, lt: float | None = None,
+) -> Any:
+    """A declared option: ``Field`` plus what the front ends need.
+
+    ``flag``: the long flag when it is not ``--<name-with-dashes>``; ``short``: e.g. ``-t``; ``aliases``: old
+    spellings kept working; ``argument``: a positional argument on the command line; ``negate``: for a boolean that
+    is true by default, the flag that turns it off (``--no-feedback``); ``widget``: a hint for the form (``path``,
+    ``folder``, ``text``); ``cli`` / ``form``: whether the option appears on the command line / in the form.
+    """
+    extra: dict[str, Any] = {"flag": flag, "short": short, "aliases": list(aliases), "argument": argument,
+                             "widget": widget, "cli": cli, "form": form, "negate": negate}
+    return Field(default, title=label, description=help, ge=ge, le=le, gt=gt, lt=lt,
+                 json_schema_extra={k: v for k, v in extra.items() if v not in (None, [], False) or k in ("cli",
+                                                                                                      "form")})
+
+
+@dataclass(frozen=True)
+class OptionInfo:
+    """One declared option as every generator sees it."""
+
+    name: str
+    label: str
+    help: str
+    kind: OptionKind
+    default: Any
+    required: bool
+    optional: bool  # ``None`` is a valid value (an empty form field)
+    multiple: bool  # a list/tuple of values (comma separated in the form, repeated or comma separated on the CLI)
+    choices: tuple[str, ...]
+    flag: str
+    short: str | None
+    aliases: tuple[str, ...]
+    argument: bool
+    negate: str | None
+    widget: str | None
+    cli: bool
+    form: bool
+    ge: float | None
+    le: float | None
+
+
+def _unwrap(annotation: Any) -> tuple[Any, bool, bool]:
+    """(base type, optional, multiple) of a field annotation such as ``int | None`` or ``tuple[str, ...]``."""
+    optional = multiple = False
+    origin = typing.get_origin(annotation)
+    if origin in (typing.Union, types.UnionType):
+        args = [a for a in typing.get_args(annotation) if a is not type(None)]
+        optional = len(args) < len(typing.get_args(annotation))
+        annotation = args[0] if len(args) == 1 else str
+        origin = typing.get_origin(annotation)
+    if origin in (tuple, list, set, frozenset):
+        multiple = True
+        annotation = typing.get_args(annotation)[0] if typing.get_args(annotation) else str
+    return annotation, optional, multiple
+
+
+def _kind(base: Any) -> tuple[OptionKind, tuple[str, ...]]:
+    if typing.get_origin(base) is Literal:
+        return "choice", tuple(str(a) for a in typing.get_args(base))
+    if isinstance(base, type) and issubclass(base, Enum):
+        return "choice", tuple(str(m.value) for m in base)
+    if base is bool:
+        return "bool", ()
+    if base is int:
+        return "int", ()
+    if base is float:
+        return "float", ()
+    if isinstance(base, type) and issubclass(base, Path):
+        return "path", ()
+    return "str", ()
+
+
+def _bound(info: FieldInfo, name: str) -> float | None:
+    for meta in info.metadata:
+        value = getattr(meta, name, None)  # annotated_types.Ge/Le/Gt/Lt carry one attribute each
+        if value is not None:
+            return float(value)
+    return None
+
+
+def option_infos(model: type[BaseModel]) -> list[OptionInfo]:
+    """Every field of ``model``, in declaration order, as the CLI and the form generate it."""
+    infos = []
+    for name, field in model.model_fields.items():
+        extra = field.json_schema_extra if isinstance(field.json_schema_extra, dict) else {}
+        base, optional, multiple = _unwrap(field.annotation)
+        kind, choices = _kind(base)
+        default = None if field.is_required() else field.get_default(call_default_factory=True)
+        ge = _bound(field, "ge")
+        gt = _bound(field, "gt")
+        infos.append(OptionInfo(
+            name=name, label=field.title or name.replace("_", " "), help=field.description or "", kind=kind,
+            default=default, required=field.is_required(), optional=optional, multiple=multiple, choices=choices,
+            flag=str(extra.get("flag") or "--" + name.replace("_", "-")), short=_str_or_none(extra.get("short")),
+            aliases=tuple(str(a) for a in extra.get("aliases") or ()), argument=bool(extra.get("argument")),
+            negate=_str_or_none(extra.get("negate")), widget=_str_or_none(extra.get("widget")),
+            cli=bool(extra.get("cli", True)), form=bool(extra.get("form", True)),
+            ge=ge if ge is not None else gt, le=_bound(field, "le"),
+        ))
+    return infos
+
+
+def _str_or_none(value: Any) -> str | None:
+    return None if value is None else str(value)
+
+
+def _problem(error: Mapping[str, Any]) -> str:
+    """pydantic's message, in words that fit after a field label ("must be at least 2")."""
+    kind = str(error.get("type", ""))
+    ctx = error.get("ctx") or {}
+    if kind == "greater_than_equal":
+        return f"must be at least {ctx.get('ge')}"
+    if kind == "greater_than":
+        return f"must be more than {ctx.get('gt')}"
+    if kind == "less_than_equal":
+        return f"must be at most {ctx.get('le')}"
+    if kind == "less_than":
+        return f"must be less than {ctx.get('lt')}"
+    if kind.startswith("int_"):
+        return "must be a whole number"
+    if kind.startswith("float_"):
+        return "must be a number"
+    if kind == "literal_error":
+        return f"must be one of {ctx.get('expected')}"
+    if kind == "missing":
+        return "is required"
+    if kind == "extra_forbidden":
+        return "is not an option here"
+    message = str(error.get("msg", "is not valid"))
+    return message.removeprefix("Value error, ")
+
+
+def parse_options(model: type[M], values: Mapping[str, Any]) -> M:
+    """``model`` from raw values (CLI parameters or form strings); the first wrong field as :class:`OptionError`.
+
+    Empty strings mean "not given" (the field's default), so a form's blank box and an absent flag agree.
+    """
+    cleaned = {k: v for k, v in values.items() if not (isinstance(v, str) and v.strip() == "")}
+    try:
+        return model.model_validate(cleaned)
+    except ValidationError as exc:
+        error = exc.errors()[0]
+        loc = error.get("loc") or ("",)
+        field = str(loc[0])
+        info = model.model_fields.get(field)
+        raise OptionError(field, _problem(error), label=info.title if info is not None else None) from None

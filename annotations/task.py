@@ -1,0 +1,147 @@
+"""What a benchmark declares, once, so that every front end can be generated from it.
+
+A :class:`Task` is plain data plus a few functions: its plan options (a pydantic model, see
+:mod:`benchlab.annotations.options`), how to prepare and resume a session, its trial kind (which screen shows a
+trial), its simulated participants, and its commands (``score``, ``compare``, ``bench`` ...) each as an options
+model plus a function. ``benchlab run NAME``, ``benchlab score NAME``, the launcher's form and lines, the resume
+warnings and the Results screen are all built from these declarations by ``benchlab.tui``; nothing in the app or
+the CLI names a benchmark.
+
+The registry (:mod:`benchlab.annotations.registry`) loads the built-in tasks and third-party ones from the
+``benchlab.tasks`` entry-point group.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Literal, Protocol, runtime_checkable
+
+from benchlab.annotations.options import Options, option
+from benchlab.annotations.session_plan import SessionPlan
+from benchlab.annotations.session_runner import SessionRunner, SessionText
+
+#: Where a command goes: ``benchlab score NAME``, ``benchlab compare NAME``, ``benchlab bench NAME`` ...
+CommandGroup = Literal["score", "compare", "bench", "fetch", "tool"]
+
+
+class SessionOptions(Options):
+    """The options every session has, whatever the benchmark (participant, session, files, resume, pilots)."""
+
+    dataset: Path | None = option(None, label="Data set", help="Data set (folder or file). Default: the bundled "
+                                  "sample.", widget="path")
+    participant: str = option(label="Participant id", help="Participant id (letters, digits, '.', '-'); names the "
+                              "results.")
+    session: str = option("1", label="Session", help="Session id of this participant.")
+    seed: int | None = option(None, label="Seed", help="Plan seed (default: random; it is saved with the plan).")
+    out: Path | None = option(None, label="Output folder", help="Output folder (default: shown below the form).",
+                              widget="folder")
+    resume: bool = option(False, label="Resume an interrupted session",
+                          help="Continue an interrupted session at its next unanswered trial.")
+    consent_file: Path | None = option(None, label="Consent text file", flag="--consent", widget="path",
+                                       help="Consent text (markdown) shown first; declining ends with nothing "
+                                       "recorded.")
+    instructions_file: Path | None = option(None, label="Instructions file", flag="--instructions", widget="path",
+                                            help="Instructions (markdown, pages separated by a line '---'). "
+                                            "Default: built-in instructions.")
+    no_instructions: bool = option(False, label="Skip the instructions", help="Skip the instruction pages.",
+                                   form=False)
+    feedback: bool = option(True, label="Feedback after practice trials", negate="--no-feedback",
+                            help="No correct/incorrect feedback after practice trials.")
+    simulate: str | None = option(None, label="Simulated participant", form=False,
+                                  help="Run a simulated participant through the same engine and files (pilot a "
+                                  "design).")
+    sim_delay: float = option(0.0, label="Simulated seconds per trial", ge=0, form=False,
+                              help="Seconds a simulated participant waits per trial.")
+
+
+@dataclass(frozen=True)
+class Command:
+    """A command a task contributes: ``benchlab <group> <task name>`` (or ``<group> <name>`` when named).
+
+    ``run`` gets the checked options and returns what to print (or ``None`` when it printed itself).
+    """
+
+    group: CommandGroup
+    help: str
+    options: type[Options]
+    run: Callable[[Any], str | None]
+    name: str | None = None
+
+
+@runtime_checkable
+class ChoicePrompt(Protocol):
+    """What a choice trial shows: the stimulus text and the answer options, in order (keys 1..n)."""
+
+    text: str
+    options: tuple[str, ...]
+
+
+class Task(Protocol):
+    """A benchmark as benchlab runs, scores and compares it (built-in or from a plug-in package)."""
+
+    #: One name everywhere: ``benchlab run NAME``, folder names, the plan's ``task`` field.
+    name: str
+    title: str
+    description: str
+    #: The plan options of a session (beyond :class:`SessionOptions`), with their labels, bounds and defaults.
+    plan_options: type[Options]
+    #: Which screen shows a trial: ``"choice"`` (text + numbered options) or a kind a plug-in registers in the app.
+    trial_kind: str
+    #: Simulated participants (``--simulate``): policy names of :mod:`benchlab.annotations.simulate`.
+    simulated_policies: tuple[str, ...]
+    #: ``score``, ``compare``, ``bench`` ... commands, generated on the command line from their options models.
+    commands: Sequence[Command]
+
+    def default_dataset(self) -> Path: ...
+
+    def default_out(self, dataset: str) -> Path: ...
+
+    def prepare(self, session: SessionOptions, plan: Any, text: SessionText) -> SessionRunner:
+        """Load the data, build (or with ``session.resume`` reload) the plan, open the runner (holding the lock).
+
+        Raises :class:`~benchlab.annotations.options.OptionError` for a wrong field, ``BenchlabError`` otherwise.
+        """
+        ...
+
+    def planned_values(self, plan: SessionPlan) -> dict[str, Any]:
+        """The saved plan's values of the plan-option fields (and ``dataset``/``seed``), for resume warnings."""
+        ...
+
+    def instructions(self, plan: Any, session: SessionOptions) -> list[str]:
+        """The built-in instruction pages (markdown) for these options."""
+        ...
+
+
+@dataclass
+class Registry:
+    """Tasks by name, in the order the launcher lists them."""
+
+    tasks: dict[str, Task] = field(default_factory=dict)
+    #: Plug-ins that failed to load: (entry point, one-line reason), shown by ``benchlab --version``/launcher.
+    broken: list[tuple[str, str]] = field(default_factory=list)
+
+    def add(self, task: Task) -> Task:
+        self.tasks[task.name] = task
+        return task
+
+    def get(self, name: str) -> Task:
+        from benchlab.data.errors import BenchlabError
+
+        try:
+            return self.tasks[name]
+        except KeyError:
+            known = ", ".join(self.tasks) or "none"
+            raise BenchlabError(f"unknown task {name!r} (known: {known})") from None
+
+    def __iter__(self) -> Any:
+        return iter(self.tasks.values())
+
+
+def dataset_of(session: SessionOptions, task: Task) -> str:
+    """The data set a session uses: the one given, else the task's default."""
+    return str(session.dataset) if session.dataset is not None else str(task.default_dataset())
+
+
+__all__ = ["ChoicePrompt", "Command", "CommandGroup", "Registry", "SessionOptions", "Task", "dataset_of"]
