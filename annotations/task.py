@@ -16,11 +16,15 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Literal, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Any, Literal, Protocol, runtime_checkable
 
 from benchlab.annotations.options import Options, option
 from benchlab.annotations.session_plan import SessionPlan
 from benchlab.annotations.session_runner import SessionRunner, SessionText
+
+if TYPE_CHECKING:
+    from benchlab.data.analysis.compare import Comparison
+    from benchlab.data.analysis.stats import AttentionCriterion
 
 #: Where a command goes: ``benchlab score NAME``, ``benchlab compare NAME``, ``benchlab bench NAME`` ...
 CommandGroup = Literal["score", "compare", "bench", "fetch", "tool"]
@@ -70,6 +74,23 @@ class Command:
     name: str | None = None
 
 
+Builder = Callable[[Path | None, Path, "AttentionCriterion"], "Comparison"]
+Watcher = Callable[[Path | None, Path], list[Path]]
+
+
+@dataclass(frozen=True)
+class ComparisonSource:
+    """How the Results screen (and ``compare``) builds a humans-vs-models comparison for a task.
+
+    ``testset_label``: the label of the data-set picker, ``None`` when the results alone suffice; ``build`` makes
+    the comparison; ``watched`` lists the files whose change triggers a live refresh.
+    """
+
+    testset_label: str | None
+    build: Builder
+    watched: Watcher
+
+
 @runtime_checkable
 class ChoicePrompt(Protocol):
     """What a choice trial shows: the stimulus text and the answer options, in order (keys 1..n)."""
@@ -93,6 +114,8 @@ class Task(Protocol):
     simulated_policies: tuple[str, ...]
     #: ``score``, ``compare``, ``bench`` ... commands, generated on the command line from their options models.
     commands: Sequence[Command]
+    #: Humans vs models on the Results screen (``None``: the task has no comparison).
+    comparison: ComparisonSource | None
 
     def default_dataset(self) -> Path: ...
 
@@ -144,4 +167,4 @@ def dataset_of(session: SessionOptions, task: Task) -> str:
     return str(session.dataset) if session.dataset is not None else str(task.default_dataset())
 
 
-__all__ = ["ChoicePrompt", "Command", "CommandGroup", "Registry", "SessionOptions", "Task", "dataset_of"]
+__all__ = ["ChoicePrompt", "Command", "CommandGroup", "ComparisonSource", "Registry", "SessionOptions", "Task", "dataset_of"]

@@ -1,0 +1,25 @@
+"""SORT on the Results screen: every participant, the pooled humans and the models of a results folder."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from benchlab.annotations.task import ComparisonSource
+from benchlab.data.analysis.compare import Comparison
+from benchlab.data.analysis.defaults import DEFAULT_BOOT
+from benchlab.data.analysis.stats import AttentionCriterion
+
+
+def build(testset: Path | None, results: Path, criterion: AttentionCriterion) -> Comparison:
+    from benchlab.data.sort.compare import compare_sort
+
+    return compare_sort([results], criterion=criterion, n_boot=DEFAULT_BOOT)
+
+
+def watched(testset: Path | None, results: Path) -> list[Path]:
+    from benchlab.data.sort.compare import watched_files
+
+    return watched_files([results])
+
+
+COMPARISON = ComparisonSource(testset_label=None, build=build, watched=watched)

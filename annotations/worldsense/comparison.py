@@ -1,0 +1,28 @@
+"""WorldSense on the Results screen: the comparison of a results folder against the published models."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from benchlab.annotations.task import ComparisonSource
+from benchlab.data.analysis.compare import Comparison
+from benchlab.data.analysis.defaults import DEFAULT_BOOT
+from benchlab.data.analysis.stats import AttentionCriterion
+from benchlab.data.errors import BenchlabError
+
+
+def build(testset: Path | None, results: Path, criterion: AttentionCriterion) -> Comparison:
+    from benchlab.data.worldsense.compare import compare_worldsense
+
+    if testset is None:
+        raise BenchlabError("WorldSense needs the test-set folder (the one holding trials.jsonl.bz2)")
+    return compare_worldsense(testset, results, criterion=criterion, n_boot=DEFAULT_BOOT)
+
+
+def watched(testset: Path | None, results: Path) -> list[Path]:
+    from benchlab.data.worldsense.compare import watched_files
+
+    return watched_files(results)
+
+
+COMPARISON = ComparisonSource(testset_label="Test set", build=build, watched=watched)
