@@ -167,4 +167,6 @@ def dataset_of(session: SessionOptions, task: Task) -> str:
     return str(session.dataset) if session.dataset is not None else str(task.default_dataset())
 
 
-__all__ = ["ChoicePrompt", "Command", "CommandGroup", "ComparisonSource", "Registry", "SessionOptions", "Task", "dataset_of"]
+__all__ = [
+    "ChoicePrompt", "Command", "CommandGroup", "ComparisonSource", "Registry", "SessionOptions", "Task", "dataset_of",
+]
