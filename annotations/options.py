@@ -136,7 +136,7 @@ def option_infos(model: type[BaseModel]) -> list[OptionInfo]:
     """Every field of ``model``, in declaration order, as the CLI and the form generate it."""
     infos = []
     for name, field in model.model_fields.items():
-        extra = field.json_schema_extra if isinstance(field.json_schema_extra, dict) else {}
+        extra: dict[str, Any] = dict(field.json_schema_extra) if isinstance(field.json_schema_extra, dict) else {}
         base, optional, multiple = _unwrap(field.annotation)
         kind, choices = _kind(base)
         default = None if field.is_required() else field.get_default(call_default_factory=True)
