@@ -31,6 +31,7 @@ from benchlab.annotations.fastbook.context_edits import (
     reverse_change,
 )
 from benchlab.data.errors import BenchlabError
+from benchlab.data.settings import get_settings
 from benchlab.data.fastbook.benchmark import (
     Benchmark,
     Question,
@@ -54,7 +55,7 @@ class SaveResult:
 
 def default_curator() -> str:
     """``$BENCHLAB_CURATOR``, else the login name, for the change log's "who"."""
-    name = os.environ.get("BENCHLAB_CURATOR")
+    name = get_settings().curator
     if name:
         return name
     try:

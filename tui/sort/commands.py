@@ -199,7 +199,9 @@ def bench_booksort(folder: Path | None, published_seconds: float) -> None:
     from benchlab.data.sort.books import prepare
     from benchlab.data.sort.generator import generate_many
 
-    folder = folder or Path(__file__).resolve().parents[2].parent / "shared" / "datasets" / "booksort" / "pg_full_text"
+    from benchlab.data.settings import get_settings
+
+    folder = folder or get_settings().booksort_texts_dir
     files = sorted(folder.glob("*.txt")) if folder.is_dir() else []
     if not files:
         raise BenchlabError("no book texts here (pass --texts FOLDER)", folder)
