@@ -31,7 +31,6 @@ from benchlab.annotations.fastbook.context_edits import (
     reverse_change,
 )
 from benchlab.data.errors import BenchlabError
-from benchlab.data.settings import get_settings
 from benchlab.data.fastbook.benchmark import (
     Benchmark,
     Question,
@@ -40,6 +39,7 @@ from benchlab.data.fastbook.benchmark import (
     load_benchmark,
     save_benchmark,
 )
+from benchlab.data.settings import get_settings
 
 
 class SaveConflict(BenchlabError):
