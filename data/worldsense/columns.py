@@ -32,8 +32,6 @@ if TYPE_CHECKING:
     from benchlab.data.worldsense.records import Trial
 
 CACHE_VERSION = "1"
-#: Columns of the scoring view of a test set.
-TRIAL_FIELDS = ("Key", "tuple_ID", "problemname", "problemsize", "expectedresp", "goldresp")
 
 
 def _codes(values: Sequence[str] | np.ndarray) -> tuple[np.ndarray, list[str]]:

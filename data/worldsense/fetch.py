@@ -81,10 +81,6 @@ class FetchSummary:
     skipped: list[Path]
     dest: Path
 
-    @property
-    def bytes_total(self) -> int:
-        return sum(p.stat().st_size for p in [*self.downloaded, *self.skipped] if p.exists())
-
 
 def select_files(manifest: Manifest, only: Iterable[str] | None = None) -> list[ManifestFile]:
     """The files of the chosen parts (all when ``only`` is empty); the licence always comes along."""
