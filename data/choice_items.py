@@ -57,9 +57,10 @@ class ChoiceItem(BaseModel):
         return ChoiceItemPrompt(self.text, self.options)
 
 
-@dataclass(frozen=True)
+@dataclass
 class ChoiceItemPrompt:
-    """The stimulus text and the options in order (satisfies ``benchlab.annotations.task.ChoicePrompt``)."""
+    """The stimulus text and the options in order (satisfies ``benchlab.annotations.task.ChoicePrompt``; not
+    frozen, because that Protocol declares plain attributes)."""
 
     text: str
     options: tuple[str, ...]

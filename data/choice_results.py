@@ -158,7 +158,9 @@ def score_choice(items: ChoiceItems | Sequence[ChoiceItem] | str | Path, results
     strata = list(dict.fromkeys(item.stratum for item in _items(items))) if not isinstance(
         items, ChoiceItems) else items.strata
     rows: list[dict[str, Any]] = []
-    order = sorted(frame.groupby(["kind", "who"], sort=False).groups, key=lambda kw: (kw[0] != "participant", kw[1]))
+    pairs: list[tuple[str, str]] = list(dict.fromkeys(zip(frame["kind"].astype(str), frame["who"].astype(str),
+                                                          strict=True)))
+    order = sorted(pairs, key=lambda kw: (kw[0] != "participant", kw[1]))  # people first, then models
     for kind, who in order:
         own = frame[(frame["kind"] == kind) & (frame["who"] == who)]
         simulated = next((s for s in own["simulated"] if s), "")
@@ -169,7 +171,7 @@ def score_choice(items: ChoiceItems | Sequence[ChoiceItem] | str | Path, results
                 continue
             k = int(sub["correct"].sum())
             lo, hi = wilson_ci(k, n)
-            row: dict[str, Any] = {"who": label(str(who), simulated), "stratum": stratum, "kind": kind, "n": n,
+            row: dict[str, Any] = {"who": label(who, simulated), "stratum": stratum, "kind": kind, "n": n,
                                    "correct": k}
             if numeric:
                 row |= {"accuracy": round(k / n, 6), "ci_low": round(lo, 6), "ci_high": round(hi, 6)}
