@@ -3,7 +3,7 @@
 Builds on ``benchlab.data``; never imports Textual, so records can be read and written from a notebook::
 
     import benchlab.annotations as ba
-    task = ba.registry().get("worldsense")          # or a plug-in's task, by its name
+    task = ba.task_registry().get("worldsense")     # or a plug-in's task, by its name
 
 The names below are imported on first use (PEP 562), so ``import benchlab.annotations`` stays fast.
 """
@@ -24,7 +24,8 @@ _LAZY: dict[str, tuple[str, str]] = {
     "Options": ("benchlab.annotations.options", "Options"),
     "option": ("benchlab.annotations.options", "option"),
     "parse_options": ("benchlab.annotations.options", "parse_options"),
-    "registry": ("benchlab.annotations.registry", "registry"),
+    # (``task_registry``, not ``registry``: importing the submodule ``registry`` would rebind that package name)
+    "task_registry": ("benchlab.annotations.registry", "registry"),
     "register": ("benchlab.annotations.registry", "register"),
     # sessions: plans, the engine, simulated participants
     "SessionPlan": ("benchlab.annotations.session_plan", "SessionPlan"),
@@ -64,8 +65,8 @@ __all__ = [  # a literal list, so linters and IDEs read it; a test checks it mat
     "prepare_sort_session",
     "prepare_worldsense_session",
     "register",
-    "registry",
     "simulate_session",
+    "task_registry",
 ]
 
 
@@ -86,7 +87,8 @@ def __dir__() -> list[str]:
 if TYPE_CHECKING:  # what type checkers and IDEs see; at run time the names load on first use
     from benchlab.annotations.choice_task import ChoiceTask, make_choice_task, prepare_choice_session
     from benchlab.annotations.options import Options, option, parse_options
-    from benchlab.annotations.registry import register, registry
+    from benchlab.annotations.registry import register
+    from benchlab.annotations.registry import registry as task_registry
     from benchlab.annotations.session_plan import SessionPlan
     from benchlab.annotations.session_runner import ResponseTiming, SessionRunner, SessionText
     from benchlab.annotations.simulate import SimulatedParticipant, simulate_session
