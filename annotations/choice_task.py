@@ -336,7 +336,7 @@ class ChoiceTask:
 
     def instructions(self, plan: Any, session: SessionOptions) -> list[str]:
         pages = list(self.pages)
-        practice = getattr(plan, "practice", 0)
+        practice = plan.practice if isinstance(plan, ChoicePlanOptions) else 0
         if practice:
             pages.append(f"# Practice first\n\nYou start with {practice} practice question"
                          f"{'s' if practice != 1 else ''}"

@@ -154,9 +154,9 @@ def score_choice(items: ChoiceItems | Sequence[ChoiceItem] | str | Path, results
 
     from benchlab.data.analysis.stats import wilson_ci
 
-    frame = results if isinstance(results, pd.DataFrame) else read_choice_results(items, results)
-    strata = list(dict.fromkeys(item.stratum for item in _items(items))) if not isinstance(
-        items, ChoiceItems) else items.strata
+    pool = _items(items)
+    frame = results if isinstance(results, pd.DataFrame) else read_choice_results(pool, results)
+    strata = list(dict.fromkeys(item.stratum for item in pool))
     rows: list[dict[str, Any]] = []
     pairs: list[tuple[str, str]] = list(dict.fromkeys(zip(frame["kind"].astype(str), frame["who"].astype(str),
                                                           strict=True)))

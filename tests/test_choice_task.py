@@ -24,7 +24,7 @@ from benchlab.data.analysis.compare import POOLED
 from benchlab.data.analysis.stats import wilson_ci
 from benchlab.data.choice_compare import compare_choice
 from benchlab.data.choice_items import load_choice_items
-from benchlab.data.choice_results import read_choice_results, score_choice
+from benchlab.data.choice_results import read_choice_results, score_choice, write_model_results
 from benchlab.data.errors import BenchlabError
 from tests.plugin_helpers import install_example
 
@@ -155,6 +155,11 @@ def test_score_gives_accuracy_per_stratum_with_wilson_ci_for_people_and_models(t
     assert rows.loc[("first-option", "overall"), "correct"] == 12
     assert rows.loc[("more-digits", "integers"), "accuracy"] == 1.0
     assert rows.loc[("more-digits", "decimals"), "accuracy"] == 0.0
+    mine = tmp_path / "mine.jsonl"
+    assert write_model_results(mine, "always-gold", [(i.id, i.gold) for i in load_choice_items(
+        task.default_dataset()).items]) == 24
+    assert score_choice(task.default_dataset(), mine, numeric=True).frame.loc[("always-gold", "overall"),
+                                                                             "accuracy"] == 1.0
     shown = score_choice(task.default_dataset(), task.model_results, title="numbers")
     assert shown.frame.loc[("more-digits", "integers"), "accuracy % [95% CI]"] == "100.0 [75.8, 100.0]"
 
