@@ -386,7 +386,11 @@ class ChoiceTask:
     def _build_comparison(self, testset: Path | None, results: Path, criterion: Any) -> Any:
         from benchlab.data.choice_compare import compare_choice
 
-        paths = [results] + ([self.model_results] if self.model_results is not None else [])
+        # the sessions' folder may not exist yet: the models are shown until the first participant's answer lands
+        paths = ([results] if results.exists() else []) + (
+            [self.model_results] if self.model_results is not None else [])
+        if not paths:
+            raise BenchlabError("no results yet (and no model results come with this task)", results)
         return compare_choice(load_items(testset or self.items_path), paths, title=self.title, criterion=criterion,
                               n_boot=DEFAULT_BOOT)
 

@@ -21,7 +21,7 @@ from benchlab.annotations.session_runner import SessionText
 from benchlab.annotations.simulate import SimulatedParticipant, simulate_session
 from benchlab.annotations.task import ChoicePrompt, SessionOptions, Task
 from benchlab.data.analysis.compare import POOLED
-from benchlab.data.analysis.stats import wilson_ci
+from benchlab.data.analysis.stats import AttentionCriterion, wilson_ci
 from benchlab.data.choice_compare import compare_choice
 from benchlab.data.choice_items import load_choice_items
 from benchlab.data.choice_results import read_choice_results, score_choice, write_model_results
@@ -220,3 +220,15 @@ def test_broken_items_and_results_are_one_line_errors_naming_the_line(tmp_path: 
 def test_make_choice_task_refuses_a_name_that_cannot_be_a_command(tmp_path: Path) -> None:
     with pytest.raises(ValueError, match="task name"):
         make_choice_task(name="my task", title="t", description="d", items=tmp_path / "items.jsonl")
+
+
+def test_the_results_screen_source_shows_the_models_before_anyone_ran(task: ChoiceTask, tmp_path: Path) -> None:
+    source = task.comparison
+    assert source is not None
+    empty = tmp_path / "results"  # where sessions will write; not there yet
+    comp = source.build(None, empty, AttentionCriterion())
+    assert [e.name for e in comp.entries] == ["first-option", "more-digits"]
+    assert source.watched(None, empty) == [task.model_results]
+    run_simulated(task, tmp_path, "P01")
+    assert source.watched(None, empty) == [empty / "P01.jsonl", task.model_results]
+    assert "P01" in [e.name for e in source.build(task.default_dataset(), empty, AttentionCriterion()).entries]
