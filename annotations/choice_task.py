@@ -24,15 +24,22 @@ import re
 import secrets
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import create_model
 
 from benchlab.annotations.options import OptionError, Options, option
 from benchlab.annotations.response_log import ResponseLog
 from benchlab.annotations.session_plan import PlannedStep, SessionPlan
-from benchlab.annotations.session_runner import Feedback, ResponseTiming, SessionFiles, SessionRunner, SessionText
-from benchlab.annotations.task import ChoicePrompt, Command, ComparisonSource, SessionOptions
+from benchlab.annotations.session_runner import (
+    Feedback,
+    ResponseTiming,
+    SessionFiles,
+    SessionRunner,
+    SessionText,
+    TaskSession,
+)
+from benchlab.annotations.task import ChoicePrompt, Command, ComparisonSource, SessionOptions, Task
 from benchlab.data.analysis.defaults import DEFAULT_BOOT, DEFAULT_SEED
 from benchlab.data.choice_items import ChoiceItem, ChoiceItems, load_choice_items
 from benchlab.data.choice_results import ChoiceRecord
@@ -278,8 +285,8 @@ def _default_instructions(title: str, description: str) -> list[str]:
 class ChoiceTask:
     """A complete :class:`~benchlab.annotations.task.Task` for items with a text, options and a gold answer."""
 
-    trial_kind = "choice"
-    simulated_policies = CHOICE_POLICIES
+    trial_kind: str = "choice"
+    simulated_policies: tuple[str, ...] = CHOICE_POLICIES
 
     def __init__(
         self, *, name: str, title: str, description: str, items: Path, model_results: Path | None = None,
@@ -417,3 +424,12 @@ def make_choice_task(
                       model_results=Path(model_results) if model_results is not None else None,
                       instructions=instructions, items_per_stratum=items_per_stratum, practice=practice,
                       block_size=block_size)
+
+
+if TYPE_CHECKING:  # mypy checks here that the kit satisfies the protocols the CLI, the app and the engine use
+
+    def _is_a_task(task: ChoiceTask) -> Task:
+        return task
+
+    def _is_a_task_session(session: ChoiceSession) -> TaskSession:
+        return session
