@@ -147,7 +147,7 @@ def check_id(value: str, what: str) -> str:
     return value
 
 
-class ChoiceSession:
+class ChoiceTaskSession:
     """The task part of a session (:class:`~benchlab.annotations.session_runner.TaskSession`): options, gold,
     practice feedback, the prompt of the trial screen and the results record."""
 
@@ -208,7 +208,7 @@ def prepare_choice_session(
     check_id(participant, "participant")
     check_id(session, "session")
     files = choice_files(out, participant, session)
-    task = ChoiceSession(name, items)
+    task = ChoiceTaskSession(name, items)
     if resume:
         plan = SessionPlan.load(files.plan)
         if plan.task != name or plan.participant != participant or plan.session != session:
@@ -285,6 +285,7 @@ def _default_instructions(title: str, description: str) -> list[str]:
 class ChoiceTask:
     """A complete :class:`~benchlab.annotations.task.Task` for items with a text, options and a gold answer."""
 
+    session_options: type[SessionOptions] = SessionOptions
     trial_kind: str = "choice"
     simulated_policies: tuple[str, ...] = CHOICE_POLICIES
 
@@ -431,5 +432,5 @@ if TYPE_CHECKING:  # mypy checks here that the kit satisfies the protocols the C
     def _is_a_task(task: ChoiceTask) -> Task:
         return task
 
-    def _is_a_task_session(session: ChoiceSession) -> TaskSession:
+    def _is_a_task_session(session: ChoiceTaskSession) -> TaskSession:
         return session
