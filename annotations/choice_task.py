@@ -251,7 +251,8 @@ class ChoiceScoreOptions(Options):
 
 
 class ChoiceCompareOptions(ChoiceScoreOptions):
-    """``benchlab compare NAME``: the score options plus the attention criterion, bootstrap and table choice."""
+    """``benchlab compare NAME``: the score options plus the attention criterion, bootstrap and table choice (the
+    field names and flags of the other benchmarks' ``compare``)."""
 
     min_control_acc: float | None = option(None, label="Minimum accuracy", ge=0, le=1,
                                            help="Flag participants below this accuracy.")
@@ -263,10 +264,11 @@ class ChoiceCompareOptions(ChoiceScoreOptions):
                                    help="Leave flagged participants out of the pooled humans (they keep their row).")
     include_simulated: bool = option(False, label="Pool simulated participants",
                                      help="Pool simulated participants (--simulate pilots) with people.")
-    boot: int = option(DEFAULT_BOOT, label="Bootstrap resamples", ge=200, le=200_000,
-                       help="Bootstrap resamples for CIs and random sign flips.")
+    n_boot: int = option(DEFAULT_BOOT, label="Bootstrap resamples", flag="--boot", ge=200, le=200_000,
+                         help="Bootstrap resamples for CIs and random sign flips.")
     seed: int = option(DEFAULT_SEED, label="Seed", help="Seed of the bootstrap (tables are reproducible).")
-    only: tuple[Section, ...] = option((), label="Tables", help="Print only these tables (repeatable); default: all.")
+    sections: tuple[Section, ...] = option((), label="Tables", flag="--only",
+                                           help="Print only these tables (repeatable); default: all.")
 
 
 # -- the task ---------------------------------------------------------------------------------------------------
@@ -387,9 +389,9 @@ class ChoiceTask:
                                        max_fast_share=opts.max_fast_share)
         comp = compare_choice(items, self.result_paths(opts.results, opts.items, opts.no_models), title=self.title,
                               criterion=criterion, exclude_flagged=opts.exclude_flagged,
-                              include_simulated=opts.include_simulated, n_boot=opts.boot, seed=opts.seed)
+                              include_simulated=opts.include_simulated, n_boot=opts.n_boot, seed=opts.seed)
         numeric = opts.fmt in ("csv", "json")
-        return render(comp.tables(numeric=numeric, sections=opts.only or None), opts.fmt).rstrip("\n")
+        return render(comp.tables(numeric=numeric, sections=opts.sections or None), opts.fmt).rstrip("\n")
 
     def _build_comparison(self, testset: Path | None, results: Path, criterion: Any) -> Any:
         from benchlab.data.choice_compare import compare_choice

@@ -188,7 +188,7 @@ def test_the_score_and_compare_commands_render_the_chosen_format(task: ChoiceTas
     assert set(frame["who"]) == {"P01 (simulated oracle)", "first-option", "more-digits"}
     only_models = score.run(score.options(results=(task.model_results,), no_models=True))
     assert only_models is not None and "P01" not in only_models
-    out = compare.run(compare.options(results=(tmp_path / "results",), only=("accuracy",), boot=200))
+    out = compare.run(compare.options(results=(tmp_path / "results",), sections=("accuracy",), n_boot=200))
     assert out is not None and out.startswith("Which number is larger: accuracy (%) [95% CI]")
     assert "tests" not in out
 
