@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import create_model
+from pydantic.fields import FieldInfo
 
 from benchlab.annotations.options import OptionError, Options, option
 from benchlab.annotations.response_log import ResponseLog
@@ -63,18 +64,12 @@ class ChoicePlanOptions(Options):
 
 
 def plan_options_model(items_per_stratum: int, practice: int, block_size: int) -> type[ChoicePlanOptions]:
-    """:class:`ChoicePlanOptions` with a task's own defaults (labels, help and bounds unchanged)."""
-    fields = ChoicePlanOptions.model_fields
+    """:class:`ChoicePlanOptions` with a task's own defaults (labels, help, bounds and flags unchanged)."""
     defaults = {"items_per_stratum": items_per_stratum, "practice": practice, "block_size": block_size}
-    overrides: dict[str, Any] = {}
-    for name, value in defaults.items():
-        info = fields[name]
-        extra = info.json_schema_extra if isinstance(info.json_schema_extra, dict) else {}
-        bound = {k: getattr(m, k) for m in info.metadata for k in ("ge", "le") if getattr(m, k, None) is not None}
-        overrides[name] = (int, option(value, label=str(info.title), help=str(info.description),
-                                       cli=bool(extra.get("cli", True)), form=bool(extra.get("form", True)),
-                                       **bound))
-    return create_model("ChoicePlanOptions", __base__=ChoicePlanOptions, **overrides)
+    fields: dict[str, Any] = {
+        name: (int, FieldInfo.merge_field_infos(ChoicePlanOptions.model_fields[name], default=value))
+        for name, value in defaults.items()}
+    return create_model("ChoicePlanOptions", __base__=ChoicePlanOptions, **fields)
 
 
 # -- the plan ---------------------------------------------------------------------------------------------------
