@@ -159,18 +159,23 @@ def _str_or_none(value: Any) -> str | None:
     return None if value is None else str(value)
 
 
+def _number(value: Any) -> Any:
+    """A bound as written: ``1`` rather than pydantic's ``1.0`` for a whole float bound."""
+    return int(value) if isinstance(value, float) and value.is_integer() else value
+
+
 def _problem(error: Mapping[str, Any]) -> str:
     """pydantic's message, in words that fit after a field label ("must be at least 2")."""
     kind = str(error.get("type", ""))
     ctx = error.get("ctx") or {}
     if kind == "greater_than_equal":
-        return f"must be at least {ctx.get('ge')}"
+        return f"must be at least {_number(ctx.get('ge'))}"
     if kind == "greater_than":
-        return f"must be more than {ctx.get('gt')}"
+        return f"must be more than {_number(ctx.get('gt'))}"
     if kind == "less_than_equal":
-        return f"must be at most {ctx.get('le')}"
+        return f"must be at most {_number(ctx.get('le'))}"
     if kind == "less_than":
-        return f"must be less than {ctx.get('lt')}"
+        return f"must be less than {_number(ctx.get('lt'))}"
     if kind.startswith("int_"):
         return "must be a whole number"
     if kind.startswith("float_"):
