@@ -13,12 +13,12 @@ from typing import Any, ClassVar
 
 from rich.console import RenderableType
 from textual._time import get_time
-from textual.app import App
 from textual.binding import Binding, BindingType
 from textual.screen import Screen
 
 from benchlab.annotations.session_runner import SessionRunner, Stage
 from benchlab.data.errors import BenchlabError
+from benchlab.tui.crash_app import CrashSafeApp
 from benchlab.tui.frame_clock import timed_driver_class
 from benchlab.tui.key_debounce import KeyDebounce
 from benchlab.tui.screens.experimenter_menu import ExperimenterMenu
@@ -29,7 +29,7 @@ from benchlab.tui.task_registry import TaskUI
 CHORD_WINDOW_S = 2.0
 
 
-class BenchlabApp(App[list[str]]):
+class BenchlabApp(CrashSafeApp[list[str]]):
     """``BenchlabApp()`` opens the launcher; ``BenchlabApp(session=(runner, task_ui))`` runs one session and exits."""
 
     CSS_PATH = "app.tcss"

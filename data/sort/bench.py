@@ -14,17 +14,13 @@ from benchlab.data.errors import BenchlabError
 STANDARD_CONFIGS = ((250, 20), (250, 50), (1000, 20), (1000, 50))
 
 
-def default_texts_folder() -> Path:
-    """``../shared/datasets/booksort/pg_full_text`` beside the checkout (where the lab keeps the nine books)."""
-    return Path(__file__).resolve().parents[2].parent / "shared" / "datasets" / "booksort" / "pg_full_text"
-
-
 def bench_booksort(folder: Path | None, published_seconds: float, emit: Callable[[str], None]) -> None:
     """Generate the standard configurations for every ``*.txt`` book in ``folder``, emitting timings."""
+    from benchlab.data.settings import get_settings
     from benchlab.data.sort.books import prepare
     from benchlab.data.sort.generator import generate_many
 
-    folder = folder or default_texts_folder()
+    folder = folder or get_settings().booksort_texts_dir
     files = sorted(folder.glob("*.txt")) if folder.is_dir() else []
     if not files:
         raise BenchlabError("no book texts here (pass --texts FOLDER)", folder)

@@ -1,103 +1,69 @@
-"""The experimenter's session form: data set, participant, session and the plan; Start hands over to the
-participant (kiosk mode). The same choices as ``benchlab run <task>`` on the command line."""
+"""The experimenter's session form: the options every session has, then the task's plan options; Start hands over
+to the participant (kiosk mode). The same choices as ``benchlab run <task>`` on the command line, generated from
+the same declarations (:class:`~benchlab.annotations.task.SessionOptions` and ``task.plan_options``)."""
 
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, VerticalScroll
 from textual.screen import Screen
-from textual.widget import Widget
-from textual.widgets import Button, Checkbox, Footer, Header, Input, Label, Static
+from textual.widgets import Button, Footer, Header, Static
 
+from benchlab.annotations.options import OptionError, Options, parse_options
 from benchlab.annotations.session_runner import SessionRunner
+from benchlab.annotations.task import SessionOptions, Task
 from benchlab.data.errors import BenchlabError
-from benchlab.tui.task_registry import SessionRequest, TaskUI
-
-_FIELDS: list[tuple[str, str, str]] = [
-    ("dataset", "Data set (test-set folder or trials file)", ""),
-    ("participant", "Participant id", "e.g. P01"),
-    ("session", "Session", "1"),
-    ("items_per_cell", "", "2"),
-    ("practice", "Practice trials (from outside the scored set)", "4"),
-    ("block_size", "Trials per block (a break between blocks)", "30"),
-    ("min_gap", "Minimum trials between tuple mates", "1"),
-    ("seed", "Seed (empty: a random seed, saved in the plan)", ""),
-    ("participants", "Participant list for item assignment (optional, comma separated)", ""),
-    ("out", "Output folder (empty: default below)", ""),
-    ("consent_file", "Consent text file (optional, markdown)", ""),
-    ("instructions_file", "Instructions file (optional, pages separated by ---)", ""),
-]
-_INTS = ("items_per_cell", "practice", "block_size", "min_gap")
-#: Which field an error from preparing the session is about, by words in its message (first match wins).
-_FIELD_HINTS: list[tuple[str, str]] = [
-    ("already started", "f-session"), ("already has recorded responses", "f-resume"),
-    ("participant list", "f-participants"), ("participant", "f-participant"), ("session id", "f-session"),
-    ("--tuples-per-cell", "f-items_per_cell"), ("--trials", "f-items_per_cell"), ("--practice", "f-practice"),
-    ("practice trials", "f-practice"), ("--block-size", "f-block_size"), ("--min-gap", "f-min_gap"),
-    ("consent", "f-consent_file"), ("instructions", "f-instructions_file"), ("--condition", "x-condition"),
-    ("--delay", "x-delay"), ("--min-reading", "x-min_reading"), ("--max-reading", "x-max_reading"),
-    ("excerpt length", "x-excerpt_length"), ("segment length", "x-segment_length"),
-]
-
-
-class FieldError(BenchlabError):
-    """A form value that is wrong, with the id of the field to focus."""
-
-    def __init__(self, message: str, field_id: str) -> None:
-        super().__init__(message)
-        self.field_id = field_id
+from benchlab.tui import session_start
+from benchlab.tui.widgets.option_form import FormSection, OptionForm
 
 
 class SessionSetupScreen(Screen[None]):
     CSS_PATH = "session_setup.tcss"
     BINDINGS = [Binding("escape", "app.pop_screen", "Back"), Binding("ctrl+s", "start", "Start session")]
 
-    def __init__(self, task_ui: TaskUI) -> None:
+    def __init__(self, task: Task) -> None:
         super().__init__()
-        self.task_ui = task_ui
+        self.session_task = task
 
     def compose(self) -> ComposeResult:
         yield Header()
         with VerticalScroll(id="form"):
-            yield Static(f"{self.task_ui.title} session", id="form-title")
-            hidden = set(getattr(self.task_ui, "hidden_fields", ()))
-            for name, label, placeholder in _FIELDS:
-                if name in hidden:
-                    continue
-                text = self.task_ui.items_per_cell_label if name == "items_per_cell" else label
-                yield Label(text, classes="field-label")
-                value = str(self.task_ui.default_dataset()) if name == "dataset" else (
-                    placeholder if name in (*_INTS, "session") else "")
-                value = getattr(self.task_ui, "field_defaults", {}).get(name, value)
-                yield Input(value=value, placeholder=placeholder, id=f"f-{name}")
-            # Task-specific fields (a task's ``extra_fields``: name, label, default) end up in request.extra.
-            for name, label, default in getattr(self.task_ui, "extra_fields", ()):
-                yield Label(label, classes="field-label")
-                yield Input(value=default, id=f"x-{name}")
-            yield Checkbox("Feedback after practice trials", value=True, id="f-feedback")
-            yield Checkbox("Resume a session that was interrupted", id="f-resume")
-            yield Static("", id="default-out")
+            yield Static(f"{self.session_task.title} session", id="form-title", markup=False)
+            yield OptionForm(
+                FormSection(SessionOptions),
+                FormSection(self.session_task.plan_options, heading=f"{self.session_task.title} plan"),
+                defaults={"dataset": str(self.session_task.default_dataset())}, id="options",
+            )
+            yield Static("", id="default-out", markup=False)
             yield Static("", id="error", markup=False)
             with Horizontal(id="buttons"):
                 yield Button("Start session (Ctrl+S)", id="start", variant="primary")
                 yield Button("Back (Esc)", id="back")
         yield Footer()
 
+    @property
+    def form(self) -> OptionForm:
+        return self.query_one(OptionForm)
+
     def on_mount(self) -> None:
-        self.query_one("#f-participant", Input).focus()
+        participant = self.form.field("participant")
+        if participant is not None:
+            participant.focus()
         self._update_default_out()
 
-    def on_input_changed(self, event: Input.Changed) -> None:
-        if event.input.id == "f-dataset":
+    def on_option_form_changed(self, event: OptionForm.Changed) -> None:
+        if event.name == "dataset":
             self._update_default_out()
 
     def _update_default_out(self) -> None:
-        dataset = self.query_one("#f-dataset", Input).value
-        self.query_one("#default-out", Static).update(f"Default output folder: {self.task_ui.default_out(dataset)}")
+        dataset = str(self.form.raw("dataset") or self.session_task.default_dataset())
+        out = self.session_task.default_out(dataset)
+        self.query_one("#default-out", Static).update(f"Default output folder: {out}")
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         if event.button.id == "start":
@@ -105,54 +71,39 @@ class SessionSetupScreen(Screen[None]):
         elif event.button.id == "back":
             self.app.pop_screen()
 
-    def request(self) -> SessionRequest:
-        hidden = set(getattr(self.task_ui, "hidden_fields", ()))
-        values = {name: placeholder if name in hidden else self.query_one(f"#f-{name}", Input).value.strip()
-                  for name, _l, placeholder in _FIELDS}
-        extra = {name: self.query_one(f"#x-{name}", Input).value.strip()
-                 for name, _l, _d in getattr(self.task_ui, "extra_fields", ())}
-        if not values["participant"]:
-            raise FieldError("enter a participant id", "f-participant")
-        ints: dict[str, int] = {}
-        for name in _INTS:
-            try:
-                ints[name] = int(values[name])
-            except ValueError:
-                label = (self.task_ui.items_per_cell_label if name == "items_per_cell" else name.replace("_", " "))
-                raise FieldError(f"{label} must be a whole number", f"f-{name}") from None
-        seed = None
-        if values["seed"]:
-            try:
-                seed = int(values["seed"])
-            except ValueError:
-                raise FieldError("the seed must be a whole number", "f-seed") from None
-        return SessionRequest(
-            dataset=values["dataset"], participant=values["participant"], session=values["session"] or "1",
-            out=values["out"], seed=seed, practice=ints["practice"], block_size=ints["block_size"],
-            items_per_cell=ints["items_per_cell"], min_gap=ints["min_gap"],
-            participants=tuple(p.strip() for p in values["participants"].split(",") if p.strip()),
-            resume=self.query_one("#f-resume", Checkbox).value,
-            practice_feedback=self.query_one("#f-feedback", Checkbox).value,
-            consent_file=values["consent_file"] or None, instructions_file=values["instructions_file"] or None,
-            extra=extra,
-        )
+    def options(self) -> tuple[SessionOptions, Options]:
+        """The checked session and plan options (the first wrong field as :class:`OptionError`)."""
+        session = self._parse(SessionOptions)
+        plan = self._parse(self.session_task.plan_options)
+        return session, plan
+
+    def _parse(self, model: type[Options]) -> Any:
+        values = self.form.values(model)
+        missing = [name for name, info in self.form.infos.items()
+                   if info.required and name in model.model_fields and name not in values]
+        if missing:  # a blank required box: say what to enter, not that a field "is required"
+            info = self.form.infos[missing[0]]
+            error = OptionError(info.name, "is required", label=info.label)
+            error.message = f"enter a {info.label.lower()}"
+            raise error
+        return parse_options(model, values)
 
     def action_start(self) -> None:
-        error = self.query_one("#error", Static)
         try:
-            request = self.request()
+            session, plan = self.options()
         except BenchlabError as exc:
             self._show_error(exc)
             return
-        error.update("Preparing the session...")
+        self.form.clear_errors()
+        self.query_one("#error", Static).update("Preparing the session...")
         self.query_one("#start", Button).disabled = True
-        self._prepare(request)
+        self._prepare(session, plan)
 
     @work(thread=True, exclusive=True)
-    def _prepare(self, request: SessionRequest) -> None:
+    def _prepare(self, session: SessionOptions, plan: Options) -> None:
         """Loading a full test set takes seconds; keep the form responsive meanwhile."""
         try:
-            runner = self.task_ui.prepare(request)
+            runner = session_start.prepare(self.session_task, session, plan)
         except BenchlabError as exc:
             self.app.call_from_thread(self._failed, exc)
             return
@@ -163,43 +114,39 @@ class SessionSetupScreen(Screen[None]):
         self._show_error(exc)
 
     def _show_error(self, exc: BenchlabError) -> None:
-        """The message below the form is off-screen on a small terminal: also a toast, and the offending field
-        gets the focus (which scrolls it into view)."""
+        """The message below the form is off-screen on a small terminal: also a toast, and the message beside the
+        offending field, which gets the focus (and so scrolls into view)."""
         message = str(exc)
         self.query_one("#error", Static).update(message)
         self.notify(message, title="Cannot start the session", severity="error", timeout=10)
         field = self._field_of(exc)
-        if field is not None:
-            field.focus()
-        else:
+        if field is None or not self.form.show_error(field, message):
+            self.form.clear_errors()
             self.query_one("#error", Static).scroll_visible(animate=False)
 
-    def _field_of(self, exc: BenchlabError) -> Widget | None:
-        field_id = getattr(exc, "field_id", None)
-        if field_id is None and exc.path is not None:
-            # A file named in the error: the field holding that path (data set, output folder, texts).
-            for name in ("dataset", "consent_file", "instructions_file"):
-                found = self.query(f"#f-{name}")
-                value = found.first(Input).value.strip() if found else ""
-                if value and _same_or_inside(exc.path, Path(value)):
-                    field_id = f"f-{name}"
-                    break
-        if field_id is None:
-            text = exc.message.lower()
-            field_id = next((fid for hint, fid in _FIELD_HINTS if hint in text and self.query(f"#{fid}")), None)
-        if field_id is None:
+    def _field_of(self, exc: BenchlabError) -> str | None:
+        """The field an error is about: the one it names, else the path field holding the file it names."""
+        if isinstance(exc, OptionError):
+            return exc.field
+        if exc.path is None:
             return None
-        found = self.query(f"#{field_id}")
-        return found.first() if found else None
+        for name, info in self.form.infos.items():
+            if info.kind != "path":
+                continue
+            value = self.form.raw(name)
+            if name == "dataset" and not value:
+                value = str(self.session_task.default_dataset())
+            if value and _same_or_inside(exc.path, Path(value).expanduser()):
+                return name
+        return None
 
     def _ready(self, runner: SessionRunner) -> None:
         self.query_one("#error", Static).update("")
         self.query_one("#start", Button).disabled = False
-        start = getattr(self.app, "start_session", None)
-        if start is None:
-            runner.close()
-            return
-        start(runner, self.task_ui)
+        try:
+            session_start.start(self.app, runner, self.session_task)
+        except BenchlabError as exc:
+            self._show_error(exc)
 
 
 def _same_or_inside(path: Path, folder: Path) -> bool:
@@ -209,3 +156,4 @@ def _same_or_inside(path: Path, folder: Path) -> bool:
     except (ValueError, OSError):
         return False
     return True
+
