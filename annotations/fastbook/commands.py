@@ -8,9 +8,9 @@ its commands have the same shape as the other benchmarks' (:class:`~benchlab.ann
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from benchlab.annotations.command_options import FormatOptions
 from benchlab.annotations.command_output import note, say, warn
@@ -320,8 +320,8 @@ def bench(opts: BenchOptions) -> str:
     return fastbook_timings(path, benchmark, chapters_of(path, benchmark, opts.chapters_dir), opts.repeat)
 
 
-def _tool(name: str, help: str, options: type[Options], run: object) -> Command:
-    return Command("tool", help, options, run, name=name, tool=FASTBOOK)  # type: ignore[arg-type]
+def _tool(name: str, help: str, options: type[Options], run: Callable[[Any], str | None]) -> Command:
+    return Command("tool", help, options, run, name=name, tool=FASTBOOK)
 
 
 SCORE = Command("score", """Modified MRR@k and Modified Recall@k of retrieval runs, overall and per chapter, side by
