@@ -14,7 +14,7 @@ import os
 import sys
 import threading
 from collections.abc import Callable
-from typing import Any, TextIO
+from typing import Any, Protocol, TextIO, runtime_checkable
 
 from textual._time import get_time
 
@@ -64,6 +64,13 @@ class FrameClock:
             due = self._waiting.pop(seq, [])
         for callback in due:
             callback(when)
+
+
+@runtime_checkable
+class TimedDriver(Protocol):
+    """A driver that time-stamps its frame writes (the app asks the frame clock for stimulus onsets)."""
+
+    frame_clock: FrameClock
 
 
 class _TimedFile:

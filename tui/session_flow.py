@@ -28,6 +28,7 @@ from benchlab.tui.screens.consent import ConsentScreen
 from benchlab.tui.screens.end import EndScreen
 from benchlab.tui.screens.feedback import FeedbackScreen
 from benchlab.tui.screens.instructions import InstructionsScreen
+from benchlab.tui.screens.trial_base import TrialScreen
 from benchlab.tui.task_registry import TaskUI, TrialContext
 
 if TYPE_CHECKING:
@@ -132,11 +133,8 @@ class SessionFlow:
             return
         item = self.runner.current.item_id
         if self._interrupted is None or self._interrupted[0] != item:
-            screen = self.screen
             # SORT (STM) is first on screen with its excerpt; a choice trial with its question.
-            first = getattr(screen, "excerpt_onset_mono", None)
-            if first is None:
-                first = getattr(screen, "onset_mono", None)
+            first = self.screen.first_onset_mono if isinstance(self.screen, TrialScreen) else None
             self._interrupted = (item, first)
         self.show()
 
@@ -166,8 +164,9 @@ class SessionFlow:
         """Experimenter skip: an empty answer for the trial on screen."""
         if self.runner.stage is not Stage.TRIAL:
             return
-        onset = getattr(self.screen, "onset_mono", None)
-        requested = getattr(self.screen, "requested_mono", None)
+        trial = self.screen if isinstance(self.screen, TrialScreen) else None
+        onset = trial.onset_mono if trial is not None else None
+        requested = trial.requested_mono if trial is not None else None
         now = get_time()
         timing = ResponseTiming(onset_mono=onset, response_mono=now, wall_clock=wall_clock_now(),
                                 requested_mono=requested, handler_mono=now, input="experimenter")

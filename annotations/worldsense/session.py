@@ -94,6 +94,7 @@ class WorldSenseTask:
     """The WorldSense part of a session: options, records and practice feedback for items named by their Key."""
 
     name = "worldsense"
+    response_log = ResponseLog
 
     def __init__(self, trials: Sequence[Trial]) -> None:
         self._by_key = {str(t.Key): t for t in trials}
