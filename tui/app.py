@@ -21,6 +21,7 @@ from benchlab.annotations.session_runner import SessionRunner, Stage
 from benchlab.data.errors import BenchlabError
 from benchlab.tui.frame_clock import TimedDriver, timed_driver_class
 from benchlab.tui.key_debounce import KeyDebounce
+from benchlab.tui.screens.continue_screen import ContinueScreen
 from benchlab.tui.screens.experimenter_menu import ExperimenterMenu
 from benchlab.tui.screens.handback import HandbackScreen
 from benchlab.tui.screens.trial_base import TrialScreen
@@ -80,6 +81,10 @@ class BenchlabApp(App[list[str]]):
                                 guard_s=self.guard_s,
                                 debounce=KeyDebounce(repeat_window_s=self.repeat_window_s, min_rt_s=self.min_rt_s))
         self.flow.show()
+
+    def on_continue_screen_continued(self, message: ContinueScreen.Continued) -> None:
+        if self.flow is not None:
+            self.flow.continued(message.screen)
 
     def _leave_session(self, **toast: Any) -> None:
         """CLI sessions exit the app; launcher sessions go back to the launcher behind the hand-back screen, and

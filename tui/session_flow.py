@@ -25,6 +25,7 @@ from benchlab.data.errors import BenchlabError
 from benchlab.tui.key_debounce import KeyDebounce
 from benchlab.tui.screens.break_screen import BreakScreen
 from benchlab.tui.screens.consent import ConsentScreen
+from benchlab.tui.screens.continue_screen import ContinueScreen
 from benchlab.tui.screens.end import EndScreen
 from benchlab.tui.screens.feedback import FeedbackScreen
 from benchlab.tui.screens.instructions import InstructionsScreen
@@ -51,6 +52,7 @@ class SessionFlow:
         self.guard_s = guard_s
         self.debounce = debounce or KeyDebounce()
         self.screen: Screen[None] | None = None
+        self._on_continue: Callable[[], None] | None = None
         self.finished = False
         #: The trial the experimenter menu interrupted (item id, onset of its first showing), until it is answered.
         self._interrupted: tuple[str, float | None] | None = None
@@ -77,7 +79,7 @@ class SessionFlow:
                                        done, r.n_main, self.answer, self.debounce)
             self._switch(self.task_ui.trial_screen(r, step, context))
         elif r.stage is Stage.BREAK:
-            self._switch(self._break_screen())
+            self._switch(self._break_screen(), on_continue=self._guarded(r.continue_after_break))
         else:
             self._show_end()
 
@@ -92,7 +94,7 @@ class SessionFlow:
             title = f"Block {r.next_block - 1} of {r.n_blocks} done"
             left = r.n_main - r.recorded_main
             message = f"Take a short break if you like. {left} question{'s' if left != 1 else ''} to go."
-        return BreakScreen(title, message, progress, self._guarded(r.continue_after_break), guard_s=self.guard_s)
+        return BreakScreen(title, message, progress, guard_s=self.guard_s)
 
     def _show_end(self) -> None:
         r = self.runner
@@ -104,14 +106,26 @@ class SessionFlow:
         else:
             title = "Thank you!"
             message = "You have answered all the questions. Please let the experimenter know that you have finished."
-        self._switch(EndScreen(title, message, self._finish, guard_s=self.guard_s))
+        self._switch(EndScreen(title, message, guard_s=self.guard_s), on_continue=self._finish)
 
-    def _switch(self, screen: Screen[None]) -> None:
+    def _switch(self, screen: Screen[None], *, on_continue: Callable[[], None] | None = None) -> None:
+        """Show ``screen``; ``on_continue`` is what its :class:`ContinueScreen.Continued` message leads to."""
         if self.screen is None:
             self.app.push_screen(screen)
         else:
             self.app.switch_screen(screen)
         self.screen = screen
+        self._on_continue = on_continue
+
+    def continued(self, screen: ContinueScreen) -> None:
+        """The participant continued from a break, feedback or end screen (the app forwards the message).
+
+        A message from a screen the session has already left (the experimenter ended it meanwhile) is ignored.
+        """
+        if screen is not self.screen or self._on_continue is None:
+            return
+        then, self._on_continue = self._on_continue, None
+        then()
 
     def _guarded(self, transition: Callable[[], None]) -> Callable[[], None]:
         def run() -> None:
@@ -147,7 +161,7 @@ class SessionFlow:
             self._fail(exc)
             return
         if feedback is not None:
-            self._switch(FeedbackScreen(feedback, self.show, guard_s=min(self.guard_s, 0.3)))
+            self._switch(FeedbackScreen(feedback, guard_s=min(self.guard_s, 0.3)), on_continue=self.show)
         else:
             self.show()
 
