@@ -54,9 +54,9 @@ class FrameClock:
             callback(done)
 
     def _writing(self, text: str, when: float) -> None:
-        seq = getattr(text, "seq", None)
-        if seq is None:
+        if not isinstance(text, _Numbered):  # a write that bypassed the queue
             return
+        seq = text.seq
         with self._lock:
             self._written = seq
             self._stamps[seq] = when
