@@ -18,6 +18,7 @@ from benchlab.tui.screens.choice_trial import ChoiceTrialScreen
 from benchlab.tui.screens.continue_screen import ContinueScreen
 from benchlab.tui.screens.end import EndScreen
 from benchlab.tui.screens.feedback import FeedbackScreen
+from benchlab.tui.screens.step_done import StepDone
 from benchlab.tui.task_registry import TASKS, SessionRequest
 
 
@@ -30,7 +31,8 @@ class Host(App[None]):
     def on_mount(self) -> None:
         self.push_screen(self.first)
 
-    def on_continue_screen_continued(self, message: ContinueScreen.Continued) -> None:
+    def on_step_done(self, message: StepDone) -> None:
+        assert isinstance(message.screen, ContinueScreen) and message.choice == "continue"
         self.continued.append(message.screen)
 
 
@@ -85,7 +87,7 @@ async def test_a_continue_from_a_screen_the_session_left_does_nothing(tmp_path: 
         trial = app.screen
         assert isinstance(trial, ChoiceTrialScreen) and runner.stage is Stage.TRIAL
         assert app.flow is not None
-        app.flow.continued(old)  # e.g. a late duplicate message
-        app.post_message(ContinueScreen.Continued(old))
+        app.flow.step_done(StepDone(old))  # e.g. a late duplicate message
+        app.post_message(StepDone(old))
         await settle(pilot)
         assert app.screen is trial and runner.stage is Stage.TRIAL and runner.recorded_main == 0

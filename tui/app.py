@@ -21,9 +21,9 @@ from benchlab.annotations.session_runner import SessionRunner, Stage
 from benchlab.data.errors import BenchlabError
 from benchlab.tui.frame_clock import TimedDriver, timed_driver_class
 from benchlab.tui.key_debounce import KeyDebounce
-from benchlab.tui.screens.continue_screen import ContinueScreen
 from benchlab.tui.screens.experimenter_menu import ExperimenterMenu
 from benchlab.tui.screens.handback import HandbackScreen
+from benchlab.tui.screens.step_done import StepDone
 from benchlab.tui.screens.trial_base import TrialScreen
 from benchlab.tui.session_flow import SessionFlow
 from benchlab.tui.task_registry import TaskUI
@@ -82,9 +82,9 @@ class BenchlabApp(App[list[str]]):
                                 debounce=KeyDebounce(repeat_window_s=self.repeat_window_s, min_rt_s=self.min_rt_s))
         self.flow.show()
 
-    def on_continue_screen_continued(self, message: ContinueScreen.Continued) -> None:
+    def on_step_done(self, message: StepDone) -> None:
         if self.flow is not None:
-            self.flow.continued(message.screen)
+            self.flow.step_done(message)
 
     def _leave_session(self, **toast: Any) -> None:
         """CLI sessions exit the app; launcher sessions go back to the launcher behind the hand-back screen, and

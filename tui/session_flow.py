@@ -25,10 +25,10 @@ from benchlab.data.errors import BenchlabError
 from benchlab.tui.key_debounce import KeyDebounce
 from benchlab.tui.screens.break_screen import BreakScreen
 from benchlab.tui.screens.consent import ConsentScreen
-from benchlab.tui.screens.continue_screen import ContinueScreen
 from benchlab.tui.screens.end import EndScreen
 from benchlab.tui.screens.feedback import FeedbackScreen
 from benchlab.tui.screens.instructions import InstructionsScreen
+from benchlab.tui.screens.step_done import StepDone
 from benchlab.tui.screens.trial_base import TrialScreen
 from benchlab.tui.task_registry import TaskUI, TrialContext
 
@@ -52,7 +52,8 @@ class SessionFlow:
         self.guard_s = guard_s
         self.debounce = debounce or KeyDebounce()
         self.screen: Screen[None] | None = None
-        self._on_continue: Callable[[], None] | None = None
+        #: What the screen on show leads to, by the choice its StepDone message names.
+        self._next: dict[str, Callable[[], None]] = {}
         self.finished = False
         #: The trial the experimenter menu interrupted (item id, onset of its first showing), until it is answered.
         self._interrupted: tuple[str, float | None] | None = None
@@ -64,10 +65,10 @@ class SessionFlow:
         r = self.runner
         if r.stage is Stage.CONSENT:
             assert r.text.consent is not None
-            accept, decline = self._guarded(r.accept_consent), self._guarded(r.decline_consent)
-            self._switch(ConsentScreen(r.text.consent, accept, decline))
+            self._switch(ConsentScreen(r.text.consent), agree=self._guarded(r.accept_consent),
+                         decline=self._guarded(r.decline_consent))
         elif r.stage is Stage.INSTRUCTIONS:
-            self._switch(InstructionsScreen(r.text.instructions, self._guarded(r.finish_instructions)))
+            self._switch(InstructionsScreen(r.text.instructions), then=self._guarded(r.finish_instructions))
         elif r.stage is Stage.TRIAL:
             step = r.current
             if step.practice:
@@ -79,7 +80,7 @@ class SessionFlow:
                                        done, r.n_main, self.answer, self.debounce)
             self._switch(self.task_ui.trial_screen(r, step, context))
         elif r.stage is Stage.BREAK:
-            self._switch(self._break_screen(), on_continue=self._guarded(r.continue_after_break))
+            self._switch(self._break_screen(), then=self._guarded(r.continue_after_break))
         else:
             self._show_end()
 
@@ -106,26 +107,29 @@ class SessionFlow:
         else:
             title = "Thank you!"
             message = "You have answered all the questions. Please let the experimenter know that you have finished."
-        self._switch(EndScreen(title, message, guard_s=self.guard_s), on_continue=self._finish)
+        self._switch(EndScreen(title, message, guard_s=self.guard_s), then=self._finish)
 
-    def _switch(self, screen: Screen[None], *, on_continue: Callable[[], None] | None = None) -> None:
-        """Show ``screen``; ``on_continue`` is what its :class:`ContinueScreen.Continued` message leads to."""
+    def _switch(self, screen: Screen[None], *, then: Callable[[], None] | None = None,
+                **choices: Callable[[], None]) -> None:
+        """Show ``screen``; ``then`` (or one of ``choices``, by name) is what its :class:`StepDone` leads to."""
         if self.screen is None:
             self.app.push_screen(screen)
         else:
             self.app.switch_screen(screen)
         self.screen = screen
-        self._on_continue = on_continue
+        self._next = {"continue": then, **choices} if then is not None else choices
 
-    def continued(self, screen: ContinueScreen) -> None:
-        """The participant continued from a break, feedback or end screen (the app forwards the message).
+    def step_done(self, message: StepDone) -> None:
+        """A consent, instructions, break, feedback or end screen is done (the app forwards its message).
 
-        A message from a screen the session has already left (the experimenter ended it meanwhile) is ignored.
+        Only the first message from the screen on show counts: one from a screen the session has already left
+        (the experimenter ended it meanwhile) is ignored.
         """
-        if screen is not self.screen or self._on_continue is None:
+        action = self._next.get(message.choice) if message.screen is self.screen else None
+        if action is None:
             return
-        then, self._on_continue = self._on_continue, None
-        then()
+        self._next = {}
+        action()
 
     def _guarded(self, transition: Callable[[], None]) -> Callable[[], None]:
         def run() -> None:
@@ -161,7 +165,7 @@ class SessionFlow:
             self._fail(exc)
             return
         if feedback is not None:
-            self._switch(FeedbackScreen(feedback, guard_s=min(self.guard_s, 0.3)), on_continue=self.show)
+            self._switch(FeedbackScreen(feedback, guard_s=min(self.guard_s, 0.3)), then=self.show)
         else:
             self.show()
 

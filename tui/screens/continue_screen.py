@@ -2,9 +2,8 @@
 
 Keys are ignored for ``guard_s`` after the screen was created, so the key that answered the last trial (held, or
 pressed twice) cannot skip what the screen says; after that one of ``CONTINUE_KEYS`` continues, once. The screen
-only says so, with a :class:`ContinueScreen.Continued` message that bubbles to the app; the session flow decides
-what continuing means (and ignores a message from a screen it has already left, e.g. after the experimenter
-ended the session).
+only says so, with a :class:`~benchlab.tui.screens.step_done.StepDone` message; the session flow decides what
+continuing means.
 """
 
 from __future__ import annotations
@@ -13,8 +12,9 @@ from typing import ClassVar
 
 from textual import events
 from textual._time import get_time
-from textual.message import Message
 from textual.screen import Screen
+
+from benchlab.tui.screens.step_done import StepDone
 
 
 class ContinueScreen(Screen[None]):
@@ -23,13 +23,6 @@ class ContinueScreen(Screen[None]):
     CONTINUE_KEYS: ClassVar[tuple[str, ...]] = ("space", "enter")
     #: The default guard; the session passes its own (tests: 0).
     GUARD_S: ClassVar[float] = 1.0
-
-    class Continued(Message):
-        """The participant continued from ``screen`` (posted at most once per screen)."""
-
-        def __init__(self, screen: ContinueScreen) -> None:
-            super().__init__()
-            self.screen = screen
 
     def __init__(self, *, guard_s: float | None = None) -> None:
         super().__init__()
@@ -42,4 +35,4 @@ class ContinueScreen(Screen[None]):
         if self._done or event.key not in self.CONTINUE_KEYS or event.time - self._shown_at < self.guard_s:
             return
         self._done = True
-        self.post_message(self.Continued(self))
+        self.post_message(StepDone(self))
