@@ -52,8 +52,6 @@ class SessionFlow:
         self.guard_s = guard_s
         self.debounce = debounce or KeyDebounce()
         self.screen: Screen[None] | None = None
-        #: What the screen on show leads to, by the choice its StepDone message names.
-        self._next: dict[str, Callable[[], None]] = {}
         self.finished = False
         #: The trial the experimenter menu interrupted (item id, onset of its first showing), until it is answered.
         self._interrupted: tuple[str, float | None] | None = None
@@ -65,10 +63,9 @@ class SessionFlow:
         r = self.runner
         if r.stage is Stage.CONSENT:
             assert r.text.consent is not None
-            self._switch(ConsentScreen(r.text.consent), agree=self._guarded(r.accept_consent),
-                         decline=self._guarded(r.decline_consent))
+            self._switch(ConsentScreen(r.text.consent))
         elif r.stage is Stage.INSTRUCTIONS:
-            self._switch(InstructionsScreen(r.text.instructions), then=self._guarded(r.finish_instructions))
+            self._switch(InstructionsScreen(r.text.instructions))
         elif r.stage is Stage.TRIAL:
             step = r.current
             if step.practice:
@@ -80,7 +77,7 @@ class SessionFlow:
                                        done, r.n_main, self.answer, self.debounce)
             self._switch(self.task_ui.trial_screen(r, step, context))
         elif r.stage is Stage.BREAK:
-            self._switch(self._break_screen(), then=self._guarded(r.continue_after_break))
+            self._switch(self._break_screen())
         else:
             self._show_end()
 
@@ -107,29 +104,34 @@ class SessionFlow:
         else:
             title = "Thank you!"
             message = "You have answered all the questions. Please let the experimenter know that you have finished."
-        self._switch(EndScreen(title, message, guard_s=self.guard_s), then=self._finish)
+        self._switch(EndScreen(title, message, guard_s=self.guard_s))
 
-    def _switch(self, screen: Screen[None], *, then: Callable[[], None] | None = None,
-                **choices: Callable[[], None]) -> None:
-        """Show ``screen``; ``then`` (or one of ``choices``, by name) is what its :class:`StepDone` leads to."""
+    def _switch(self, screen: Screen[None]) -> None:
         if self.screen is None:
             self.app.push_screen(screen)
         else:
             self.app.switch_screen(screen)
         self.screen = screen
-        self._next = {"continue": then, **choices} if then is not None else choices
 
     def step_done(self, message: StepDone) -> None:
-        """A consent, instructions, break, feedback or end screen is done (the app forwards its message).
+        """A consent, instructions, break, feedback or end screen is done (the app forwards its message): move on.
 
-        Only the first message from the screen on show counts: one from a screen the session has already left
-        (the experimenter ended it meanwhile) is ignored.
+        A message from a screen the session has already left (e.g. the experimenter ended it meanwhile) is ignored;
+        each screen posts at most one.
         """
-        action = self._next.get(message.choice) if message.screen is self.screen else None
-        if action is None:
+        screen, r = message.screen, self.runner
+        if screen is not self.screen:
             return
-        self._next = {}
-        action()
+        if isinstance(screen, FeedbackScreen):
+            self.show()
+        elif isinstance(screen, ConsentScreen) and message.choice in ("agree", "decline"):
+            self._guarded(r.accept_consent if message.choice == "agree" else r.decline_consent)()
+        elif isinstance(screen, InstructionsScreen):
+            self._guarded(r.finish_instructions)()
+        elif isinstance(screen, BreakScreen):
+            self._guarded(r.continue_after_break)()
+        elif isinstance(screen, EndScreen):
+            self._finish()
 
     def _guarded(self, transition: Callable[[], None]) -> Callable[[], None]:
         def run() -> None:
@@ -165,7 +167,7 @@ class SessionFlow:
             self._fail(exc)
             return
         if feedback is not None:
-            self._switch(FeedbackScreen(feedback, guard_s=min(self.guard_s, 0.3)), then=self.show)
+            self._switch(FeedbackScreen(feedback, guard_s=min(self.guard_s, 0.3)))
         else:
             self.show()
 
