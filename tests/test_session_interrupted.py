@@ -15,8 +15,9 @@ from textual.pilot import Pilot
 
 from benchlab.annotations.session_plan import PlannedStep, SessionPlan
 from benchlab.annotations.session_runner import ResponseTiming
+from benchlab.annotations.sort.human_record import HUMAN_COLUMNS, LEGACY_HUMAN_COLUMNS, SortResultsLog
 from benchlab.annotations.sort.session import SortTask
-from benchlab.data.sort.results import HUMAN_COLUMNS, LEGACY_HUMAN_COLUMNS, SortResultsLog, read_results
+from benchlab.data.sort.results import read_results
 from benchlab.tui import launcher_entries as _entries  # noqa: F401
 from benchlab.tui.app import BenchlabApp
 from benchlab.tui.screens.choice_trial import ChoiceTrialScreen
