@@ -9,6 +9,7 @@ with the current writers, byte for byte), so a reader or writer that changes a f
 from __future__ import annotations
 
 import csv
+import fcntl
 import json
 import shutil
 from collections.abc import Callable
@@ -32,7 +33,8 @@ from benchlab.data.worldsense.results import read_results as read_worldsense_res
 from benchlab.tui.cli import main
 
 OLD = Path(__file__).parent / "data" / "written_by_v0_1"
-COMMANDS = json.loads((OLD / "expected" / "commands.json").read_text(encoding="utf-8"))
+MANIFEST = json.loads((OLD / "expected" / "commands.json").read_text(encoding="utf-8"))
+COMMANDS = MANIFEST["commands"]
 
 WS_DONE = "worldsense/completed"
 WS_KILLED = "worldsense/interrupted"
@@ -105,10 +107,14 @@ def plan_items(path: Path) -> list[str]:
 
 @pytest.mark.parametrize("command", COMMANDS, ids=[c["name"] for c in COMMANDS])
 def test_score_and_compare_print_exactly_what_the_old_version_printed(old: Path, benchlab: Callable[..., Ran],
-                                                                      command: dict[str, Any]) -> None:
+                                                                      command: dict[str, Any],
+                                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(old / command.get("cwd", "."))
     result = benchlab(*command["args"])
-    expected_out = (OLD / "expected" / f"{command['name']}.stdout").read_text(encoding="utf-8")
-    expected_err = (OLD / "expected" / f"{command['name']}.stderr").read_text(encoding="utf-8")
+    # absolute paths in the old output named the folder the fixtures were written in; here it is the copy
+    expected_out, expected_err = (
+        (OLD / "expected" / f"{command['name']}.{stream}").read_text(encoding="utf-8")
+        .replace(MANIFEST["written_in"], str(old)) for stream in ("stdout", "stderr"))
     assert result.exit_code == command["exit_code"], result.output
     assert result.stdout == expected_out
     assert result.stderr == expected_err
@@ -177,24 +183,84 @@ def test_a_new_run_refuses_to_overwrite_an_old_session(old: Path, benchlab: Call
     assert (old / WS_KILLED / WS_RESULTS.format(p="OLD2")).read_bytes() == before
 
 
+def test_an_old_lock_held_by_a_live_session_is_respected_and_its_holder_named(old: Path,
+                                                                             benchlab: Callable[..., Ran]) -> None:
+    """The old lock file (the holder's pid) still keeps a second session out while its holder runs."""
+    lock = old / WS_KILLED / "sessions" / ".human-OLD2.lock"
+    results = old / WS_KILLED / WS_RESULTS.format(p="OLD2")
+    before = results.read_bytes()
+    pid = int(lock.read_text().strip())
+    with open(lock, "rb+") as handle:
+        fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)  # the old holder, alive
+        result = benchlab("run", "worldsense", "--participant", "OLD2", "--simulate", "random", "--seed", "6",
+                          "--out", WS_KILLED, "--resume")
+    assert result.exit_code == 2
+    assert result.stderr.startswith("benchlab: error: ") and f"process {pid}" in result.stderr
+    assert results.read_bytes() == before
+
+
+def test_resuming_an_old_completed_session_records_nothing_more(old: Path, benchlab: Callable[..., Ran]) -> None:
+    results = old / WS_DONE / WS_RESULTS.format(p="OLD1")
+    before = results.read_bytes()
+    result = benchlab("run", "worldsense", "--participant", "OLD1", "--simulate", "random", "--seed", "5",
+                      "--out", WS_DONE, "--resume")
+    assert result.exit_code == 0, result.output
+    assert "84 of 84 scored trials recorded (0 in this run)" in result.output
+    assert results.read_bytes() == before
+
+
+@pytest.mark.parametrize(("task", "participant", "results", "done"), [
+    ("worldsense", "DEF1", "benchlab-results/worldsense/sample/results/basic___human-DEF1___results.jsonl", 5),
+    ("sort", "DEF2", "benchlab-results/sort/booksort/results/250-s20-human_DEF2_results.csv", 3),
+])
+def test_old_sessions_in_the_default_folder_resume_without_naming_it(old: Path, benchlab: Callable[..., Ran],
+                                                                      monkeypatch: pytest.MonkeyPatch, task: str,
+                                                                      participant: str, results: str,
+                                                                      done: int) -> None:
+    """An upgraded user types the same command plus --resume; the old default --out must still be found."""
+    monkeypatch.chdir(old / "default_out")
+    path = old / "default_out" / results
+    before = path.read_bytes()
+    result = benchlab("run", task, "--participant", participant, "--simulate", "random", "--seed", "7", "--resume")
+    assert result.exit_code == 0, result.output
+    planned = 84 if task == "worldsense" else 20
+    assert f"{planned} of {planned} scored trials recorded ({planned - done} in this run)" in result.output
+    assert path.read_bytes().startswith(before)
+    assert sorted(p.relative_to(old / "default_out").as_posix() for p in (old / "default_out").rglob("*")
+                  if p.is_file() and p.suffix != ".lock") == sorted(
+        p.relative_to(OLD / "default_out").as_posix() for p in (OLD / "default_out").rglob("*")
+        if p.is_file() and p.suffix != ".lock")  # no new files elsewhere: the same session was continued
+
+
 def _event_shapes(path: Path) -> dict[str, list[str]]:
     return {e["event"]: list(e) for e in json_lines(path)}
 
 
-def test_worldsense_resume_continues_the_old_killed_session_at_its_next_trial(old: Path,
-                                                                            benchlab: Callable[..., Ran]) -> None:
+def tear_last_line(path: Path) -> bytes:
+    """Cut the file inside its last line (a kill during the write); returns the complete lines kept."""
+    data = path.read_bytes()
+    start = data.rstrip(b"\n").rfind(b"\n") + 1
+    path.write_bytes(data[: start + 40])
+    return data[:start]
+
+
+@pytest.mark.parametrize("torn", [False, True], ids=["killed-between-trials", "killed-while-writing"])
+def test_worldsense_resume_continues_the_old_killed_session_at_its_next_trial(old: Path, benchlab: Callable[..., Ran],
+                                                                            torn: bool) -> None:
     base = old / WS_KILLED
     results, practice = base / WS_RESULTS.format(p="OLD2"), base / WS_PRACTICE.format(p="OLD2")
     plan, events = base / WS_PLAN.format(p="OLD2"), base / WS_EVENTS.format(p="OLD2")
     lock = base / "sessions" / ".human-OLD2.lock"
     assert lock.exists()  # left by the SIGKILL, as after a real crash
     old_results, old_practice, old_plan, old_events = (p.read_bytes() for p in (results, practice, plan, events))
+    if torn:
+        old_results = tear_last_line(results)
 
     result = benchlab("run", "worldsense", "--participant", "OLD2", "--simulate", "random", "--seed", "6",
                       "--out", WS_KILLED, "--resume")
 
     assert result.exit_code == 0, result.output
-    assert "84 of 84 scored trials recorded (67 in this run)" in result.output
+    assert f"84 of 84 scored trials recorded ({68 if torn else 67} in this run)" in result.output
     assert "(0 in this run)" in result.output  # practice was complete: not shown again
     # nothing lost: the old bytes are untouched; nothing duplicated: one line per planned trial, in plan order
     assert results.read_bytes().startswith(old_results)
@@ -208,7 +274,7 @@ def test_worldsense_resume_continues_the_old_killed_session_at_its_next_trial(ol
     assert events.read_bytes().startswith(old_events)
     new_events = json_lines(events)[len(old_events.splitlines()):]
     assert new_events[0]["event"] == "resumed"
-    assert (new_events[0]["recorded"], new_events[0]["planned"]) == (17, 84)
+    assert (new_events[0]["recorded"], new_events[0]["planned"]) == (16 if torn else 17, 84)
     assert new_events[-1]["event"] == "completed"
     old_shapes = _event_shapes(old / WS_DONE / WS_EVENTS.format(p="OLD1"))
     for event in new_events:
@@ -250,20 +316,23 @@ def test_sort_results_and_practice_read_field_by_field(old: Path, tmp_path: Path
         assert list(frame["rt_ms"]) == pytest.approx([float(r["rt_ms"]) for r in rows])
 
 
-def test_sort_resume_continues_the_old_killed_session_at_its_next_trial(old: Path,
-                                                                      benchlab: Callable[..., Ran]) -> None:
+@pytest.mark.parametrize("torn", [False, True], ids=["killed-between-trials", "killed-while-writing"])
+def test_sort_resume_continues_the_old_killed_session_at_its_next_trial(old: Path, benchlab: Callable[..., Ran],
+                                                                      torn: bool) -> None:
     base = old / SORT_KILLED
     results, practice = base / SORT_RESULTS.format(p="OLD4"), base / SORT_PRACTICE.format(p="OLD4")
     plan, events = base / SORT_PLAN.format(p="OLD4"), base / SORT_EVENTS.format(p="OLD4")
     lock = base / "sessions" / ".human_OLD4.lock"
     assert lock.exists()
     old_results, old_practice, old_plan, old_events = (p.read_bytes() for p in (results, practice, plan, events))
+    if torn:
+        old_results = tear_last_line(results)
 
     result = benchlab("run", "sort", "--participant", "OLD4", "--simulate", "random", "--seed", "6",
                       "--out", SORT_KILLED, "--resume")
 
     assert result.exit_code == 0, result.output
-    assert "20 of 20 scored trials recorded (13 in this run)" in result.output
+    assert f"20 of 20 scored trials recorded ({14 if torn else 13} in this run)" in result.output
     assert results.read_bytes().startswith(old_results)
     header, rows = csv_rows(results)
     assert header == HUMAN_COLUMNS

@@ -47,9 +47,9 @@ def run_session(args: list[str]) -> None:
     subprocess.run([BENCHLAB, *args], cwd=HERE, env=env(), check=True, stdin=subprocess.DEVNULL)
 
 
-def kill_session_after(args: list[str], results: Path, lines: int) -> None:
+def kill_session_after(args: list[str], results: Path, lines: int, cwd: Path = HERE) -> None:
     """Start a simulated session and SIGKILL it once ``results`` has ``lines`` lines (a crash mid-session)."""
-    proc = subprocess.Popen([BENCHLAB, *args], cwd=HERE, env=env(), stdin=subprocess.DEVNULL)
+    proc = subprocess.Popen([BENCHLAB, *args], cwd=cwd, env=env(), stdin=subprocess.DEVNULL)
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
         if results.exists() and results.read_bytes().count(b"\n") >= lines:
@@ -72,6 +72,20 @@ def sessions() -> None:
     kill_session_after(["run", "sort", "--participant", "OLD4", "--simulate", "random", "--seed", "6",
                         "--sim-delay", "0.1", "--out", "sort/interrupted"],
                        HERE / "sort/interrupted/results/250-s20-human_OLD4_results.csv", 1 + 7)
+
+
+def default_out() -> None:
+    """Killed sessions in the default output folders (no --out), run from ``default_out/``: an upgraded user
+    resumes them, and compares them, without naming the folder."""
+    cwd = HERE / "default_out"
+    shutil.rmtree(cwd, ignore_errors=True)
+    cwd.mkdir()
+    kill_session_after(["run", "worldsense", "--participant", "DEF1", "--simulate", "random", "--seed", "7",
+                        "--sim-delay", "0.05"],
+                       cwd / "benchlab-results/worldsense/sample/results/basic___human-DEF1___results.jsonl", 5, cwd)
+    kill_session_after(["run", "sort", "--participant", "DEF2", "--simulate", "random", "--seed", "7",
+                        "--sim-delay", "0.1"],
+                       cwd / "benchlab-results/sort/booksort/results/250-s20-human_DEF2_results.csv", 1 + 3, cwd)
 
 
 def curation() -> None:
@@ -128,7 +142,7 @@ def curation() -> None:
 
 
 def commands() -> list[dict[str, object]]:
-    """The score/compare command lines whose old output is kept (run from this folder)."""
+    """The score/compare command lines whose old output is kept (run from this folder, or from ``cwd`` in it)."""
     ws = ["--results", "worldsense/completed/results"]
     ws_both = [*ws, "--results", "worldsense/interrupted/results"]
     sort_both = ["sort/completed/results", "sort/interrupted/results"]
@@ -155,6 +169,8 @@ def commands() -> list[dict[str, object]]:
         {"name": "score_fastbook_ci", "args": ["score", "fastbook", *runs, *fb, "--ci", "--per-question"]},
         {"name": "score_fastbook_original", "args": ["score", "fastbook", *runs, "--benchmark",
                                                      "fastbook/fastbook-benchmark.json.bak", "--format", "csv"]},
+        {"name": "compare_worldsense_default_folder", "cwd": "default_out",
+         "args": ["compare", "worldsense", "--include-simulated", "--boot", "500"]},
         {"name": "compare_fastbook", "args": ["compare", "fastbook", "fastbook/fastbook-benchmark.json.bak",
                                               "fastbook/fastbook-benchmark.json"]},
         {"name": "compare_fastbook_recovered", "args": ["compare", "fastbook", "fastbook/fastbook-benchmark.json",
@@ -178,16 +194,24 @@ def expected() -> None:
     manifest = []
     for command in commands():
         args = [str(a) for a in command["args"]]  # type: ignore[attr-defined]
-        done = subprocess.run([BENCHLAB, *args], cwd=HERE, env=env(), capture_output=True, stdin=subprocess.DEVNULL)
+        cwd = HERE / str(command.get("cwd", "."))
+        done = subprocess.run([BENCHLAB, *args], cwd=cwd, env=env(), capture_output=True, stdin=subprocess.DEVNULL)
         (folder / f"{command['name']}.stdout").write_bytes(done.stdout)
         (folder / f"{command['name']}.stderr").write_bytes(done.stderr)
         manifest.append({**command, "exit_code": done.returncode})
-    (folder / "commands.json").write_text(json.dumps(manifest, indent=2) + "\n")
+    # Output that names files by absolute path (the default results folder) names this folder as it was then.
+    written_in = str(HERE)
+    (folder / "commands.json").write_text(json.dumps({"written_in": written_in, "commands": manifest}, indent=2)
+                                          + "\n")
 
 
 if __name__ == "__main__":
-    if sys.argv[1:] != ["expected"]:  # "expected": only the outputs, from the files already here
+    # no argument: everything; "expected": only the outputs, from the files already here; "default-out": the
+    # sessions in the default output folders, then the outputs
+    if not sys.argv[1:]:
         sessions()
         curation()
         runs()
+    if sys.argv[1:] in ([], ["default-out"]):
+        default_out()
     expected()
