@@ -24,10 +24,10 @@ from benchlab.annotations.fastbook.context_edits import edit_from_change
 from benchlab.annotations.fastbook.curation import CurationSession
 from benchlab.annotations.response_log import ResponseLog
 from benchlab.annotations.session_plan import SessionPlan
-from benchlab.annotations.worldsense.session import HumanResponse
+from benchlab.annotations.sort.human_record import HUMAN_COLUMNS, HumanSortRow, SortResultsLog
+from benchlab.annotations.worldsense.human_record import HumanResponse
 from benchlab.data.fastbook.benchmark import load_benchmark
 from benchlab.data.fastbook.runs import read_run
-from benchlab.data.sort.results import HUMAN_COLUMNS, HumanSortRow, SortResultsLog
 from benchlab.data.sort.results import read_results as read_sort_results
 from benchlab.data.worldsense.results import read_results as read_worldsense_results
 from benchlab.tui.cli import main
