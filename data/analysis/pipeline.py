@@ -222,8 +222,9 @@ def _tests(design: Design, readings: Readings, pooled: pd.DataFrame, options: Op
             groups = [(POOLED, pooled, design.pooled_test)] if not pooled.empty else []
             if options.participant_tests and design.participant_tests_in(c):
                 groups += [(p, rows, design.participant_test) for p, rows in mine.items()]
+            model_rows = design.subset(everything, c)
             for who, rows, kind in groups:
-                test = TESTS[kind](design, design.subset(rows, c), paired, design.subset(everything, c), c, options)
+                test = TESTS[kind](design, design.subset(rows, c), paired, model_rows, c, options)
                 if test is not None:
                     out.append(TestRow(c, m, test[0], test[1], test[2], who=who))
     return out

@@ -156,12 +156,14 @@ class WorldSenseDesign(Design):
     overall_agreement = OVERALL_CORRECTNESS
     overall_agreement_on_correctness = True  # answer sets differ between problems: agree on right/wrong
 
-    def __init__(self, options: Options, ci: str, problems: list[str], warnings: list[str]) -> None:
+    def __init__(self, options: Options, ci: str, readings: Readings, warnings: list[str]) -> None:
         self.options = options
         self.ci = ci
-        self.problems = problems
+        self.problems = readings.groups
         self.warnings = warnings
-        self._bci: dict[tuple[str, str], dict[str, float]] = {}
+        # the benchmark's own CI of every participant and model, computed at once (per row it costs more)
+        self._bci: dict[RowKind, dict[tuple[str, str], float]] = {
+            "participant": _benchmark_ci(readings.humans), "model": _benchmark_ci(readings.models)}
 
     def subset(self, frame: pd.DataFrame, condition: str) -> pd.DataFrame:
         return _subset(frame, condition)
@@ -178,9 +180,9 @@ class WorldSenseDesign(Design):
         sub = _subset(frame, condition)
         if sub.empty:
             return None
-        if (kind, name) not in self._bci:
-            self._bci[(kind, name)] = _benchmark_ci(frame)
-        bci = self._bci[(kind, name)].get(condition, np.nan)
+        if kind not in self._bci:  # the pooled humans, known once the pipeline has pooled them
+            self._bci[kind] = _benchmark_ci(frame.assign(who=name))
+        bci = self._bci[kind].get((name, condition), np.nan)
         strata = _weights(sub, condition)
         values = sub["score"].to_numpy(dtype=float)
         if self.ci == "benchmark":
@@ -227,16 +229,20 @@ class WorldSenseDesign(Design):
         return notes + [f"scoring warning: {w}" for w in self.warnings]
 
 
-def _benchmark_ci(tuples: pd.DataFrame) -> dict[str, float]:
-    """The benchmark's own 1.96*sem of one row's tuples per condition: per problem, and overall (several)."""
-    out: dict[str, float] = {}
+def _benchmark_ci(tuples: pd.DataFrame) -> dict[tuple[str, str], float]:
+    """The benchmark's own 1.96*sem for every (row ``who``, condition), overall and per problem, in two passes."""
+    out: dict[tuple[str, str], float] = {}
     if tuples.empty:
         return out
-    per_problem = stats_by_group(tuples, ["problemname"], "score")
-    for problem, conf in zip(per_problem.index, per_problem["conf95"], strict=True):
-        out[str(problem)] = float(conf)
-    if tuples["problemname"].nunique() > 1:
-        out[OVERALL] = float(stats_by_group(tuples.assign(row=0), ["row"], "score")["conf95"].iloc[0])
+    per_problem = stats_by_group(tuples, ["who", "problemname"], "score")
+    for idx, conf in zip(per_problem.index, per_problem["conf95"], strict=True):
+        out[(str(idx[0]), str(idx[1]))] = float(conf)
+    multi = tuples.groupby("who")["problemname"].nunique()
+    several = tuples[tuples["who"].isin(multi[multi > 1].index)]
+    if not several.empty:
+        overall = stats_by_group(several, ["who"], "score")
+        for who, conf in zip(overall.index, overall["conf95"], strict=True):
+            out[(str(who), OVERALL)] = float(conf)
     return out
 
 
@@ -260,17 +266,16 @@ def _score(testset: str | Path, results: Sequence[str | Path] | str | Path | Non
     return trials, files, score_worldsense(trials, columns)
 
 
-def _participant(pid: str, answers: HumanAnswers, own: pd.DataFrame, trials: TrialColumns) -> Participant:
+def _participant(pid: str, answers: HumanAnswers, own: pd.DataFrame, key_index: pd.Index, gold_of: np.ndarray,
+                 problem_of: np.ndarray) -> Participant:
     """A participant's raw answers (known Keys, the per-item rule) and control accuracy (the trivial problems)."""
-    frame = trials.frame
-    pos = pd.Index(frame["Key"].to_numpy()).get_indexer(answers.keys)
+    pos = key_index.get_indexer(pd.Index(answers.keys))
     known = pos >= 0
     resps = [r for r, k in zip(answers.resps, known, strict=True) if k]
-    gold = frame["goldresp"].to_numpy(dtype=object)[pos[known]]
     table = pd.DataFrame({
         "rt_ms": answers.rts_ms[known],
-        "correct": np.array([is_correct(r, g) for r, g in zip(resps, gold, strict=True)], dtype=bool),
-        "group": frame["problemname"].to_numpy(dtype=object)[pos[known]],
+        "correct": np.array([is_correct(r, g) for r, g in zip(resps, gold_of[pos[known]], strict=True)], dtype=bool),
+        "group": problem_of[pos[known]],
         "item": pd.Series([int(k) for k in answers.keys[known]], dtype=object),
         "answer": pd.Series(resps, dtype=object),
     })
@@ -296,7 +301,10 @@ def read_worldsense(testset: str | Path, results: Sequence[str | Path] | str | P
     humans = tuples[human].copy()
     humans["who"] = [participant_id(m) for m in humans["modelname"]]
     answers = {participant_id(f.modelname): _read_human(f) for f in files if is_human(f.modelname)}
-    participants = [_participant(p, answers[p], humans[humans["who"] == p], trials) for p in sorted(answers)]
+    trial = trials.frame
+    lookups = (pd.Index(trial["Key"].to_numpy()), trial["goldresp"].to_numpy(dtype=object),
+               trial["problemname"].to_numpy(dtype=object))
+    participants = [_participant(p, answers[p], humans[humans["who"] == p], *lookups) for p in sorted(answers)]
     present = list(dict.fromkeys(tuples["problemname"]))
     problems = [p for p in PROBLEM_ORDER if p in present] + sorted(p for p in present if p not in PROBLEM_ORDER)
     conditions = ([OVERALL] if len(problems) > 1 else []) + problems
@@ -331,7 +339,7 @@ def compare_worldsense(
     options = Options(criterion or AttentionCriterion(), exclude_flagged, n_boot, seed, rt_quantiles,
                       participant_tests, include_simulated)
     readings, warnings = read_worldsense(testset, results, include_published)
-    return run_comparison(WorldSenseDesign(options, ci, readings.groups, warnings), readings, options)
+    return run_comparison(WorldSenseDesign(options, ci, readings, warnings), readings, options)
 
 
 def _bias_tables(rows: list[tuple[str, pd.DataFrame]], problems: list[str], labels: dict[str, str], n_boot: int,
