@@ -1,7 +1,7 @@
 """The choice-task kit: a whole benchmark from one items file, as a :class:`~benchlab.annotations.task.Task`.
 
 A plug-in package that has items with a text, a few answer options and a gold answer (see
-:mod:`benchlab.data.choice_items`) writes::
+:mod:`benchlab.data.choice.items`) writes::
 
     TASK = make_choice_task(name="numbers", title="Which is larger", description="...", items=ITEMS_PATH)
 
@@ -42,8 +42,8 @@ from benchlab.annotations.session_runner import (
 )
 from benchlab.annotations.task import ChoicePrompt, Command, ComparisonSource, SessionOptions, Task
 from benchlab.data.analysis.defaults import DEFAULT_BOOT, DEFAULT_SEED
-from benchlab.data.choice_items import ChoiceItem, ChoiceItems, load_choice_items
-from benchlab.data.choice_results import ChoiceRecord
+from benchlab.data.choice.items import ChoiceItem, ChoiceItems, load_choice_items
+from benchlab.data.choice.results import ChoiceRecord
 from benchlab.data.errors import BenchlabError
 
 #: The simulated participants a choice task offers (their expected accuracy: 1/n options, and 100 %).
@@ -368,7 +368,7 @@ class ChoiceTask:
         return paths
 
     def _score(self, opts: ChoiceScoreOptions) -> str:
-        from benchlab.data.choice_results import score_choice
+        from benchlab.data.choice.results import score_choice
         from benchlab.data.tables import render
 
         items = load_items(opts.items or self.items_path)
@@ -378,7 +378,7 @@ class ChoiceTask:
 
     def _compare(self, opts: ChoiceCompareOptions) -> str:
         from benchlab.data.analysis.stats import AttentionCriterion
-        from benchlab.data.choice_compare import compare_choice
+        from benchlab.data.choice.compare import compare_choice
         from benchlab.data.tables import render
 
         items = load_items(opts.items or self.items_path)
@@ -391,7 +391,7 @@ class ChoiceTask:
         return render(comp.tables(numeric=numeric, sections=opts.sections or None), opts.fmt).rstrip("\n")
 
     def _build_comparison(self, testset: Path | None, results: Path, criterion: Any) -> Any:
-        from benchlab.data.choice_compare import compare_choice
+        from benchlab.data.choice.compare import compare_choice
 
         # the sessions' folder may not exist yet: the models are shown until the first participant's answer lands
         paths = ([results] if results.exists() else []) + (
@@ -402,7 +402,7 @@ class ChoiceTask:
                               n_boot=DEFAULT_BOOT)
 
     def _watched(self, testset: Path | None, results: Path) -> list[Path]:
-        from benchlab.data.choice_compare import watched_files
+        from benchlab.data.choice.compare import watched_files
 
         return watched_files([results] + ([self.model_results] if self.model_results is not None else []))
 

@@ -43,10 +43,10 @@ _LAZY: dict[str, tuple[str, str]] = {
     "load_fastbook_benchmark": ("benchlab.data.fastbook.benchmark", "load_benchmark"),
     "score_fastbook_run": ("benchlab.data.fastbook.scoring", "score_run"),
     # choice tasks (plug-ins made with benchlab.annotations.make_choice_task)
-    "load_choice_items": ("benchlab.data.choice_items", "load_choice_items"),
-    "read_choice_results": ("benchlab.data.choice_results", "read_choice_results"),
-    "score_choice": ("benchlab.data.choice_results", "score_choice"),
-    "compare_choice": ("benchlab.data.choice_compare", "compare_choice"),
+    "load_choice_items": ("benchlab.data.choice.items", "load_choice_items"),
+    "read_choice_results": ("benchlab.data.choice.results", "read_choice_results"),
+    "score_choice": ("benchlab.data.choice.results", "score_choice"),
+    "compare_choice": ("benchlab.data.choice.compare", "compare_choice"),
 }
 
 __all__ = [  # a literal list, so linters and IDEs read it; a test checks it matches _LAZY
@@ -96,9 +96,9 @@ if TYPE_CHECKING:  # what type checkers and IDEs see; at run time the names load
     from benchlab.data.analysis.compare import Comparison
     from benchlab.data.analysis.plots import save_comparison_plot
     from benchlab.data.analysis.stats import AttentionCriterion, wilson_ci
-    from benchlab.data.choice_compare import compare_choice
-    from benchlab.data.choice_items import load_choice_items
-    from benchlab.data.choice_results import read_choice_results, score_choice
+    from benchlab.data.choice.compare import compare_choice
+    from benchlab.data.choice.items import load_choice_items
+    from benchlab.data.choice.results import read_choice_results, score_choice
     from benchlab.data.errors import BenchlabError
     from benchlab.data.fastbook.benchmark import load_benchmark as load_fastbook_benchmark
     from benchlab.data.fastbook.scoring import score_run as score_fastbook_run

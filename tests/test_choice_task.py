@@ -22,9 +22,9 @@ from benchlab.annotations.simulate import SimulatedParticipant, simulate_session
 from benchlab.annotations.task import ChoicePrompt, SessionOptions, Task
 from benchlab.data.analysis.compare import POOLED
 from benchlab.data.analysis.stats import AttentionCriterion, wilson_ci
-from benchlab.data.choice_compare import compare_choice
-from benchlab.data.choice_items import load_choice_items
-from benchlab.data.choice_results import read_choice_results, score_choice, write_model_results
+from benchlab.data.choice.compare import compare_choice
+from benchlab.data.choice.items import load_choice_items
+from benchlab.data.choice.results import read_choice_results, score_choice, write_model_results
 from benchlab.data.errors import BenchlabError
 from tests.plugin_helpers import install_example
 

@@ -92,6 +92,7 @@ class Design(ABC):
     #: agreement over items in sorted order, else in the order first answered; kept per benchmark because the
     #: order of the items can move the last bit of a mean, and the printed tables must not change
     agreement_items_sorted: bool = False
+    chance: float = 0.5  # the accuracy of guessing, drawn as a reference line (two options: 0.5)
 
     @abstractmethod
     def subset(self, frame: pd.DataFrame, condition: str) -> pd.DataFrame:
@@ -178,7 +179,7 @@ def run_comparison(design: Design, readings: Readings, options: Options) -> Comp
         rt=rt, rt_quantiles=rt_bins, rts_ms=rts_ms, agreement=_agreement(design, readings, set(poolable)),
         notes=design.notes(simulated_note(simulated, options.include_simulated)),
         extra_tables=design.extra_tables([(n, f) for _k, n, f in rows], {e.name: e.label for e in entries}),
-        pooled_simulated=options.include_simulated,
+        pooled_simulated=options.include_simulated, chance=design.chance,
     )
 
 

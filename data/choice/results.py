@@ -6,7 +6,7 @@ A participant's session writes ``<out>/results/<participant>.jsonl``, one line p
 
 A model's results are the same lines with ``"model": "<name>"`` instead of ``participant`` (the timing fields are
 optional), so one reader and one scorer serve both and a model run can sit in the same folder as the people. The
-gold answers stay in the items file (:mod:`benchlab.data.choice_items`); a response is correct when it equals the
+gold answers stay in the items file (:mod:`benchlab.data.choice.items`); a response is correct when it equals the
 item's ``gold``; ``""`` (no valid answer, a skipped trial) and anything that is not an option count as wrong.
 """
 
@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, StrictStr, model_validator
 
-from benchlab.data.choice_items import ChoiceItem, ChoiceItems, items_of, load_choice_items
+from benchlab.data.choice.items import ChoiceItem, ChoiceItems, items_of, load_choice_items
 from benchlab.data.errors import BenchlabError
 from benchlab.data.jsonl import iter_json_lines, validate
 from benchlab.data.tables import Table
