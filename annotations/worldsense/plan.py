@@ -66,45 +66,18 @@ def build_worldsense_plan(
     roster = opts.participants or (participant,)
     if participant not in roster:
         raise BenchlabError(f"participant {participant!r} is not in the participant list ({', '.join(roster)})")
-    slot = roster.index(participant)
-
     tuples: dict[str, list[Trial]] = {}
     for trial in trials:
         tuples.setdefault(trial.tuple_ID, []).append(trial)
     excluded = set(exclude_tuples)
-    cells: dict[Cell, list[str]] = {}
-    for tid, members in tuples.items():
-        first = members[0]
-        if len(members) != len(first.expectedresp):
-            continue  # an incomplete tuple in the data cannot be scored
-        cells.setdefault((first.problemname, first.problemsize), []).append(tid)
-
-    sample_rng = random.Random(f"benchlab/worldsense/sample/{seed}")
-    mine: list[str] = []
-    unassigned: dict[Cell, list[str]] = {}
-    need = opts.tuples_per_cell * len(roster)
-    for cell in sorted(cells):
-        pool = sorted(cells[cell])
-        sample_rng.shuffle(pool)
-        available = [t for t in pool if t not in excluded]
-        if len(available) < need:
-            who = f" x {len(roster)} participants" if len(roster) > 1 else ""
-            left = f" ({len(pool) - len(available)} already answered in earlier sessions)" if excluded else ""
-            raise BenchlabError(
-                f"cell {cell[0]} size {cell[1]} has {len(available)} usable tuples{left}; "
-                f"{opts.tuples_per_cell} per cell{who} need {need}. Lower --tuples-per-cell or use a larger test set",
-                dataset,
-            )
-        mine.extend(available[slot * opts.tuples_per_cell:(slot + 1) * opts.tuples_per_cell])
-        unassigned[cell] = available[need:]
-
+    cells = _cells(tuples)
+    mine, unassigned = _assign(cells, excluded, opts, roster, roster.index(participant), seed, dataset)
     practice = _pick_practice(unassigned, tuples, opts.practice, random.Random(f"benchlab/worldsense/practice/{seed}"))
     if len(practice) < opts.practice:
         raise BenchlabError(
             f"only {len(practice)} tuples are left outside the scored set for {opts.practice} practice trials; "
             "lower --practice or --tuples-per-cell", dataset,
         )
-
     items: list[str] = []
     group: dict[str, str] = {}
     for tid in mine:
@@ -123,6 +96,44 @@ def build_worldsense_plan(
         },
         practice=practice, blocks=blocks,
     )
+
+
+def _cells(tuples: dict[str, list[Trial]]) -> dict[Cell, list[str]]:
+    """The complete tuples of each (problem, size) cell (an incomplete tuple in the data cannot be scored)."""
+    cells: dict[Cell, list[str]] = {}
+    for tid, members in tuples.items():
+        first = members[0]
+        if len(members) != len(first.expectedresp):
+            continue
+        cells.setdefault((first.problemname, first.problemsize), []).append(tid)
+    return cells
+
+
+def _assign(cells: dict[Cell, list[str]], excluded: set[str], opts: WorldSensePlanOptions, roster: Sequence[str],
+            slot: int, seed: int, dataset: str) -> tuple[list[str], dict[Cell, list[str]]]:
+    """This participant's tuples (their slot of each cell's shuffled tuples) and each cell's unassigned ones.
+
+    Every participant of the roster shuffles with the same seed, so their slots never overlap.
+    """
+    sample_rng = random.Random(f"benchlab/worldsense/sample/{seed}")
+    mine: list[str] = []
+    unassigned: dict[Cell, list[str]] = {}
+    need = opts.tuples_per_cell * len(roster)
+    for cell in sorted(cells):
+        pool = sorted(cells[cell])
+        sample_rng.shuffle(pool)
+        available = [t for t in pool if t not in excluded]
+        if len(available) < need:
+            who = f" x {len(roster)} participants" if len(roster) > 1 else ""
+            left = f" ({len(pool) - len(available)} already answered in earlier sessions)" if excluded else ""
+            raise BenchlabError(
+                f"cell {cell[0]} size {cell[1]} has {len(available)} usable tuples{left}; "
+                f"{opts.tuples_per_cell} per cell{who} need {need}. Lower --tuples-per-cell or use a larger test set",
+                dataset,
+            )
+        mine.extend(available[slot * opts.tuples_per_cell:(slot + 1) * opts.tuples_per_cell])
+        unassigned[cell] = available[need:]
+    return mine, unassigned
 
 
 def _pick_practice(

@@ -89,10 +89,17 @@ def check_length(book: PreparedBook, excerpt_length: int, segment_length: int) -
                             book.source)
 
 
+_Bin = tuple[int, np.ndarray, np.ndarray]  # (right edge, answers, presented positions [n, 2])
+
+
 def generate(book: PreparedBook, excerpt_length: int, segment_length: int, seed: int | None = None,
              *, n_excerpts: int = N_EXCERPTS, extra: int = EXTRA_EXCERPTS,
              _index_cache: _Book | None = None) -> tuple[list[BookSortRecord], GenerationReport]:
-    """SORT trials for one book and configuration: ``n_excerpts`` excerpts x 4 distance bins, validated."""
+    """SORT trials for one book and configuration: ``n_excerpts`` excerpts x 4 distance bins, validated.
+
+    The steps draw from one random stream in the published sampler's order, so the same seed gives the same
+    trials; each step is a function below.
+    """
     check_length(book, excerpt_length, segment_length)
     if (n_excerpts + extra) % 2:
         raise ValueError("n_excerpts + extra must be even so the answers can be balanced")
@@ -101,23 +108,39 @@ def generate(book: PreparedBook, excerpt_length: int, segment_length: int, seed:
     idx = _index_cache or _index(book)
     rs = np.random.RandomState(seed)
     n_total = n_excerpts + extra
+    starts = _draw_excerpts(rs, book, idx, excerpt_length, n_total, report)
+    candidates = _segment_candidates(idx, starts, excerpt_length, segment_length)
+    bins, bad, pooled_candidates = _draw_bins(rs, candidates, distance_bin_edges(excerpt_length, segment_length))
+    kept = _keep_excerpts(rs, book, bad, n_excerpts, extra, segment_length, excerpt_length, report)
+    _check_segment_spread(book, bins, kept, pooled_candidates, excerpt_length, segment_length, report)
+    records = _records(book, bins, kept, starts, excerpt_length, segment_length)
+    problems = check_trials(records, book.words)
+    report.problems = problems
+    if problems:
+        raise BenchlabError("generated trials failed validation: " + "; ".join(problems[:3]), book.source)
+    return records, report
+
+
+def _draw_excerpts(rs: np.random.RandomState, book: PreparedBook, idx: _Book, excerpt_length: int, n_total: int,
+                   report: GenerationReport) -> np.ndarray:
+    """1. Excerpts: uniform start, moved back to a sentence start; redraw all if positions fail a KS test."""
     n_words = len(book.words)
     span = n_words - excerpt_length
-
-    # 1. Excerpts: uniform start, moved back to a sentence start; redraw all if positions fail a KS test.
     for attempt in range(1, MAX_KS_ATTEMPTS + 2):
         starts = np.array([idx.prev_start[rs.permutation(span)[0]] for _ in range(n_total)], dtype=np.int64)
         positions = starts / n_words
         p = stats.kstest(positions, stats.uniform(loc=0.0, scale=span / n_words).cdf).pvalue
         if p > KS_THRESHOLD:
             report.excerpt_ks_attempts = attempt
-            break
-    else:
-        raise BenchlabError(f"could not draw uniformly spread excerpts of {excerpt_length:,} words in "
-                            f"{MAX_KS_ATTEMPTS + 1} attempts (text of {n_words:,} words is too short or repetitive)",
-                            book.source)
+            return starts
+    raise BenchlabError(f"could not draw uniformly spread excerpts of {excerpt_length:,} words in "
+                        f"{MAX_KS_ATTEMPTS + 1} attempts (text of {n_words:,} words is too short or repetitive)",
+                        book.source)
 
-    # Candidate segment starts per excerpt: sentence starts that leave room for a whole segment.
+
+def _segment_candidates(idx: _Book, starts: np.ndarray, excerpt_length: int,
+                        segment_length: int) -> list[np.ndarray]:
+    """Candidate segment starts per excerpt: sentence starts that leave room for a whole segment."""
     limit = excerpt_length - segment_length
     candidates = []
     for s in starts:
@@ -125,14 +148,19 @@ def generate(book: PreparedBook, excerpt_length: int, segment_length: int, seed:
         rel = np.flatnonzero(ends) + 1
         cand = np.concatenate(([0], rel))
         candidates.append(cand[cand < limit])
+    return candidates
 
-    edges = distance_bin_edges(excerpt_length, segment_length)
+
+def _draw_bins(rs: np.random.RandomState, candidates: list[np.ndarray],
+               edges: Sequence[int]) -> tuple[list[_Bin], set[int], list[np.ndarray]]:
+    """2-3. Per distance bin: which segment is shown first, and a segment pair per excerpt (bad excerpts: none)."""
+    n_total = len(candidates)
     answers_base = np.tile([0, 1], n_total // 2)
-    bins: list[tuple[int, np.ndarray, np.ndarray]] = []  # (right edge, answers, presented positions [n, 2])
+    bins: list[_Bin] = []
     bad: set[int] = set()
     pooled_candidates: list[np.ndarray] = []
     for lower, upper in itertools.pairwise(edges):
-        # 2. Which segment is presented first: 0 = the earlier one, 1 = the later one; exactly half each.
+        # 0 = the earlier segment is presented first, 1 = the later one; exactly half each.
         answers = rs.permutation(answers_base)
         shown = np.zeros((n_total, 2), dtype=np.int64)
         for i in range(n_total):
@@ -146,8 +174,13 @@ def generate(book: PreparedBook, excerpt_length: int, segment_length: int, seed:
                 first, second = second, first
             shown[i] = (first, second)
         bins.append((upper, answers, shown))
+    return bins, bad, pooled_candidates
 
-    # 4. Drop `extra` excerpts, the bad ones first, the same ones in every bin.
+
+def _keep_excerpts(rs: np.random.RandomState, book: PreparedBook, bad: set[int], n_excerpts: int, extra: int,
+                   segment_length: int, excerpt_length: int, report: GenerationReport) -> list[int]:
+    """4. Drop ``extra`` excerpts, the bad ones first, the same ones in every bin."""
+    n_total = n_excerpts + extra
     report.bad_excerpts = len(bad)
     if len(bad) > extra:
         raise BenchlabError(f"only {n_total - len(bad)} of {n_total} excerpts have a segment pair in every distance "
@@ -158,16 +191,24 @@ def generate(book: PreparedBook, excerpt_length: int, segment_length: int, seed:
         drop = bad | {int(x) for x in rs.choice(remaining, extra - len(bad), replace=False)}
     else:
         drop = {int(x) for x in rs.choice(list(range(n_total)), extra, replace=False)}
-    kept = [i for i in range(n_total) if i not in drop]
+    return [i for i in range(n_total) if i not in drop]
 
-    # 5. The presented-first positions must look like a draw from all candidate starts.
+
+def _check_segment_spread(book: PreparedBook, bins: list[_Bin], kept: list[int],
+                          pooled_candidates: list[np.ndarray], excerpt_length: int, segment_length: int,
+                          report: GenerationReport) -> None:
+    """5. The presented-first positions must look like a draw from all candidate starts."""
     shown_first = np.concatenate([shown[kept, 0] for _, _, shown in bins])
     report.segment_ks_p = float(stats.kstest(shown_first, np.concatenate(pooled_candidates)).pvalue)
     if report.segment_ks_p <= KS_THRESHOLD:
         raise BenchlabError(f"segment positions failed the uniformity check (KS p={report.segment_ks_p:.3f}) for "
                             f"e{excerpt_length}/s{segment_length}; try another --seed", book.source)
 
-    # 6. Relabel: segment_1 is the earlier segment; present_seg1_first says whether it is option A.
+
+def _records(book: PreparedBook, bins: list[_Bin], kept: list[int], starts: np.ndarray, excerpt_length: int,
+             segment_length: int) -> list[BookSortRecord]:
+    """6. Relabel: segment_1 is the earlier segment; present_seg1_first says whether it is option A."""
+    n_words = len(book.words)
     records = []
     for upper, answers, shown in bins:
         for new_idx, i in enumerate(kept):
@@ -183,11 +224,7 @@ def generate(book: PreparedBook, excerpt_length: int, segment_length: int, seed:
                 seg1_pos=early, seg2_pos=late, distance_bin=upper, present_seg1_first=1 - int(answers[i]),
                 excerpt_length=excerpt_length, segment_length=segment_length,
             ))
-    problems = check_trials(records, book.words)
-    report.problems = problems
-    if problems:
-        raise BenchlabError("generated trials failed validation: " + "; ".join(problems[:3]), book.source)
-    return records, report
+    return records
 
 
 def _draw_pair(rs: np.random.RandomState, cand: np.ndarray, lower: int, upper: int) -> tuple[int, int] | None:

@@ -67,6 +67,75 @@ def find_results(paths: Iterable[str | Path]) -> list[Path]:
     return out
 
 
+def _read_csv(p: Path) -> pd.DataFrame:
+    try:
+        return pd.read_csv(p, keep_default_na=False, dtype=str, index_col=False)
+    except FileNotFoundError as exc:
+        raise BenchlabError("no such file", p) from exc
+    except (OSError, ValueError, pd.errors.ParserError) as exc:
+        raise BenchlabError(f"cannot read this CSV ({str(exc).strip()})", p) from exc
+
+
+def _ints(frame: pd.DataFrame, p: Path, col: str, fallback: int | None) -> pd.Series:
+    """An integer column; ``fallback`` (from the file name) when the column is missing, else an error."""
+    if col in frame.columns:
+        values = pd.to_numeric(frame[col], errors="coerce")
+        if values.isna().any():
+            i = int(values.isna().to_numpy().nonzero()[0][0])
+            raise BenchlabError(f"field '{col}': not a number: {frame[col].iloc[i]!r}", p, i + 2)
+        return values.astype(int)
+    if fallback is None:
+        raise BenchlabError(f"missing column '{col}' and the file name does not say it "
+                            "(expected {L_E}-s{L_S}-{model}_results.csv)", p)
+    return pd.Series([fallback] * len(frame), dtype=int)
+
+
+def _answers(frame: pd.DataFrame, p: Path) -> pd.Series:
+    """A, B or X (no answer) per row; anything else is an error naming its line."""
+    answer = frame["answer"].str.strip().str.upper().replace({"": "X"})
+    bad = ~answer.isin(["A", "B", "X"])
+    if bad.any():
+        i = int(bad.to_numpy().nonzero()[0][0])
+        raise BenchlabError(f"field 'answer': {frame['answer'].iloc[i]!r} is not A, B or X", p, i + 2)
+    return answer
+
+
+def _ground_truth(frame: pd.DataFrame, p: Path) -> pd.Series:
+    """A or B per row, from ``ground_truth``, else ``A_is_first``, else ``present_seg1_first``."""
+    if "ground_truth" in frame.columns:
+        truth = frame["ground_truth"].str.strip().str.upper()
+    elif "A_is_first" in frame.columns:
+        truth = frame["A_is_first"].map(lambda v: "A" if str(v).strip() in ("1", "True", "true") else "B")
+    elif "present_seg1_first" in frame.columns:
+        truth = _ints(frame, p, "present_seg1_first", None).map(lambda v: "A" if v == 1 else "B")
+    else:
+        raise BenchlabError("no ground truth: needs a ground_truth, A_is_first or present_seg1_first column", p)
+    bad = ~truth.isin(["A", "B"])
+    if bad.any():
+        i = int(bad.to_numpy().nonzero()[0][0])
+        raise BenchlabError(f"field 'ground_truth': {truth.iloc[i]!r} is not A or B", p, i + 2)
+    return truth
+
+
+def _model_names(frame: pd.DataFrame, p: Path, m: re.Match[str] | None) -> pd.Series:
+    """``model_name`` when every row has one, else the model of the file name."""
+    if "model_name" in frame.columns and (frame["model_name"] != "").all():
+        return frame["model_name"]
+    if m:
+        return pd.Series([m["model"]] * len(frame))
+    raise BenchlabError("missing column 'model_name' and the file name does not name the model", p)
+
+
+def _optional(frame: pd.DataFrame, col: str, default: object) -> pd.Series:
+    return frame[col] if col in frame.columns else pd.Series([default] * len(frame))
+
+
+def _optional_float(frame: pd.DataFrame, col: str) -> pd.Series:
+    if col not in frame.columns:
+        return pd.Series([float("nan")] * len(frame))
+    return pd.to_numeric(frame[col], errors="coerce")
+
+
 def read_results(path: str | Path) -> pd.DataFrame:
     """One results file as a scoring frame (``READ_COLUMNS``); practice rows are kept and flagged.
 
@@ -74,73 +143,27 @@ def read_results(path: str | Path) -> pd.DataFrame:
     score the same); ground truth comes from ``ground_truth``, else ``A_is_first``, else ``present_seg1_first``.
     """
     p = Path(path)
-    try:
-        frame = pd.read_csv(p, keep_default_na=False, dtype=str, index_col=False)
-    except FileNotFoundError as exc:
-        raise BenchlabError("no such file", p) from exc
-    except (OSError, ValueError, pd.errors.ParserError) as exc:
-        raise BenchlabError(f"cannot read this CSV ({str(exc).strip()})", p) from exc
+    frame = _read_csv(p)
     m = RESULTS_RE.match(p.name)
-    n = len(frame)
-    lines = pd.Series(range(2, n + 2))
     if "answer" not in frame.columns:
         raise BenchlabError("missing column 'answer' (is this a SORT results file?)", p)
-
-    def ints(col: str, fallback: int | None) -> pd.Series:
-        if col in frame.columns:
-            values = pd.to_numeric(frame[col], errors="coerce")
-            if values.isna().any():
-                i = int(values.isna().to_numpy().nonzero()[0][0])
-                raise BenchlabError(f"field '{col}': not a number: {frame[col].iloc[i]!r}", p, i + 2)
-            return values.astype(int)
-        if fallback is None:
-            raise BenchlabError(f"missing column '{col}' and the file name does not say it "
-                                "(expected {L_E}-s{L_S}-{model}_results.csv)", p)
-        return pd.Series([fallback] * n, dtype=int)
-
-    le = ints("excerpt_length", int(m["le"]) if m else None)
-    ls = ints("segment_length", int(m["ls"]) if m else None)
-    answer = frame["answer"].str.strip().str.upper().replace({"": "X"})
-    bad = ~answer.isin(["A", "B", "X"])
-    if bad.any():
-        i = int(bad.to_numpy().nonzero()[0][0])
-        raise BenchlabError(f"field 'answer': {frame['answer'].iloc[i]!r} is not A, B or X", p, i + 2)
-    if "ground_truth" in frame.columns:
-        truth = frame["ground_truth"].str.strip().str.upper()
-    elif "A_is_first" in frame.columns:
-        truth = frame["A_is_first"].map(lambda v: "A" if str(v).strip() in ("1", "True", "true") else "B")
-    elif "present_seg1_first" in frame.columns:
-        truth = ints("present_seg1_first", None).map(lambda v: "A" if v == 1 else "B")
-    else:
-        raise BenchlabError("no ground truth: needs a ground_truth, A_is_first or present_seg1_first column", p)
-    bad = ~truth.isin(["A", "B"])
-    if bad.any():
-        i = int(bad.to_numpy().nonzero()[0][0])
-        raise BenchlabError(f"field 'ground_truth': {truth.iloc[i]!r} is not A or B", p, i + 2)
-    if "model_name" in frame.columns and (frame["model_name"] != "").all():
-        model = frame["model_name"]
-    elif m:
-        model = pd.Series([m["model"]] * n)
-    else:
-        raise BenchlabError("missing column 'model_name' and the file name does not name the model", p)
+    le = _ints(frame, p, "excerpt_length", int(m["le"]) if m else None)
+    ls = _ints(frame, p, "segment_length", int(m["ls"]) if m else None)
+    answer = _answers(frame, p)
+    truth = _ground_truth(frame, p)
+    model = _model_names(frame, p, m)
     practice = (frame["practice"].isin(["True", "true", "1"]) if "practice" in frame.columns
-                else pd.Series([False] * n))
-    participant = frame["participant"] if "participant" in frame.columns else pd.Series([""] * n)
-    condition = frame["condition"] if "condition" in frame.columns else pd.Series([""] * n)
-    simulated = frame["simulated"] if "simulated" in frame.columns else pd.Series([""] * n)
-    def optional_float(col: str) -> pd.Series:
-        if col not in frame.columns:
-            return pd.Series([float("nan")] * n)
-        return pd.to_numeric(frame[col], errors="coerce")
-
+                else pd.Series([False] * len(frame)))
     return pd.DataFrame({
-        "source": str(p), "line": lines, "model_name": model.astype(str),
-        "is_human": model.astype(str).str.startswith("human-"), "participant": participant.astype(str),
-        "condition": condition.astype(str), "simulated": simulated.astype(str),
+        "source": str(p), "line": pd.Series(range(2, len(frame) + 2)), "model_name": model.astype(str),
+        "is_human": model.astype(str).str.startswith("human-"),
+        "participant": _optional(frame, "participant", "").astype(str),
+        "condition": _optional(frame, "condition", "").astype(str),
+        "simulated": _optional(frame, "simulated", "").astype(str),
         "excerpt_length": le, "segment_length": ls,
-        "book_idx": ints("book_idx", 0), "distance_bin": ints("distance_bin", 0),
+        "book_idx": _ints(frame, p, "book_idx", 0), "distance_bin": _ints(frame, p, "distance_bin", 0),
         "answer": answer, "ground_truth": truth, "correct": answer == truth, "practice": practice.astype(bool),
-        "rt_ms": optional_float("rt_ms"), "reading_ms": optional_float("reading_ms"),
+        "rt_ms": _optional_float(frame, "rt_ms"), "reading_ms": _optional_float(frame, "reading_ms"),
     })[READ_COLUMNS]
 
 

@@ -28,6 +28,7 @@ from benchlab.data.worldsense.rules import GOLD_OBFUSCATION
 
 if TYPE_CHECKING:
     import pandas as pd
+    import pyarrow as pa
 
     from benchlab.data.worldsense.records import Trial
 
@@ -270,8 +271,8 @@ def _numbers(column: Any) -> np.ndarray:
     return np.frombuffer(array.buffers()[1], dtype=dtype, count=len(array), offset=array.offset * dtype.itemsize).copy()
 
 
-def _fast_trials(file: Path, raw: bytes, name: str) -> TrialColumns | None:
-    """Decode with pyarrow; ``None`` when anything looks off (the careful reader then explains what)."""
+def _arrow_trials(file: Path, raw: bytes) -> pa.Table | None:
+    """The trial fields of a test-set file as one arrow table; ``None`` when arrow cannot read it or it is empty."""
     import pyarrow as pa
     import pyarrow.json as pj
 
@@ -298,32 +299,44 @@ def _fast_trials(file: Path, raw: bytes, name: str) -> TrialColumns | None:
         return None
     if not batches or not sum(b.num_rows for b in batches):
         return None
-    table = pa.Table.from_batches(batches)
-    del batches
+    return pa.Table.from_batches(batches)
+
+
+def _gold_column(table: pa.Table) -> tuple[pa.ChunkedArray, bool] | None:
+    """The gold answers and whether they are obfuscated: exactly one of the two gold fields on every line."""
+    obf, plain = table.column("goldresp_obfusc"), table.column("goldresp")
+    if obf.null_count == 0 and plain.null_count == len(table):
+        return obf, True
+    if plain.null_count == 0 and obf.null_count == len(table):
+        return plain, False
+    return None
+
+
+def _encode(column: pa.ChunkedArray) -> tuple[np.ndarray, list[str]]:
+    """Dictionary codes and the distinct strings of a string column."""
+    encoded = column.combine_chunks().dictionary_encode()
+    return _numbers(encoded.indices).astype(np.int32), [str(v) for v in encoded.dictionary.to_pylist()]
+
+
+def _fast_trials(file: Path, raw: bytes, name: str) -> TrialColumns | None:
+    """Decode with pyarrow; ``None`` when anything looks off (the careful reader then explains what)."""
+    table = _arrow_trials(file, raw)
+    if table is None:
+        return None
     required = ("Key", "tuple_ID", "problemname", "problemsize", "expectedresp")
     if any(table.column(c).null_count for c in required):
         return None
-    obf, plain = table.column("goldresp_obfusc"), table.column("goldresp")
-    if obf.null_count == 0 and plain.null_count == len(table):
-        gold_col = obf
-        deobfuscate = True
-    elif plain.null_count == 0 and obf.null_count == len(table):
-        gold_col, deobfuscate = plain, False
-    else:
+    gold = _gold_column(table)
+    if gold is None:
         return None
     options_codes = _option_combinations(table.column("expectedresp"))
     if options_codes is None:
         return None
-
-    def encode(column: pa.ChunkedArray) -> tuple[np.ndarray, list[str]]:
-        encoded = column.combine_chunks().dictionary_encode()
-        return _numbers(encoded.indices).astype(np.int32), [str(v) for v in encoded.dictionary.to_pylist()]
-
-    t_code, t_names = encode(table.column("tuple_ID"))
-    p_code, p_names = encode(table.column("problemname"))
+    t_code, t_names = _encode(table.column("tuple_ID"))
+    p_code, p_names = _encode(table.column("problemname"))
     o_code, o_names = options_codes
-    g_code, g_names = encode(gold_col)
-    if deobfuscate:
+    g_code, g_names = _encode(gold[0])
+    if gold[1]:
         g_names = [GOLD_OBFUSCATION.get(v, v) for v in g_names]
     # Every gold answer must be one of its trial's options (else an unknown obfuscated value).
     allowed = np.array([[g in o.split("|") for g in g_names] for o in o_names], dtype=bool)

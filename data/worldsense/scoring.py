@@ -340,8 +340,25 @@ def _cells_frame(cells: dict[str, list[Any]]) -> pd.DataFrame:
     return pd.DataFrame(data, index=index)
 
 
-def _tuple_scores(table: TrialColumns, files: Sequence[ResultColumns], warn: Callable[[str], None]) -> _Scored:
-    """One row per (prompting, modelname, tuple) with complete answers: acc and bias (spec section 6)."""
+@dataclass(frozen=True)
+class _TestSetIndex:
+    """What every results file is scored against, built once per test set (Key lookup, tuple sizes, gold)."""
+
+    n_tuples: int
+    tuple_codes: np.ndarray  # the tuple of each trial row
+    first_row: np.ndarray  # each tuple's first trial row (the tuple order of the trial file)
+    expected: np.ndarray  # trials a complete tuple has (one per answer option)
+    broken: np.ndarray  # tuples that can never be complete
+    order: np.ndarray  # trial rows sorted by Key
+    sorted_keys: np.ndarray
+    class_id: dict[str, int]
+    gold_weight: np.ndarray  # per trial row
+    gold_class: np.ndarray  # per trial row
+    options_sets: list[set[str]]
+
+
+def _index_test_set(table: TrialColumns, warn: Callable[[str], None]) -> _TestSetIndex:
+    """The test set's lookups; warns once about tuples without one trial per answer option."""
     n_trials = len(table)
     n_tuples = len(table.tuple_names)
     tuple_codes = table.tuple_code.astype(np.int64)
@@ -357,85 +374,111 @@ def _tuple_scores(table: TrialColumns, files: Sequence[ResultColumns], warn: Cal
             f"(e.g. {table.tuple_names[int(np.flatnonzero(broken)[0])]}); they can never be complete and are not scored"
         )
     order = np.argsort(table.key, kind="stable")
-    sorted_keys = table.key[order]
     classes = sorted(set(ANSWER_CLASS.values()))
     class_id = {c: i for i, c in enumerate(classes)}
     gold_weight = np.array([GOLD_WEIGHT.get(g, np.nan) for g in table.gold_names], dtype=float)[table.gold_code]
     gold_class = np.array([class_id.get(ANSWER_CLASS.get(g, ""), -2) for g in table.gold_names])[table.gold_code]
-    options_sets = [set(o.split("|")) for o in table.options_names]
+    return _TestSetIndex(n_tuples, tuple_codes, first_row, expected, broken, order, table.key[order], class_id,
+                         gold_weight, gold_class, [set(o.split("|")) for o in table.options_names])
 
-    parts: list[tuple[int, np.ndarray, np.ndarray, np.ndarray]] = []
-    for file_index, f in enumerate(files):
-        label = f.label
-        slot = np.searchsorted(sorted_keys, f.keys)
-        slot_ok = slot < n_trials
-        found = np.zeros(len(f.keys), dtype=bool)
-        found[slot_ok] = sorted_keys[slot[slot_ok]] == f.keys[slot_ok]
-        if len(found) and not found.any():
-            raise BenchlabError(
-                f"none of its {len(found)} Keys is in the test set {table.name!r} (e.g. Key {int(f.keys[0])}): "
-                "results for another test set?",
-                f.source,
-            )
-        if not found.all():
-            warn(
-                f"{label}: {int((~found).sum())} answer(s) for Keys not in the test set {table.name!r} "
-                f"(e.g. Key {int(f.keys[~found][0])}), ignored"
-            )
-        pos = order[slot[found]]
-        rcode = f.resp_code[found]
-        first_answer = np.zeros(len(pos), dtype=bool)
-        # The first answer per trial: unique() on positions returns first indexes.
-        _, first_idx = np.unique(pos, return_index=True)
-        first_answer[first_idx] = True
-        if not first_answer.all():
-            dup_keys = table.key[pos[~first_answer]]
-            warn(
-                f"{label}: {int((~first_answer).sum())} repeated answer(s) to the same Key (e.g. Key "
-                f"{int(dup_keys[0])}); the first answer of each is scored (the original would drop or corrupt "
-                "those tuples)"
-            )
-            pos, rcode = pos[first_answer], rcode[first_answer]
-        values = f.resp_values
-        # Small lookup tables per distinct answer string, then one fancy-index per row.
-        valid_table = np.array([[v in opts for v in values] for opts in options_sets], dtype=bool).reshape(
-            len(options_sets), len(values))
-        is_empty = np.array([v == "" for v in values], dtype=bool)
-        resp_class = np.array([class_id.get(ANSWER_CLASS.get(v, ""), -1) for v in values], dtype=np.int64)
-        resp_sign = np.array([BIAS_SIGN.get(v, np.nan) for v in values], dtype=float)
-        invalid = ~valid_table[table.options_code[pos], rcode] & ~is_empty[rcode] if len(values) else np.zeros(
-            0, dtype=bool)
-        if invalid.any():
-            example = values[int(rcode[invalid][0])]
-            warn(
-                f"{label}: {int(invalid.sum())} answer(s) are not one of the trial's options (e.g. {example!r}); "
-                "scored as wrong, as the original does"
-            )
-        codes = tuple_codes[pos]
-        answered = np.bincount(codes, minlength=n_tuples)
-        complete = (answered == expected) & ~broken
-        partial = (answered > 0) & ~complete & ~broken
-        if partial.any():
-            warn(
-                f"{label}: {int(partial.sum())} tuple(s) incomplete ({int(answered[partial].sum())} answers), "
-                "not scored: every trial of a tuple needs an answer"
-            )
-        keep = complete[codes]
-        pos, rcode, codes = pos[keep], rcode[keep], codes[keep]
-        if len(pos) == 0:
-            warn(f"{label}: no complete tuple, nothing scored for this file")
-            continue
-        correct = (resp_class[rcode] == gold_class[pos]).astype(float)
-        w = gold_weight[pos]
-        signed = w * resp_sign[rcode]
-        w_sum = np.bincount(codes, weights=w, minlength=n_tuples)
-        acc_sum = np.bincount(codes, weights=w * correct, minlength=n_tuples)
-        bias_sum = np.bincount(codes, weights=np.where(np.isnan(signed), 0.0, signed), minlength=n_tuples)
-        scored = np.flatnonzero(complete)
-        scored = scored[np.argsort(first_row[scored], kind="stable")]  # tuples in trial-file order
-        parts.append((file_index, scored, acc_sum[scored] / w_sum[scored], bias_sum[scored] / w_sum[scored]))
+
+def _first_answers(table: TrialColumns, ix: _TestSetIndex, f: ResultColumns,
+                   warn: Callable[[str], None]) -> tuple[np.ndarray, np.ndarray]:
+    """Trial rows and answer codes of the file's answers to known Keys, the first answer per trial only."""
+    n_trials = len(table)
+    slot = np.searchsorted(ix.sorted_keys, f.keys)
+    slot_ok = slot < n_trials
+    found = np.zeros(len(f.keys), dtype=bool)
+    found[slot_ok] = ix.sorted_keys[slot[slot_ok]] == f.keys[slot_ok]
+    if len(found) and not found.any():
+        raise BenchlabError(
+            f"none of its {len(found)} Keys is in the test set {table.name!r} (e.g. Key {int(f.keys[0])}): "
+            "results for another test set?",
+            f.source,
+        )
+    if not found.all():
+        warn(
+            f"{f.label}: {int((~found).sum())} answer(s) for Keys not in the test set {table.name!r} "
+            f"(e.g. Key {int(f.keys[~found][0])}), ignored"
+        )
+    pos = ix.order[slot[found]]
+    rcode = f.resp_code[found]
+    first_answer = np.zeros(len(pos), dtype=bool)
+    # The first answer per trial: unique() on positions returns first indexes.
+    _, first_idx = np.unique(pos, return_index=True)
+    first_answer[first_idx] = True
+    if not first_answer.all():
+        dup_keys = table.key[pos[~first_answer]]
+        warn(
+            f"{f.label}: {int((~first_answer).sum())} repeated answer(s) to the same Key (e.g. Key "
+            f"{int(dup_keys[0])}); the first answer of each is scored (the original would drop or corrupt "
+            "those tuples)"
+        )
+        pos, rcode = pos[first_answer], rcode[first_answer]
+    return pos, rcode
+
+
+def _answer_lookups(table: TrialColumns, ix: _TestSetIndex, f: ResultColumns, pos: np.ndarray, rcode: np.ndarray,
+                    warn: Callable[[str], None]) -> tuple[np.ndarray, np.ndarray]:
+    """Answer class and bias sign per distinct answer string; warns about answers that are not options."""
+    values = f.resp_values
+    # Small lookup tables per distinct answer string, then one fancy-index per row.
+    valid_table = np.array([[v in opts for v in values] for opts in ix.options_sets], dtype=bool).reshape(
+        len(ix.options_sets), len(values))
+    is_empty = np.array([v == "" for v in values], dtype=bool)
+    resp_class = np.array([ix.class_id.get(ANSWER_CLASS.get(v, ""), -1) for v in values], dtype=np.int64)
+    resp_sign = np.array([BIAS_SIGN.get(v, np.nan) for v in values], dtype=float)
+    invalid = ~valid_table[table.options_code[pos], rcode] & ~is_empty[rcode] if len(values) else np.zeros(
+        0, dtype=bool)
+    if invalid.any():
+        example = values[int(rcode[invalid][0])]
+        warn(
+            f"{f.label}: {int(invalid.sum())} answer(s) are not one of the trial's options (e.g. {example!r}); "
+            "scored as wrong, as the original does"
+        )
+    return resp_class, resp_sign
+
+
+_FilePart = tuple[int, np.ndarray, np.ndarray, np.ndarray]  # file index, tuple codes, acc, bias
+
+
+def _score_file(table: TrialColumns, ix: _TestSetIndex, file_index: int, f: ResultColumns,
+                warn: Callable[[str], None]) -> _FilePart | None:
+    """The file's complete tuples in trial-file order with acc and bias; None (and a warning) when none is."""
+    pos, rcode = _first_answers(table, ix, f, warn)
+    resp_class, resp_sign = _answer_lookups(table, ix, f, pos, rcode, warn)
+    n_tuples = ix.n_tuples
+    codes = ix.tuple_codes[pos]
+    answered = np.bincount(codes, minlength=n_tuples)
+    complete = (answered == ix.expected) & ~ix.broken
+    partial = (answered > 0) & ~complete & ~ix.broken
+    if partial.any():
+        warn(
+            f"{f.label}: {int(partial.sum())} tuple(s) incomplete ({int(answered[partial].sum())} answers), "
+            "not scored: every trial of a tuple needs an answer"
+        )
+    keep = complete[codes]
+    pos, rcode, codes = pos[keep], rcode[keep], codes[keep]
+    if len(pos) == 0:
+        warn(f"{f.label}: no complete tuple, nothing scored for this file")
+        return None
+    correct = (resp_class[rcode] == ix.gold_class[pos]).astype(float)
+    w = ix.gold_weight[pos]
+    signed = w * resp_sign[rcode]
+    w_sum = np.bincount(codes, weights=w, minlength=n_tuples)
+    acc_sum = np.bincount(codes, weights=w * correct, minlength=n_tuples)
+    bias_sum = np.bincount(codes, weights=np.where(np.isnan(signed), 0.0, signed), minlength=n_tuples)
+    scored = np.flatnonzero(complete)
+    scored = scored[np.argsort(ix.first_row[scored], kind="stable")]  # tuples in trial-file order
+    return file_index, scored, acc_sum[scored] / w_sum[scored], bias_sum[scored] / w_sum[scored]
+
+
+def _tuple_scores(table: TrialColumns, files: Sequence[ResultColumns], warn: Callable[[str], None]) -> _Scored:
+    """One row per (prompting, modelname, tuple) with complete answers: acc and bias (spec section 6)."""
+    ix = _index_test_set(table, warn)
+    parts = [p for i, f in enumerate(files) if (p := _score_file(table, ix, i, f, warn)) is not None]
     tuple_code = np.concatenate([p[1] for p in parts]) if parts else np.zeros(0, dtype=np.int64)
-    rows = first_row[tuple_code]
+    rows = ix.first_row[tuple_code]
     return _Scored(
         promptings=[f.prompting for f in files],
         models=[f.modelname for f in files],
