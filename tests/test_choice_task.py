@@ -232,3 +232,31 @@ def test_the_results_screen_source_shows_the_models_before_anyone_ran(task: Choi
     run_simulated(task, tmp_path, "P01")
     assert source.watched(None, empty) == [empty / "P01.jsonl", task.model_results]
     assert "P01" in [e.name for e in source.build(task.default_dataset(), empty, AttentionCriterion()).entries]
+
+
+def test_a_choice_comparison_gets_what_every_benchmark_gets(tmp_path: Path) -> None:
+    """Through the shared pipeline: chance from the options, a fallback test without shared items, RT quantiles."""
+    items = tmp_path / "items.jsonl"
+    items.write_text("".join(json.dumps(line) + "\n" for line in [
+        {"id": "a", "text": "?", "options": ["1", "2"], "gold": "1", "stratum": "two"},
+        {"id": "b", "text": "?", "options": ["1", "2"], "gold": "2", "stratum": "two"},
+        {"id": "c", "text": "?", "options": ["1", "2", "3"], "gold": "3", "stratum": "three"},
+        {"id": "d", "text": "?", "options": ["1", "2", "3"], "gold": "1", "stratum": "three"},
+    ]), encoding="utf-8")
+    results = tmp_path / "results"
+    results.mkdir()
+    answers = {"P01": [("a", "1", 900.0), ("c", "3", 1200.0)], "P02": [("b", "1", 700.0), ("d", "1", 800.0)]}
+    for pid, rows in answers.items():
+        (results / f"{pid}.jsonl").write_text("".join(json.dumps(
+            {"item": i, "response": r, "participant": pid, "rt_ms": rt}) + "\n" for i, r, rt in rows),
+            encoding="utf-8")
+    write_model_results(results / "m.jsonl", "m", [("a", "1"), ("c", "2")])
+    comp = compare_choice(items, [results], n_boot=200)
+    assert comp.conditions == ["overall", "two", "three"]
+    assert comp.chance == pytest.approx((1 / 2 + 1 / 2 + 1 / 3 + 1 / 3) / 4)
+    pooled = comp.cell(POOLED, "overall")
+    assert pooled is not None and (pooled.n_units, pooled.n_participants, pooled.value) == (4, 2, 0.75)
+    by = {(t.condition, t.who): t.result.method for t in comp.tests}
+    assert by[("two", "P01")].startswith("McNemar")  # P01 and m share item a
+    assert by[("two", "P02")] == "two-proportion z test"  # P02 shares no item with m: the unpaired fallback
+    assert set(comp.rt_quantiles) == {"P01", "P02"}
