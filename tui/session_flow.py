@@ -21,6 +21,7 @@ from benchlab.annotations.session_runner import (
     Stage,
     wall_clock_now,
 )
+from benchlab.annotations.task import Task
 from benchlab.data.errors import BenchlabError
 from benchlab.tui.key_debounce import KeyDebounce
 from benchlab.tui.screens.break_screen import BreakScreen
@@ -28,7 +29,8 @@ from benchlab.tui.screens.consent import ConsentScreen
 from benchlab.tui.screens.end import EndScreen
 from benchlab.tui.screens.feedback import FeedbackScreen
 from benchlab.tui.screens.instructions import InstructionsScreen
-from benchlab.tui.task_registry import TaskUI, TrialContext
+from benchlab.tui.trial_context import TimedTrial, TrialContext
+from benchlab.tui.trial_screens import trial_screen
 
 if TYPE_CHECKING:
     from textual.app import App
@@ -38,13 +40,13 @@ class SessionFlow:
     """One participant's session in the app (created by the launcher or by ``benchlab run``)."""
 
     def __init__(
-        self, app: App[Any], runner: SessionRunner, task_ui: TaskUI, *,
+        self, app: App[Any], runner: SessionRunner, task: Task, *,
         on_finished: Callable[[SessionRunner], None], on_error: Callable[[BenchlabError], None],
         guard_s: float = 1.0, debounce: KeyDebounce | None = None,
     ) -> None:
         self.app = app
         self.runner = runner
-        self.task_ui = task_ui
+        self.task = task
         self.on_finished = on_finished
         self.on_error = on_error
         self.guard_s = guard_s
@@ -74,7 +76,7 @@ class SessionFlow:
                 done = r.recorded_main
                 context = TrialContext(f"Question {done + 1} of {r.n_main}  ·  block {step.block} of {r.n_blocks}",
                                        done, r.n_main, self.answer, self.debounce)
-            self._switch(self.task_ui.trial_screen(r, step, context))
+            self._switch(trial_screen(self.task.trial_kind, r, step, context))
         elif r.stage is Stage.BREAK:
             self._switch(self._break_screen())
         else:
@@ -133,10 +135,7 @@ class SessionFlow:
         item = self.runner.current.item_id
         if self._interrupted is None or self._interrupted[0] != item:
             screen = self.screen
-            # SORT (STM) is first on screen with its excerpt; a choice trial with its question.
-            first = getattr(screen, "excerpt_onset_mono", None)
-            if first is None:
-                first = getattr(screen, "onset_mono", None)
+            first = screen.first_onset_mono if isinstance(screen, TimedTrial) else None
             self._interrupted = (item, first)
         self.show()
 
@@ -166,8 +165,9 @@ class SessionFlow:
         """Experimenter skip: an empty answer for the trial on screen."""
         if self.runner.stage is not Stage.TRIAL:
             return
-        onset = getattr(self.screen, "onset_mono", None)
-        requested = getattr(self.screen, "requested_mono", None)
+        screen = self.screen
+        onset = screen.onset_mono if isinstance(screen, TimedTrial) else None
+        requested = screen.requested_mono if isinstance(screen, TimedTrial) else None
         now = get_time()
         timing = ResponseTiming(onset_mono=onset, response_mono=now, wall_clock=wall_clock_now(),
                                 requested_mono=requested, handler_mono=now, input="experimenter")

@@ -25,6 +25,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
+from pydantic import field_validator, model_validator
+
+from benchlab.annotations.ids import check_id
+from benchlab.annotations.options import OptionError, Options, option
 from benchlab.annotations.session_plan import PlannedStep, SessionPlan
 from benchlab.annotations.session_runner import (
     Feedback,
@@ -33,7 +37,6 @@ from benchlab.annotations.session_runner import (
     SessionRunner,
     SessionText,
 )
-from benchlab.annotations.worldsense.session import check_id
 from benchlab.data.errors import BenchlabError
 from benchlab.data.sort.records import BookSortRecord
 from benchlab.data.sort.results import HumanSortRow, SortResultsLog, human_model_name, results_filename
@@ -69,31 +72,51 @@ class SortTiming(ResponseTiming):
         return round((self.onset_mono - self.continue_mono) * 1000.0, 3)
 
 
-@dataclass(frozen=True)
-class SortPlanOptions:
-    """The design knobs of ``benchlab run sort``."""
+class SortPlanOptions(Options):
+    """The design knobs of a SORT session (``benchlab run sort`` and the launcher form).
 
-    trials: int = 20
-    practice: int = 2
-    block_size: int = 10
-    condition: Condition = "stm"
-    delay_s: float = 0.0
-    min_reading_s: float = 0.0
-    max_reading_s: float | None = None
+    ``excerpt_length``, ``segment_length`` and ``book`` select the trials; the others shape the plan and the trial
+    screen (they are saved in the plan's ``config``).
+    """
 
-    def check(self) -> None:
-        if self.trials < 1:
-            raise BenchlabError("--trials must be at least 1")
-        if self.practice < 0:
-            raise BenchlabError("--practice cannot be negative")
-        if self.block_size < 1:
-            raise BenchlabError("--block-size must be at least 1")
-        if self.condition not in ("stm", "ltm"):
-            raise BenchlabError(f"--condition must be stm or ltm, not {self.condition!r}")
-        if self.delay_s < 0 or self.min_reading_s < 0:
-            raise BenchlabError("--delay and --min-reading cannot be negative")
+    excerpt_length: int = option(250, label="Excerpt length in words (250, 1000, ...)", short="-e",
+                                 help="Excerpt length L_E.")
+    segment_length: int = option(20, label="Segment length in words (20 or 50)", short="-s",
+                                 help="Segment length L_S.")
+    book: str | None = option(None, label="Book (Gutenberg id or part of the title; empty: all)",
+                              help="Book: Gutenberg id or part of the title (default: all in the data).")
+    condition: Condition = option("stm", label="Condition", problem="must be stm or ltm, not {input!r}",
+                                  help="stm: read the excerpt, then answer; ltm: book title and segments only.")
+    trials: int = option(20, label="Scored trials", ge=1,
+                         help="Scored trials, spread evenly over the 4 distance bins (and A/B inside each bin).")
+    practice: int = option(2, label="Practice trials", ge=0, problem="cannot be negative",
+                           help="Practice trials (validation split).")
+    block_size: int = option(10, label="Trials per block", ge=1, help="Trials per block; a break between blocks.")
+    delay_s: float = option(0.0, label="Delay between reading and question (s)", flag="--delay", ge=0,
+                            problem="cannot be negative",
+                            help="Seconds between the end of reading and the question (a blank wait screen).")
+    min_reading_s: float = option(0.0, label="Minimum reading time (s)", flag="--min-reading", ge=0,
+                                  problem="cannot be negative",
+                                  help="Seconds before the participant may continue from the excerpt.")
+    max_reading_s: float | None = option(None, label="Maximum reading time (s)", flag="--max-reading",
+                                         help="Seconds after which the question appears anyway.")
+
+    @field_validator("condition", mode="before")
+    @classmethod
+    def _any_case(cls, value: object) -> object:
+        return value.strip().lower() if isinstance(value, str) else value
+
+    @field_validator("book", mode="before")
+    @classmethod
+    def _blank_is_all(cls, value: object) -> object:
+        return (value.strip() or None) if isinstance(value, str) else value
+
+    @model_validator(mode="after")
+    def _reading_window(self) -> SortPlanOptions:
         if self.max_reading_s is not None and self.max_reading_s <= self.min_reading_s:
-            raise BenchlabError("--max-reading must be longer than --min-reading")
+            raise OptionError("max_reading_s", "must be longer than the minimum reading time",
+                              label="the maximum reading time")
+        return self
 
     def config(self) -> dict[str, Any]:
         return {"condition": self.condition, "delay_s": self.delay_s, "min_reading_s": self.min_reading_s,
@@ -149,7 +172,6 @@ def build_sort_plan(
 ) -> SessionPlan:
     """Sample, order and block one participant's SORT session (see the module docstring for the rules)."""
     opts = options or SortPlanOptions()
-    opts.check()
     configs = {r.config for r in [*test, *validation]}
     if len(configs) != 1:
         listing = ", ".join(f"e{le}/s{ls}" for le, ls in sorted(configs)) or "none"

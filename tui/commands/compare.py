@@ -139,9 +139,9 @@ def compare_worldsense_cmd(testset: Path | None, results: tuple[Path, ...], no_p
     _check_plot(plot_path)
     testset = testset or sample_path("worldsense")
     if not results:
-        from benchlab.tui.worldsense.task_ui import WorldSenseUI
+        from benchlab.annotations.registry import registry
 
-        default = WorldSenseUI().default_out(str(testset)) / "results"
+        default = registry().get("worldsense").default_out(str(testset)) / "results"
         if default.is_dir():
             click.echo(f"human results: {default} (the sessions' default output folder)", err=True)
             results = (default,)

@@ -18,7 +18,7 @@ from textual.screen import Screen
 from textual.widgets import Button, Static
 
 from benchlab.annotations.session_runner import ResponseTiming, wall_clock_now
-from benchlab.tui.task_registry import TrialContext
+from benchlab.tui.trial_context import TrialContext
 from benchlab.tui.widgets.option_button import OptionButton
 from benchlab.tui.widgets.session_progress import SessionProgress
 
@@ -50,6 +50,10 @@ class ChoiceTrialScreen(Screen[None]):
         self.ignored_keys = 0
         self.answered = False
         self._keys = {str(i + 1): opt for i, opt in enumerate(self.options)}
+
+    @property
+    def first_onset_mono(self) -> float | None:
+        return self.onset_mono
 
     def compose(self) -> ComposeResult:
         yield SessionProgress(self.context.label, self.context.done, self.context.total)

@@ -8,8 +8,9 @@ from textual.screen import Screen
 from textual.widgets import Footer, Header, OptionList, Static
 from textual.widgets.option_list import Option
 
+from benchlab.annotations.registry import registry
 from benchlab.tui import launcher_entries as _launcher_entries  # noqa: F401  (fills the registries)
-from benchlab.tui.task_registry import ENTRIES, TASKS
+from benchlab.tui.task_registry import ENTRIES
 
 
 class LauncherScreen(Screen[None]):
@@ -21,7 +22,7 @@ class LauncherScreen(Screen[None]):
             yield Static("Run a participant session, or open a tool. Enter selects, Ctrl+Q quits.", id="intro")
             options = [
                 Option(f"{task.title} session\n[dim]{task.description}[/dim]", id=f"task:{name}")
-                for name, task in TASKS.items()
+                for name, task in registry().tasks.items()
             ]
             options += [Option(f"{e.title}\n[dim]{e.description}[/dim]", id=f"entry:{e.id}") for e in ENTRIES.values()]
             yield OptionList(*options, id="menu")
@@ -35,6 +36,6 @@ class LauncherScreen(Screen[None]):
         if kind == "task":
             from benchlab.tui.screens.session_setup import SessionSetupScreen
 
-            self.app.push_screen(SessionSetupScreen(TASKS[name]))
+            self.app.push_screen(SessionSetupScreen(registry().get(name)))
         elif kind == "entry":
             ENTRIES[name].open(self.app)

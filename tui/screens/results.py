@@ -224,9 +224,9 @@ class ResultsScreen(Screen[None]):
 
     def _prefill(self) -> None:
         """Empty fields get the task's default data set and output folder (where sessions write)."""
-        from benchlab.tui.task_registry import TASKS
+        from benchlab.annotations.registry import registry
 
-        task = TASKS.get(self.benchmark)
+        task = registry().tasks.get(self.benchmark)
         if task is None:
             return
         testset, results = self.query_one("#testset", Input), self.query_one("#results", Input)

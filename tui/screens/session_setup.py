@@ -4,6 +4,7 @@ participant (kiosk mode). The same choices as ``benchlab run <task>`` on the com
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 from textual import work
 from textual.app import ComposeResult
@@ -13,35 +14,39 @@ from textual.screen import Screen
 from textual.widget import Widget
 from textual.widgets import Button, Checkbox, Footer, Header, Input, Label, Static
 
+from benchlab.annotations.options import OptionError, OptionInfo, option_infos
 from benchlab.annotations.session_runner import SessionRunner
+from benchlab.annotations.session_start import session_options
+from benchlab.annotations.session_texts import session_text
+from benchlab.annotations.task import SessionOptions, Task
 from benchlab.data.errors import BenchlabError
-from benchlab.tui.task_registry import SessionRequest, TaskUI
+from benchlab.tui.commands.declared import reworded
 
-_FIELDS: list[tuple[str, str, str]] = [
-    ("dataset", "Data set (test-set folder or trials file)", ""),
-    ("participant", "Participant id", "e.g. P01"),
-    ("session", "Session", "1"),
-    ("items_per_cell", "", "2"),
-    ("practice", "Practice trials (from outside the scored set)", "4"),
-    ("block_size", "Trials per block (a break between blocks)", "30"),
-    ("min_gap", "Minimum trials between tuple mates", "1"),
-    ("seed", "Seed (empty: a random seed, saved in the plan)", ""),
-    ("participants", "Participant list for item assignment (optional, comma separated)", ""),
-    ("out", "Output folder (empty: default below)", ""),
-    ("consent_file", "Consent text file (optional, markdown)", ""),
-    ("instructions_file", "Instructions file (optional, pages separated by ---)", ""),
-]
-_INTS = ("items_per_cell", "practice", "block_size", "min_gap")
-#: Which field an error from preparing the session is about, by words in its message (first match wins).
+# Transitional: the form is generated from the task's declarations, with the field ids the form had before
+# (engineer B's generated form replaces this screen). Plan fields keep ``f-`` ids where every task had one.
+_LEGACY_IDS = {"tuples_per_cell": "f-items_per_cell", "trials": "f-items_per_cell", "practice": "f-practice",
+               "block_size": "f-block_size", "min_gap": "f-min_gap", "participants": "f-participants",
+               "delay_s": "x-delay", "min_reading_s": "x-min_reading", "max_reading_s": "x-max_reading"}
+_PLACEHOLDERS = {"participant": "e.g. P01"}
+#: Which field an error that names no field is about, by words in its message (first match wins).
 _FIELD_HINTS: list[tuple[str, str]] = [
     ("already started", "f-session"), ("already has recorded responses", "f-resume"),
-    ("participant list", "f-participants"), ("participant", "f-participant"), ("session id", "f-session"),
-    ("--tuples-per-cell", "f-items_per_cell"), ("--trials", "f-items_per_cell"), ("--practice", "f-practice"),
-    ("practice trials", "f-practice"), ("--block-size", "f-block_size"), ("--min-gap", "f-min_gap"),
-    ("consent", "f-consent_file"), ("instructions", "f-instructions_file"), ("--condition", "x-condition"),
-    ("--delay", "x-delay"), ("--min-reading", "x-min_reading"), ("--max-reading", "x-max_reading"),
-    ("excerpt length", "x-excerpt_length"), ("segment length", "x-segment_length"),
+    ("practice trials", "f-practice"), ("consent", "f-consent_file"), ("instructions", "f-instructions_file"),
 ]
+
+
+def _field_id(info: OptionInfo, plan: bool) -> str:
+    if info.kind == "bool":
+        return f"f-{info.name}"
+    return _LEGACY_IDS.get(info.name, f"x-{info.name}") if plan else f"f-{info.name}"
+
+
+def _shown_default(info: OptionInfo) -> str:
+    if info.default is None:
+        return ""
+    if isinstance(info.default, tuple | list):
+        return ", ".join(str(v) for v in info.default)
+    return str(info.default)
 
 
 class FieldError(BenchlabError):
@@ -56,30 +61,25 @@ class SessionSetupScreen(Screen[None]):
     CSS_PATH = "session_setup.tcss"
     BINDINGS = [Binding("escape", "app.pop_screen", "Back"), Binding("ctrl+s", "start", "Start session")]
 
-    def __init__(self, task_ui: TaskUI) -> None:
+    def __init__(self, task: Task) -> None:
         super().__init__()
-        self.task_ui = task_ui
+        self.session_task = task
+        self._fields = [(i, _field_id(i, False)) for i in option_infos(task.session_options) if i.form]
+        self._fields += [(i, _field_id(i, True)) for i in option_infos(task.plan_options) if i.form]
 
     def compose(self) -> ComposeResult:
         yield Header()
         with VerticalScroll(id="form"):
-            yield Static(f"{self.task_ui.title} session", id="form-title")
-            hidden = set(getattr(self.task_ui, "hidden_fields", ()))
-            for name, label, placeholder in _FIELDS:
-                if name in hidden:
+            yield Static(f"{self.session_task.title} session", id="form-title")
+            for info, field_id in self._fields:
+                if info.kind == "bool":
                     continue
-                text = self.task_ui.items_per_cell_label if name == "items_per_cell" else label
-                yield Label(text, classes="field-label")
-                value = str(self.task_ui.default_dataset()) if name == "dataset" else (
-                    placeholder if name in (*_INTS, "session") else "")
-                value = getattr(self.task_ui, "field_defaults", {}).get(name, value)
-                yield Input(value=value, placeholder=placeholder, id=f"f-{name}")
-            # Task-specific fields (a task's ``extra_fields``: name, label, default) end up in request.extra.
-            for name, label, default in getattr(self.task_ui, "extra_fields", ()):
-                yield Label(label, classes="field-label")
-                yield Input(value=default, id=f"x-{name}")
-            yield Checkbox("Feedback after practice trials", value=True, id="f-feedback")
-            yield Checkbox("Resume a session that was interrupted", id="f-resume")
+                yield Label(info.label, classes="field-label")
+                value = str(self.session_task.default_dataset()) if info.name == "dataset" else _shown_default(info)
+                yield Input(value=value, placeholder=_PLACEHOLDERS.get(info.name, ""), id=field_id)
+            for info, field_id in self._fields:
+                if info.kind == "bool":
+                    yield Checkbox(info.label, value=bool(info.default), id=field_id)
             yield Static("", id="default-out")
             yield Static("", id="error", markup=False)
             with Horizontal(id="buttons"):
@@ -97,7 +97,7 @@ class SessionSetupScreen(Screen[None]):
 
     def _update_default_out(self) -> None:
         dataset = self.query_one("#f-dataset", Input).value
-        self.query_one("#default-out", Static).update(f"Default output folder: {self.task_ui.default_out(dataset)}")
+        self.query_one("#default-out", Static).update(f"Default output folder: {self.session_task.default_out(dataset)}")
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         if event.button.id == "start":
@@ -105,54 +105,34 @@ class SessionSetupScreen(Screen[None]):
         elif event.button.id == "back":
             self.app.pop_screen()
 
-    def request(self) -> SessionRequest:
-        hidden = set(getattr(self.task_ui, "hidden_fields", ()))
-        values = {name: placeholder if name in hidden else self.query_one(f"#f-{name}", Input).value.strip()
-                  for name, _l, placeholder in _FIELDS}
-        extra = {name: self.query_one(f"#x-{name}", Input).value.strip()
-                 for name, _l, _d in getattr(self.task_ui, "extra_fields", ())}
-        if not values["participant"]:
+    def options(self) -> tuple[SessionOptions, Any]:
+        """The checked session and plan options (an :class:`OptionError` names the wrong field)."""
+        values: dict[str, Any] = {}
+        for info, field_id in self._fields:
+            if info.kind == "bool":
+                values[info.name] = self.query_one(f"#{field_id}", Checkbox).value
+            else:
+                values[info.name] = self.query_one(f"#{field_id}", Input).value.strip()
+        if not values.get("participant"):
             raise FieldError("enter a participant id", "f-participant")
-        ints: dict[str, int] = {}
-        for name in _INTS:
-            try:
-                ints[name] = int(values[name])
-            except ValueError:
-                label = (self.task_ui.items_per_cell_label if name == "items_per_cell" else name.replace("_", " "))
-                raise FieldError(f"{label} must be a whole number", f"f-{name}") from None
-        seed = None
-        if values["seed"]:
-            try:
-                seed = int(values["seed"])
-            except ValueError:
-                raise FieldError("the seed must be a whole number", "f-seed") from None
-        return SessionRequest(
-            dataset=values["dataset"], participant=values["participant"], session=values["session"] or "1",
-            out=values["out"], seed=seed, practice=ints["practice"], block_size=ints["block_size"],
-            items_per_cell=ints["items_per_cell"], min_gap=ints["min_gap"],
-            participants=tuple(p.strip() for p in values["participants"].split(",") if p.strip()),
-            resume=self.query_one("#f-resume", Checkbox).value,
-            practice_feedback=self.query_one("#f-feedback", Checkbox).value,
-            consent_file=values["consent_file"] or None, instructions_file=values["instructions_file"] or None,
-            extra=extra,
-        )
+        return session_options(self.session_task, values)
 
     def action_start(self) -> None:
         error = self.query_one("#error", Static)
         try:
-            request = self.request()
+            session, plan = self.options()
         except BenchlabError as exc:
             self._show_error(exc)
             return
         error.update("Preparing the session...")
         self.query_one("#start", Button).disabled = True
-        self._prepare(request)
+        self._prepare(session, plan)
 
     @work(thread=True, exclusive=True)
-    def _prepare(self, request: SessionRequest) -> None:
+    def _prepare(self, session: SessionOptions, plan: Any) -> None:
         """Loading a full test set takes seconds; keep the form responsive meanwhile."""
         try:
-            runner = self.task_ui.prepare(request)
+            runner = self.session_task.prepare(session, plan, session_text(self.session_task, session, plan))
         except BenchlabError as exc:
             self.app.call_from_thread(self._failed, exc)
             return
@@ -165,6 +145,9 @@ class SessionSetupScreen(Screen[None]):
     def _show_error(self, exc: BenchlabError) -> None:
         """The message below the form is off-screen on a small terminal: also a toast, and the offending field
         gets the focus (which scrolls it into view)."""
+        if isinstance(exc, OptionError):
+            exc = FieldError(str(reworded(exc, self.session_task.session_options, self.session_task.plan_options)),
+                             next((fid for info, fid in self._fields if info.name == exc.field), ""))
         message = str(exc)
         self.query_one("#error", Static).update(message)
         self.notify(message, title="Cannot start the session", severity="error", timeout=10)
@@ -175,7 +158,7 @@ class SessionSetupScreen(Screen[None]):
             self.query_one("#error", Static).scroll_visible(animate=False)
 
     def _field_of(self, exc: BenchlabError) -> Widget | None:
-        field_id = getattr(exc, "field_id", None)
+        field_id = (exc.field_id or None) if isinstance(exc, FieldError) else None
         if field_id is None and exc.path is not None:
             # A file named in the error: the field holding that path (data set, output folder, texts).
             for name in ("dataset", "consent_file", "instructions_file"):
@@ -195,11 +178,12 @@ class SessionSetupScreen(Screen[None]):
     def _ready(self, runner: SessionRunner) -> None:
         self.query_one("#error", Static).update("")
         self.query_one("#start", Button).disabled = False
-        start = getattr(self.app, "start_session", None)
-        if start is None:
+        from benchlab.tui.app import BenchlabApp
+
+        if not isinstance(self.app, BenchlabApp):
             runner.close()
             return
-        start(runner, self.task_ui)
+        self.app.start_session(runner, self.session_task)
 
 
 def _same_or_inside(path: Path, folder: Path) -> bool:
