@@ -7,6 +7,7 @@ screen (``trial_kind = "sort"``).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -89,7 +90,7 @@ class SortTaskDeclaration:
     trial_kind: str = "sort"
     #: ``always-a`` is the ``biased`` policy (always the first option, A): it scores the share of A ground truths.
     simulated_policies: tuple[str, ...] = ("random", "oracle", "always-a")
-    commands: tuple[Command, ...] = ()
+    commands: Sequence[Command] = ()
     comparison: ComparisonSource | None = COMPARISON
 
     def default_dataset(self) -> Path:

@@ -6,6 +6,7 @@ the app shows its trials with the generic choice screen (``trial_kind = "choice"
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -75,7 +76,7 @@ class WorldSenseTaskDeclaration:
     plan_options: type[Options] = WorldSensePlanOptions
     trial_kind: str = "choice"
     simulated_policies: tuple[str, ...] = POLICIES
-    commands: tuple[Command, ...] = ()
+    commands: Sequence[Command] = ()
     comparison: ComparisonSource | None = COMPARISON
 
     def default_dataset(self) -> Path:

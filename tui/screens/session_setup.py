@@ -97,7 +97,8 @@ class SessionSetupScreen(Screen[None]):
 
     def _update_default_out(self) -> None:
         dataset = self.query_one("#f-dataset", Input).value
-        self.query_one("#default-out", Static).update(f"Default output folder: {self.session_task.default_out(dataset)}")
+        default = self.session_task.default_out(dataset)
+        self.query_one("#default-out", Static).update(f"Default output folder: {default}")
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         if event.button.id == "start":
