@@ -9,7 +9,7 @@ ends on a hand-back screen that only the same chord leaves, so a participant nev
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Protocol, runtime_checkable
 
 from rich.console import RenderableType
 from textual._time import get_time
@@ -20,13 +20,21 @@ from textual.screen import Screen
 from benchlab.annotations.session_runner import SessionRunner, Stage
 from benchlab.annotations.task import Task
 from benchlab.data.errors import BenchlabError
-from benchlab.tui.frame_clock import timed_driver_class
+from benchlab.tui.frame_clock import FrameClock, timed_driver_class
 from benchlab.tui.key_debounce import KeyDebounce
 from benchlab.tui.screens.experimenter_menu import ExperimenterMenu
 from benchlab.tui.screens.handback import HandbackScreen
 from benchlab.tui.session_flow import SessionFlow
+from benchlab.tui.trial_context import OnsetHooked
 
 CHORD_WINDOW_S = 2.0
+
+
+@runtime_checkable
+class ClockedDriver(Protocol):
+    """The timed terminal driver (:func:`~benchlab.tui.frame_clock.timed_driver_class`; absent on Windows)."""
+
+    frame_clock: FrameClock
 
 
 class BenchlabApp(App[list[str]]):
@@ -125,14 +133,14 @@ class BenchlabApp(App[list[str]]):
         the next idle cycle, a frame or more later). Headless runs (tests) write nothing, so screens fall back to
         their ``call_after_refresh`` stamp there.
         """
-        clock = getattr(self._driver, "frame_clock", None)
+        driver = self._driver
+        clock = driver.frame_clock if isinstance(driver, ClockedDriver) else None
         before = clock.queued if clock is not None else 0
         super()._display(screen, renderable)
-        onset_hook = getattr(screen, "onset_hook", None)
-        if clock is None or onset_hook is None or clock.queued == before or screen is not self.screen:
+        if clock is None or not isinstance(screen, OnsetHooked) or clock.queued == before or screen is not self.screen:
             return
         # Asked now, on the main thread, so the screen answers for what this very frame shows.
-        hook = onset_hook()
+        hook = screen.onset_hook()
         if hook is not None:
             clock.call_when_written(clock.queued, hook)
 

@@ -37,3 +37,11 @@ class TimedTrial(Protocol):
 
     @property
     def first_onset_mono(self) -> float | None: ...
+
+
+@runtime_checkable
+class OnsetHooked(Protocol):
+    """A screen that wants to know when a frame showing its stimulus is written to the terminal (see
+    ``BenchlabApp._display``): ``onset_hook()`` returns the callback for what the next frame shows, or ``None``."""
+
+    def onset_hook(self) -> Callable[[float], None] | None: ...
