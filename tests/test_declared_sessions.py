@@ -140,3 +140,13 @@ def test_session_options_are_shared_and_checked_before_anything_runs() -> None:
 async def settle(pilot: Pilot[Any]) -> None:
     await pilot.pause()
     await pilot.pause()
+
+
+def test_the_command_line_starts_without_loading_the_data_stack() -> None:
+    """Declaring every task (to build ``benchlab run NAME``) must not import pandas: every CLI call would pay."""
+    import subprocess
+    import sys
+
+    probe = "import sys; import benchlab.tui.cli; print('pandas' in sys.modules)"
+    out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True).stdout
+    assert out.strip() == "False"

@@ -10,18 +10,19 @@ from __future__ import annotations
 from collections.abc import Sequence
 from functools import lru_cache
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from benchlab.annotations.options import Options, option
 from benchlab.annotations.session_plan import SessionPlan
 from benchlab.annotations.session_runner import SessionRunner, SessionText
 from benchlab.annotations.sort.comparison import COMPARISON
-from benchlab.annotations.sort.session import SortPlanOptions, SortSessionRequest, prepare_sort_session
+from benchlab.annotations.sort.plan_options import SortPlanOptions
 from benchlab.annotations.task import Command, ComparisonSource, SessionOptions, dataset_of
 from benchlab.data.errors import BenchlabError
 from benchlab.data.samples import sample_path
-from benchlab.data.sort.loaders import Selection, load_records
-from benchlab.data.sort.records import BookSortRecord
+
+if TYPE_CHECKING:
+    from benchlab.data.sort.records import BookSortRecord
 
 INSTRUCTIONS_STM = [
     """# Welcome
@@ -70,6 +71,8 @@ class SortSessionOptions(SessionOptions):
 def load_trials(path: str, le: int | None, ls: int | None,
                 book: str | None) -> tuple[tuple[BookSortRecord, ...], tuple[BookSortRecord, ...]]:
     """The (test, validation) trials of one configuration (and book), loaded once per process."""
+    from benchlab.data.sort.loaders import Selection, load_records
+
     selection = Selection(excerpt_length=le, segment_length=ls, book=book)
     test = load_records(path, Selection(**{**vars(selection), "split": "test"}))
     try:
@@ -104,6 +107,8 @@ class SortTaskDeclaration:
         return Path.cwd() / "benchlab-results" / "sort" / name
 
     def prepare(self, session: SessionOptions, plan: Any, text: SessionText) -> SessionRunner:
+        from benchlab.annotations.sort.session import SortSessionRequest, prepare_sort_session
+
         assert isinstance(plan, SortPlanOptions)
         dataset = dataset_of(session, self)
         test, validation = load_trials(dataset, plan.excerpt_length, plan.segment_length, plan.book)
