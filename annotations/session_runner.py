@@ -155,10 +155,8 @@ class SessionRunner:
         self.stage: Stage = Stage.END
         self.break_kind: BreakKind | None = None
         self.end_reason: EndReason | None = None
-        self.last_feedback: Feedback | None = None
         self.recorded_this_run = 0  # scored trials answered (or skipped) in this run
         self.practice_this_run = 0
-        self._opened = False
 
     # -- lifecycle -------------------------------------------------------------------------------------------
 
@@ -182,7 +180,6 @@ class SessionRunner:
         except BaseException:
             self._lock.release()
             raise
-        self._opened = True
         if self.text.consent and not self.files.plan.exists():
             self.stage = Stage.CONSENT
         else:
@@ -292,7 +289,6 @@ class SessionRunner:
         feedback = None
         if step.practice and self.text.practice_feedback and not skipped:
             feedback = self.task.feedback(step.item_id, response)
-        self.last_feedback = feedback
         self._advance(step)
         return feedback
 

@@ -6,13 +6,15 @@ CI sets ``BENCHLAB_REQUIRE_FULL_DATA=1`` so that such a test fails instead of sk
 
 from __future__ import annotations
 
-import os
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
+from benchlab.data.settings import get_settings, reset_settings
+
 REPO_ROOT = Path(__file__).resolve().parents[1]
-SHARED_DATASETS = Path(os.environ.get("BENCHLAB_SHARED_DATASETS", REPO_ROOT.parent / "shared" / "datasets"))
+SHARED_DATASETS = get_settings().shared_datasets
 
 
 def full_data(*parts: str) -> Path:
@@ -20,7 +22,7 @@ def full_data(*parts: str) -> Path:
     path = SHARED_DATASETS.joinpath(*parts)
     if not path.exists():
         reason = f"full dataset not found at {path} (put ../shared/datasets beside the repo to run this test)"
-        if os.environ.get("BENCHLAB_REQUIRE_FULL_DATA") == "1":
+        if get_settings().require_full_data:
             pytest.fail(reason)
         pytest.skip(reason)
     return path
@@ -32,8 +34,12 @@ def shared_datasets() -> Path:
 
 
 @pytest.fixture(autouse=True)
-def _isolated_user_dirs(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> None:
+def _isolated_user_dirs(tmp_path_factory: pytest.TempPathFactory,
+                        monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     """Keep user config, logs and caches of the developer's machine out of the tests."""
     home = tmp_path_factory.mktemp("xdg")
     for var in ("XDG_CONFIG_HOME", "XDG_DATA_HOME", "XDG_CACHE_HOME", "XDG_STATE_HOME"):
         monkeypatch.setenv(var, str(home / var.lower()))
+    reset_settings()  # the settings are read once: read them again from this test's environment
+    yield
+    reset_settings()

@@ -78,20 +78,21 @@ async def test_sort_form_errors_point_at_the_sort_field(tmp_path: Path) -> None:
         form = await open_form(app, pilot, "sort")
         form.query_one("#f-participant", Input).value = "P01"
         form.query_one("#f-out", Input).value = str(tmp_path / "out")
-        form.query_one("#x-condition", Input).value = "mid"
+        # The condition is a choice of stm/ltm now (no wrong value to type): a negative delay is the SORT error.
+        form.query_one("#f-delay_s", Input).value = "-1"
         form.query_one("#f-participant", Input).focus()
         await settle(pilot)
         await pilot.press("ctrl+s")
         await app.workers.wait_for_complete()
         await settle(pilot)
-        assert any("--condition must be stm or ltm" in t for t in toasts(app))
-        field = form.query_one("#x-condition", Input)
+        assert any("cannot be negative" in t for t in toasts(app))
+        field = form.query_one("#f-delay_s", Input)
         assert app.focused is field and on_screen(app, field)
         # a non-number in a whole-number field, on the SORT form
-        form.query_one("#x-condition", Input).value = "stm"
+        form.query_one("#f-delay_s", Input).value = "0"
         form.query_one("#f-practice", Input).value = "two"
         await pilot.press("ctrl+s")
         await settle(pilot)
-        assert any("practice must be a whole number" in t for t in toasts(app))
+        assert any("practice" in t.lower() and "must be a whole number" in t for t in toasts(app))
         field = form.query_one("#f-practice", Input)
         assert app.focused is field and on_screen(app, field)

@@ -178,7 +178,7 @@ async def test_delay_screen_then_question_and_max_reading_timeout(tmp_path: Path
 
 
 async def test_launcher_runs_a_sort_session_with_its_own_fields(tmp_path: Path) -> None:
-    from textual.widgets import Input, OptionList
+    from textual.widgets import Input, OptionList, Select
 
     from benchlab.tui.screens.launcher import LauncherScreen
     from benchlab.tui.screens.session_setup import SessionSetupScreen
@@ -195,13 +195,13 @@ async def test_launcher_runs_a_sort_session_with_its_own_fields(tmp_path: Path) 
         form = app.screen
         assert isinstance(form, SessionSetupScreen)
         assert not form.query("#f-min_gap")  # WorldSense-only fields are hidden
-        assert form.query_one("#f-items_per_cell", Input).value == "20"
+        assert form.query_one("#f-trials", Input).value == "20"
         form.query_one("#f-participant", Input).value = "L1"
         form.query_one("#f-out", Input).value = str(tmp_path / "out")
         form.query_one("#f-practice", Input).value = "0"
-        form.query_one("#f-items_per_cell", Input).value = "2"
-        form.query_one("#x-condition", Input).value = "ltm"
-        form.query_one("#x-excerpt_length", Input).value = "1000"
+        form.query_one("#f-trials", Input).value = "2"
+        form.query_one("#f-condition", Select).value = "ltm"
+        form.query_one("#f-excerpt_length", Input).value = "1000"
         await pilot.press("ctrl+s")
         await app.workers.wait_for_complete()
         await settle(pilot)

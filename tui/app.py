@@ -13,13 +13,13 @@ from typing import Any, ClassVar, Protocol, runtime_checkable
 
 from rich.console import RenderableType
 from textual._time import get_time
-from textual.app import App
 from textual.binding import Binding, BindingType
 from textual.screen import Screen
 
 from benchlab.annotations.session_runner import SessionRunner, Stage
 from benchlab.annotations.task import Task
 from benchlab.data.errors import BenchlabError
+from benchlab.tui.crash_app import CrashSafeApp
 from benchlab.tui.frame_clock import FrameClock, timed_driver_class
 from benchlab.tui.key_debounce import KeyDebounce
 from benchlab.tui.screens.experimenter_menu import ExperimenterMenu
@@ -37,7 +37,7 @@ class ClockedDriver(Protocol):
     frame_clock: FrameClock
 
 
-class BenchlabApp(App[list[str]]):
+class BenchlabApp(CrashSafeApp[list[str]]):
     """``BenchlabApp()`` opens the launcher; ``BenchlabApp(session=(runner, task))`` runs one session and exits."""
 
     CSS_PATH = "app.tcss"

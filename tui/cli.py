@@ -3,13 +3,12 @@
 from __future__ import annotations
 
 import sys
-import traceback
 from collections.abc import Sequence
-from datetime import UTC, datetime
 
 import click
 
 from benchlab.data.errors import BenchlabError
+from benchlab.tui import crash
 from benchlab.tui.commands import compare as _compare  # noqa: F401
 from benchlab.tui.commands import groups
 from benchlab.tui.commands import run as _session  # noqa: F401
@@ -21,22 +20,6 @@ from benchlab.tui.sort import commands as _booksort  # noqa: F401
 from benchlab.tui.worldsense import commands as _worldsense  # noqa: F401
 
 cli = groups.cli
-
-
-def _crash_report(exc: BaseException) -> str:
-    """Save the traceback under the user log folder (never on screen) and return its path."""
-    from pathlib import Path
-
-    from platformdirs import user_log_dir
-
-    folder = Path(user_log_dir("benchlab", appauthor=False))
-    try:
-        folder.mkdir(parents=True, exist_ok=True)
-        path = folder / f"crash-{datetime.now(UTC).strftime('%Y%m%dT%H%M%S%f')}.txt"
-        path.write_text("".join(traceback.format_exception(exc)), encoding="utf-8")
-        return str(path)
-    except OSError:
-        return "(could not be saved)"
 
 
 def main(argv: Sequence[str] | None = None) -> None:
@@ -56,10 +39,9 @@ def main(argv: Sequence[str] | None = None) -> None:
         sys.exit(130)
     except BrokenPipeError:
         sys.exit(0)
-    except Exception as exc:
-        report = _crash_report(exc)
-        click.echo(f"benchlab: internal error: {type(exc).__name__}: {exc}. Report saved to {report}", err=True)
-        sys.exit(70)
+    except Exception as exc:  # a bug, in the CLI or inside the app (its terminal is restored by then)
+        click.echo(crash.crash_line(exc, crash.write_report(exc)), err=True)
+        sys.exit(crash.EXIT_CODE)
 
 
 if __name__ == "__main__":

@@ -19,7 +19,6 @@ from benchlab.data.fastbook.benchmark import Question, QuestionContext
 
 QuestionId = tuple[int, int]
 FlagName = Literal["explicit_context", "extraneous_answer"]
-FLAGS: tuple[FlagName, ...] = ("explicit_context", "extraneous_answer")
 
 
 class EditMismatch(ValueError):

@@ -39,6 +39,7 @@ from benchlab.data.fastbook.benchmark import (
     load_benchmark,
     save_benchmark,
 )
+from benchlab.data.settings import get_settings
 
 
 class SaveConflict(BenchlabError):
@@ -54,7 +55,7 @@ class SaveResult:
 
 def default_curator() -> str:
     """``$BENCHLAB_CURATOR``, else the login name, for the change log's "who"."""
-    name = os.environ.get("BENCHLAB_CURATOR")
+    name = get_settings().curator
     if name:
         return name
     try:

@@ -54,14 +54,6 @@ class Component(BaseModel):
             return "\n".join(self.answer_component)
         return self.answer_component
 
-    @property
-    def is_explicit(self) -> bool:
-        return self.explicit_context == "true"
-
-    @property
-    def is_extraneous(self) -> bool:
-        return self.extraneous_answer == "true"
-
 
 class QuestionContext(BaseModel):
     """Context for a part of the question itself (not used by any metric)."""

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import cache
@@ -192,25 +191,7 @@ def chunk_spans(text: str, where: str | Path = "chapter text", *, recompute: boo
     return compute_chunk_spans(text, where)
 
 
-def write_spans_table(texts: Iterable[str], path: str | Path = SPANS_FILE) -> int:
-    """(Maintainers) add the spans of ``texts`` to the bundled table; returns how many texts it now holds."""
-    from benchlab.data.atomic import atomic_write_text
-
-    table = {key: [list(s) for s in spans] for key, spans in _bundled_spans().items()}
-    for text in texts:
-        table[text_sha256(text)] = [list(s) for s in compute_chunk_spans(text)]
-    doc = SpansTable(
-        about="Chunk (start, end) character spans of chapter texts, keyed by the text's sha256; "
-        f"llama-index SentenceSplitter(chunk_size={CHUNK_SIZE}, chunk_overlap={CHUNK_OVERLAP}) on each half.",
-        spans={key: [(int(a), int(b)) for a, b in spans] for key, spans in sorted(table.items())},
-    )
-    atomic_write_text(path, doc.model_dump_json() + "\n")
-    _bundled_spans.cache_clear()
-    return len(table)
-
-
 # -- finding and loading chapters ---------------------------------------------------------------------------------
-_CHAPTER_FILE = re.compile(r"chapter_(\d+)\.txt$")
 
 
 def chapter_candidates(folder: Path, number: int) -> list[Path]:
@@ -245,15 +226,3 @@ def load_chapter(folder: str | Path, number: int) -> Chapter:
 def load_chapters(folder: str | Path, numbers: Iterable[int]) -> dict[int, Chapter]:
     """Load every chapter a benchmark uses (``benchmark.chapters``), with one message for the first missing one."""
     return {n: load_chapter(folder, n) for n in numbers}
-
-
-def chapters_in(folder: str | Path) -> list[int]:
-    """Chapter numbers for which ``chapter_N.txt`` files exist in ``folder`` (or its ``chapters/``)."""
-    found: set[int] = set()
-    for place in (Path(folder), Path(folder) / "chapters"):
-        if place.is_dir():
-            for p in place.iterdir():
-                m = _CHAPTER_FILE.search(p.name)
-                if m:
-                    found.add(int(m.group(1)))
-    return sorted(found)

@@ -1,31 +1,19 @@
 """Where the fastbook-benchmark file and its chapters are when the user does not say.
 
-Order: ``$BENCHLAB_FASTBOOK_BENCHMARK``; the full dataset under ``$BENCHLAB_SHARED_DATASETS`` or a
-``shared/datasets`` folder beside the working directory or the checkout; else the bundled synthetic sample, so
-every command works offline on a fresh machine. Chapters are looked for beside the benchmark file.
+Order: ``$BENCHLAB_FASTBOOK_BENCHMARK``; the full dataset under the shared datasets folder
+(:mod:`benchlab.data.settings`: ``$BENCHLAB_SHARED_DATASETS`` or ``../shared/datasets``); else the bundled synthetic
+sample, so every command works offline on a fresh machine. Chapters are looked for beside the benchmark file.
 """
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 from benchlab.data.samples import sample_path
+from benchlab.data.settings import get_settings
 
 FILE_NAME = "fastbook-benchmark.json"
 KEYWORDS_NAME = "fts_keywords.csv"
-
-
-def _dataset_dirs() -> list[Path]:
-    dirs: list[Path] = []
-    env = os.environ.get("BENCHLAB_SHARED_DATASETS")
-    if env:
-        dirs.append(Path(env) / "fastbook-benchmark")
-    here = Path(__file__).resolve()
-    for base in (Path.cwd(), *Path.cwd().parents[:2], here.parents[2], here.parents[3]):
-        dirs.append(base / "shared" / "datasets" / "fastbook-benchmark")
-        dirs.append(base / ".." / "shared" / "datasets" / "fastbook-benchmark")
-    return dirs
 
 
 def sample_benchmark_path() -> Path:
@@ -35,14 +23,11 @@ def sample_benchmark_path() -> Path:
 
 def full_benchmark_path() -> Path | None:
     """The full dataset if one is found, else ``None``."""
-    env = os.environ.get("BENCHLAB_FASTBOOK_BENCHMARK")
-    if env:
-        return Path(env)
-    for folder in _dataset_dirs():
-        candidate = folder / FILE_NAME
-        if candidate.is_file():
-            return candidate.resolve()
-    return None
+    settings = get_settings()
+    if settings.fastbook_benchmark is not None:
+        return settings.fastbook_benchmark
+    candidate = settings.fastbook_dataset_dir / FILE_NAME
+    return candidate.resolve() if candidate.is_file() else None
 
 
 def default_benchmark_path() -> Path:

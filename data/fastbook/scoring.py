@@ -84,14 +84,6 @@ class QuestionScore:
     first_hits: tuple[int | None, ...]
     n_passages: int
 
-    @property
-    def n_components(self) -> int:
-        return len(self.first_hits)
-
-    @property
-    def n_found(self) -> int:
-        return sum(hit is not None for hit in self.first_hits)
-
 
 @dataclass(frozen=True)
 class RunScore:

@@ -23,8 +23,6 @@ from benchlab.data.sort.records import (
     BookSortRecord,
 )
 
-LAYOUTS = ("parquet", "csv", "jsonl")
-
 
 def records_frame(records: Sequence[BookSortRecord]) -> pd.DataFrame:
     frame = pd.DataFrame([r.model_dump() for r in records])

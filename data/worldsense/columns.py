@@ -32,8 +32,6 @@ if TYPE_CHECKING:
     from benchlab.data.worldsense.records import Trial
 
 CACHE_VERSION = "1"
-#: Columns of the scoring view of a test set.
-TRIAL_FIELDS = ("Key", "tuple_ID", "problemname", "problemsize", "expectedresp", "goldresp")
 
 
 def _codes(values: Sequence[str] | np.ndarray) -> tuple[np.ndarray, list[str]]:
@@ -198,9 +196,9 @@ def read_trial_columns(path: str | Path, *, cache: bool = True) -> TrialColumns:
 
 def cache_folder() -> Path:
     """Where decoded trial columns are cached (safe to delete at any time)."""
-    from platformdirs import user_cache_dir
+    from benchlab.data.settings import get_settings
 
-    return Path(user_cache_dir("benchlab", appauthor=False)) / "worldsense"
+    return get_settings().cache_dir / "worldsense"
 
 
 def _cache_path(digest: str) -> Path:

@@ -24,9 +24,9 @@ from pydantic import BaseModel
 
 from benchlab.data.atomic import fsync_dir
 from benchlab.data.errors import BenchlabError
+from benchlab.data.settings import get_settings
 
 MANIFEST_PATH = Path(__file__).with_name("fetch_manifest.json")
-BASE_URL_ENV = "BENCHLAB_WORLDSENSE_BASE_URL"
 CHUNK = 256 * 1024
 #: Parts a user can ask for (``--only``), matched against each file's destination path.
 PARTS = ("test_set", "other_tests", "training_set")
@@ -53,7 +53,7 @@ def load_manifest() -> Manifest:
 
 def default_base_url(manifest: Manifest | None = None) -> str:
     """The repository root at the pinned commit (or ``$BENCHLAB_WORLDSENSE_BASE_URL``)."""
-    override = os.environ.get(BASE_URL_ENV)
+    override = get_settings().worldsense_base_url
     if override:
         return override
     m = manifest or load_manifest()
@@ -62,9 +62,7 @@ def default_base_url(manifest: Manifest | None = None) -> str:
 
 def default_dest() -> Path:
     """Where downloads go by default: the user data folder (``.../benchlab/datasets``)."""
-    from platformdirs import user_data_dir
-
-    return Path(user_data_dir("benchlab", appauthor=False)) / "datasets"
+    return get_settings().data_dir / "datasets"
 
 
 @dataclass(frozen=True)
@@ -82,10 +80,6 @@ class FetchSummary:
     downloaded: list[Path]
     skipped: list[Path]
     dest: Path
-
-    @property
-    def bytes_total(self) -> int:
-        return sum(p.stat().st_size for p in [*self.downloaded, *self.skipped] if p.exists())
 
 
 def select_files(manifest: Manifest, only: Iterable[str] | None = None) -> list[ManifestFile]:

@@ -106,8 +106,3 @@ def is_correct(resp: str, gold: str) -> bool:
     """Whether ``resp`` scores as correct for ``gold`` (exact strings; "1" and "2" are both "decidable")."""
     cls = ANSWER_CLASS.get(resp)
     return cls is not None and cls == ANSWER_CLASS.get(gold)
-
-
-def is_valid_response(resp: str, expectedresp: list[str] | tuple[str, ...]) -> bool:
-    """A response a results file may hold for this trial: one of its options, or ``""`` for "no valid answer"."""
-    return resp == "" or resp in expectedresp

@@ -458,15 +458,6 @@ CELL_KEYS = ["prompting", "modelname", "problemname", "problemsize"]
 _STATS = ["mean", "sem", "count", "var", "std"]
 
 
-def cell_stats(tuples: pd.DataFrame) -> pd.DataFrame:  # kept for callers holding a tuples frame
-    """Per (prompting, model, problem, size) cell: mean, sem, count, var, std of ``acc`` and ``bias``.
-
-    Every table starts from these same cells (only the key order differs), so computing them once saves two
-    passes over the tuples; the values are those of a groupby in any key order (same rows, same order).
-    """
-    return tuples.groupby(CELL_KEYS, observed=True)[["acc", "bias"]].aggregate(_STATS)
-
-
 def stats_by_group(tuples: pd.DataFrame, by: list[str], value: str, cells: pd.DataFrame | None = None) -> pd.DataFrame:
     """Mean, sem, count (and var, std, conf95) of ``value`` per group, sizes then problems rebalanced (spec 7)."""
     import pandas as pd

@@ -9,7 +9,6 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Literal
 
-import pandas as pd
 from pydantic import BaseModel, ConfigDict, Field, StrictStr
 
 from benchlab.data.errors import BenchlabError
@@ -53,11 +52,3 @@ def load_training_set(path: str | Path, limit: int | None = None) -> list[Traini
     if not out:
         raise BenchlabError("the training file is empty", path)
     return out
-
-
-def training_frame(path: str | Path, limit: int | None = None) -> pd.DataFrame:
-    """Columns ``prompt`` and ``target_message`` (what the original's ``load_trainset`` gives, flattened)."""
-    examples = load_training_set(path, limit)
-    return pd.DataFrame(
-        {"prompt": [e.prompt for e in examples], "target_message": [e.target_message for e in examples]}
-    )

@@ -2,15 +2,14 @@
 
 from __future__ import annotations
 
-from textual.app import App
-
 from benchlab.annotations.fastbook.curation import CurationSession
 from benchlab.data.fastbook.chapters import Chapter
 from benchlab.data.fastbook.runs import Run
+from benchlab.tui.crash_app import CrashSafeApp
 from benchlab.tui.fastbook.editor_screen import FastbookCurateScreen
 
 
-class CurateFastbookApp(App[None]):
+class CurateFastbookApp(CrashSafeApp[None]):
     """Opens the editor on an already loaded session (loading errors are reported by the CLI, before the UI)."""
 
     TITLE = "benchlab curate fastbook"

@@ -1,16 +1,23 @@
-"""The experimenter's start page: participant tasks and tools from the registries (others add entries there)."""
+"""The experimenter's start page: one line per registered task (its title and description open its session form),
+then the tools other modules register (Results, Curate fastbook ...)."""
 
 from __future__ import annotations
 
+from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import Vertical
 from textual.screen import Screen
 from textual.widgets import Footer, Header, OptionList, Static
 from textual.widgets.option_list import Option
 
-from benchlab.annotations.registry import registry
-from benchlab.tui import launcher_entries as _launcher_entries  # noqa: F401  (fills the registries)
+from benchlab.tui import launcher_entries as _launcher_entries  # noqa: F401  (fills the tool entries)
+from benchlab.tui.session_start import tasks
 from benchlab.tui.task_registry import ENTRIES
+
+
+def _line(title: str, description: str) -> Text:
+    """Title, then the description dimmed; plain text, so a plug-in's brackets are never read as markup."""
+    return Text.assemble(f"{title}\n", (description, "dim"))
 
 
 class LauncherScreen(Screen[None]):
@@ -20,11 +27,9 @@ class LauncherScreen(Screen[None]):
         yield Header()
         with Vertical(id="launcher"):
             yield Static("Run a participant session, or open a tool. Enter selects, Ctrl+Q quits.", id="intro")
-            options = [
-                Option(f"{task.title} session\n[dim]{task.description}[/dim]", id=f"task:{name}")
-                for name, task in registry().tasks.items()
-            ]
-            options += [Option(f"{e.title}\n[dim]{e.description}[/dim]", id=f"entry:{e.id}") for e in ENTRIES.values()]
+            options = [Option(_line(f"{task.title} session", task.description), id=f"task:{task.name}")
+                       for task in tasks()]
+            options += [Option(_line(e.title, e.description), id=f"entry:{e.id}") for e in ENTRIES.values()]
             yield OptionList(*options, id="menu")
         yield Footer()
 
@@ -36,6 +41,6 @@ class LauncherScreen(Screen[None]):
         if kind == "task":
             from benchlab.tui.screens.session_setup import SessionSetupScreen
 
-            self.app.push_screen(SessionSetupScreen(registry().get(name)))
+            self.app.push_screen(SessionSetupScreen(tasks().get(name)))
         elif kind == "entry":
             ENTRIES[name].open(self.app)

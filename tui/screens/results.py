@@ -11,7 +11,6 @@ from __future__ import annotations
 import math
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
 from pathlib import Path
 
 from textual import work
@@ -33,57 +32,18 @@ from textual.widgets import (
 )
 from textual_plotext import PlotextPlot
 
+from benchlab.annotations.task import ComparisonSource, Task
 from benchlab.data.analysis.compare import POOLED, Comparison
-from benchlab.data.analysis.defaults import DEFAULT_BOOT
 from benchlab.data.analysis.stats import AttentionCriterion
 from benchlab.data.errors import BenchlabError
 from benchlab.data.tables import Table
 
-Builder = Callable[[Path | None, Path, AttentionCriterion], Comparison]
-Watcher = Callable[[Path | None, Path], list[Path]]
 
+def comparable_tasks() -> dict[str, Task]:
+    """The benchmarks the picker offers: every registered task with a comparison, in launcher order."""
+    from benchlab.tui.session_start import tasks
 
-@dataclass(frozen=True)
-class ResultsSource:
-    """A benchmark the screen can compare: how to build the comparison and which files to watch."""
-
-    name: str
-    title: str
-    testset_label: str | None  # None: the benchmark needs no separate test set
-    build: Builder
-    watched: Watcher
-
-
-def _ws_build(testset: Path | None, results: Path, crit: AttentionCriterion) -> Comparison:
-    from benchlab.data.worldsense.compare import compare_worldsense
-
-    if testset is None:
-        raise BenchlabError("WorldSense needs the test-set folder (the one holding trials.jsonl.bz2)")
-    return compare_worldsense(testset, results, criterion=crit, n_boot=DEFAULT_BOOT)
-
-
-def _ws_watch(testset: Path | None, results: Path) -> list[Path]:
-    from benchlab.data.worldsense.compare import watched_files
-
-    return watched_files(results)
-
-
-def _sort_build(testset: Path | None, results: Path, crit: AttentionCriterion) -> Comparison:
-    from benchlab.data.sort.compare import compare_sort
-
-    return compare_sort([results], criterion=crit, n_boot=DEFAULT_BOOT)
-
-
-def _sort_watch(testset: Path | None, results: Path) -> list[Path]:
-    from benchlab.data.sort.compare import watched_files
-
-    return watched_files([results])
-
-
-SOURCES: dict[str, ResultsSource] = {
-    "worldsense": ResultsSource("worldsense", "WorldSense", "Test set", _ws_build, _ws_watch),
-    "sort": ResultsSource("sort", "SORT / BookSORT", None, _sort_build, _sort_watch),
-}
+    return {task.name: task for task in tasks() if task.comparison is not None}
 
 
 def fill_table(widget: DataTable[str], table: Table) -> None:
@@ -151,7 +111,8 @@ class ResultsScreen(Screen[None]):
         """``now`` gives the "updated at" stamp (injected by tests for stable snapshots)."""
         super().__init__()
         self.now = now or (lambda: time.strftime("%H:%M:%S"))
-        self.benchmark = benchmark if benchmark in SOURCES else "worldsense"
+        self.tasks = comparable_tasks()
+        self.benchmark = benchmark if benchmark in self.tasks else next(iter(self.tasks), benchmark)
         self.initial_testset = str(testset or "")
         self.initial_results = str(results or "")
         self.initial_live = live
@@ -164,7 +125,7 @@ class ResultsScreen(Screen[None]):
     def compose(self) -> ComposeResult:
         yield Static("Results: humans vs models", id="title")
         with Horizontal(id="pickers"):
-            yield Select([(s.title, s.name) for s in SOURCES.values()], value=self.benchmark, allow_blank=False,
+            yield Select([(t.title, t.name) for t in self.tasks.values()], value=self.benchmark, allow_blank=False,
                          id="benchmark")
             yield Input(self.initial_testset, placeholder="test-set folder (trials.jsonl.bz2)", id="testset")
             yield Input(self.initial_results, placeholder="results folder", id="results")
@@ -214,21 +175,24 @@ class ResultsScreen(Screen[None]):
 
     # -- inputs ---------------------------------------------------------------------------------------------
     @property
-    def source(self) -> ResultsSource:
-        return SOURCES[self.benchmark]
+    def selected_task(self) -> Task:
+        return self.tasks[self.benchmark]
+
+    @property
+    def source(self) -> ComparisonSource:
+        source = self.selected_task.comparison
+        assert source is not None  # only tasks with a comparison are listed
+        return source
 
     def _sync_testset_field(self) -> None:
         field = self.query_one("#testset", Input)
         field.display = self.source.testset_label is not None
+        field.placeholder = self.source.testset_label or ""
         self._prefill()
 
     def _prefill(self) -> None:
         """Empty fields get the task's default data set and output folder (where sessions write)."""
-        from benchlab.annotations.registry import registry
-
-        task = registry().tasks.get(self.benchmark)
-        if task is None:
-            return
+        task = self.selected_task
         testset, results = self.query_one("#testset", Input), self.query_one("#results", Input)
         dataset = testset.value or str(task.default_dataset())
         if self.source.testset_label is not None and not testset.value:
@@ -299,7 +263,7 @@ class ResultsScreen(Screen[None]):
         self._load(self.source, testset, results)
 
     @work(thread=True, exclusive=True, group="results-load")
-    def _load(self, source: ResultsSource, testset: Path | None, results: Path) -> None:
+    def _load(self, source: ComparisonSource, testset: Path | None, results: Path) -> None:
         signature: tuple[tuple[str, int, int], ...] = ()
         try:
             if not results.exists():

@@ -1,5 +1,6 @@
-"""The experimenter's session form: data set, participant, session and the plan; Start hands over to the
-participant (kiosk mode). The same choices as ``benchlab run <task>`` on the command line."""
+"""The experimenter's session form: the options every session has, then the task's plan options; Start hands over
+to the participant (kiosk mode). The same choices as ``benchlab run <task>`` on the command line, generated from
+the same declarations (:class:`~benchlab.annotations.task.SessionOptions` and ``task.plan_options``)."""
 
 from __future__ import annotations
 
@@ -11,50 +12,14 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, VerticalScroll
 from textual.screen import Screen
-from textual.widget import Widget
-from textual.widgets import Button, Checkbox, Footer, Header, Input, Label, Static
+from textual.widgets import Button, Footer, Header, Static
 
-from benchlab.annotations.options import OptionError, OptionInfo, option_infos
+from benchlab.annotations.options import OptionError, Options, parse_options
 from benchlab.annotations.session_runner import SessionRunner
-from benchlab.annotations.session_start import session_options
-from benchlab.annotations.session_texts import session_text
 from benchlab.annotations.task import SessionOptions, Task
 from benchlab.data.errors import BenchlabError
-from benchlab.tui.commands.declared import reworded
-
-# Transitional: the form is generated from the task's declarations, with the field ids the form had before
-# (engineer B's generated form replaces this screen). Plan fields keep ``f-`` ids where every task had one.
-_LEGACY_IDS = {"tuples_per_cell": "f-items_per_cell", "trials": "f-items_per_cell", "practice": "f-practice",
-               "block_size": "f-block_size", "min_gap": "f-min_gap", "participants": "f-participants",
-               "delay_s": "x-delay", "min_reading_s": "x-min_reading", "max_reading_s": "x-max_reading"}
-_PLACEHOLDERS = {"participant": "e.g. P01"}
-#: Which field an error that names no field is about, by words in its message (first match wins).
-_FIELD_HINTS: list[tuple[str, str]] = [
-    ("already started", "f-session"), ("already has recorded responses", "f-resume"),
-    ("practice trials", "f-practice"), ("consent", "f-consent_file"), ("instructions", "f-instructions_file"),
-]
-
-
-def _field_id(info: OptionInfo, plan: bool) -> str:
-    if info.kind == "bool":
-        return f"f-{info.name}"
-    return _LEGACY_IDS.get(info.name, f"x-{info.name}") if plan else f"f-{info.name}"
-
-
-def _shown_default(info: OptionInfo) -> str:
-    if info.default is None:
-        return ""
-    if isinstance(info.default, tuple | list):
-        return ", ".join(str(v) for v in info.default)
-    return str(info.default)
-
-
-class FieldError(BenchlabError):
-    """A form value that is wrong, with the id of the field to focus."""
-
-    def __init__(self, message: str, field_id: str) -> None:
-        super().__init__(message)
-        self.field_id = field_id
+from benchlab.tui import session_start
+from benchlab.tui.widgets.option_form import FormSection, OptionForm
 
 
 class SessionSetupScreen(Screen[None]):
@@ -64,41 +29,41 @@ class SessionSetupScreen(Screen[None]):
     def __init__(self, task: Task) -> None:
         super().__init__()
         self.session_task = task
-        self._fields = [(i, _field_id(i, False)) for i in option_infos(task.session_options) if i.form]
-        self._fields += [(i, _field_id(i, True)) for i in option_infos(task.plan_options) if i.form]
 
     def compose(self) -> ComposeResult:
         yield Header()
         with VerticalScroll(id="form"):
-            yield Static(f"{self.session_task.title} session", id="form-title")
-            for info, field_id in self._fields:
-                if info.kind == "bool":
-                    continue
-                yield Label(info.label, classes="field-label")
-                value = str(self.session_task.default_dataset()) if info.name == "dataset" else _shown_default(info)
-                yield Input(value=value, placeholder=_PLACEHOLDERS.get(info.name, ""), id=field_id)
-            for info, field_id in self._fields:
-                if info.kind == "bool":
-                    yield Checkbox(info.label, value=bool(info.default), id=field_id)
-            yield Static("", id="default-out")
+            yield Static(f"{self.session_task.title} session", id="form-title", markup=False)
+            yield OptionForm(
+                FormSection(self.session_task.session_options),
+                FormSection(self.session_task.plan_options, heading=f"{self.session_task.title} plan"),
+                defaults={"dataset": str(self.session_task.default_dataset())}, id="options",
+            )
+            yield Static("", id="default-out", markup=False)
             yield Static("", id="error", markup=False)
             with Horizontal(id="buttons"):
                 yield Button("Start session (Ctrl+S)", id="start", variant="primary")
                 yield Button("Back (Esc)", id="back")
         yield Footer()
 
+    @property
+    def form(self) -> OptionForm:
+        return self.query_one(OptionForm)
+
     def on_mount(self) -> None:
-        self.query_one("#f-participant", Input).focus()
+        participant = self.form.field("participant")
+        if participant is not None:
+            participant.focus()
         self._update_default_out()
 
-    def on_input_changed(self, event: Input.Changed) -> None:
-        if event.input.id == "f-dataset":
+    def on_option_form_changed(self, event: OptionForm.Changed) -> None:
+        if event.name == "dataset":
             self._update_default_out()
 
     def _update_default_out(self) -> None:
-        dataset = self.query_one("#f-dataset", Input).value
-        default = self.session_task.default_out(dataset)
-        self.query_one("#default-out", Static).update(f"Default output folder: {default}")
+        dataset = str(self.form.raw("dataset") or self.session_task.default_dataset())
+        out = self.session_task.default_out(dataset)
+        self.query_one("#default-out", Static).update(f"Default output folder: {out}")
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         if event.button.id == "start":
@@ -106,34 +71,39 @@ class SessionSetupScreen(Screen[None]):
         elif event.button.id == "back":
             self.app.pop_screen()
 
-    def options(self) -> tuple[SessionOptions, Any]:
-        """The checked session and plan options (an :class:`OptionError` names the wrong field)."""
-        values: dict[str, Any] = {}
-        for info, field_id in self._fields:
-            if info.kind == "bool":
-                values[info.name] = self.query_one(f"#{field_id}", Checkbox).value
-            else:
-                values[info.name] = self.query_one(f"#{field_id}", Input).value.strip()
-        if not values.get("participant"):
-            raise FieldError("enter a participant id", "f-participant")
-        return session_options(self.session_task, values)
+    def options(self) -> tuple[SessionOptions, Options]:
+        """The checked session and plan options (the first wrong field as :class:`OptionError`)."""
+        session = self._parse(self.session_task.session_options)
+        plan = self._parse(self.session_task.plan_options)
+        return session, plan
+
+    def _parse(self, model: type[Options]) -> Any:
+        values = self.form.values(model)
+        missing = [name for name, info in self.form.infos.items()
+                   if info.required and name in model.model_fields and name not in values]
+        if missing:  # a blank required box: say what to enter, not that a field "is required"
+            info = self.form.infos[missing[0]]
+            error = OptionError(info.name, "is required", label=info.label)
+            error.message = f"enter a {info.label.lower()}"
+            raise error
+        return parse_options(model, values)
 
     def action_start(self) -> None:
-        error = self.query_one("#error", Static)
         try:
             session, plan = self.options()
         except BenchlabError as exc:
             self._show_error(exc)
             return
-        error.update("Preparing the session...")
+        self.form.clear_errors()
+        self.query_one("#error", Static).update("Preparing the session...")
         self.query_one("#start", Button).disabled = True
         self._prepare(session, plan)
 
     @work(thread=True, exclusive=True)
-    def _prepare(self, session: SessionOptions, plan: Any) -> None:
+    def _prepare(self, session: SessionOptions, plan: Options) -> None:
         """Loading a full test set takes seconds; keep the form responsive meanwhile."""
         try:
-            runner = self.session_task.prepare(session, plan, session_text(self.session_task, session, plan))
+            runner = session_start.prepare(self.session_task, session, plan)
         except BenchlabError as exc:
             self.app.call_from_thread(self._failed, exc)
             return
@@ -144,47 +114,39 @@ class SessionSetupScreen(Screen[None]):
         self._show_error(exc)
 
     def _show_error(self, exc: BenchlabError) -> None:
-        """The message below the form is off-screen on a small terminal: also a toast, and the offending field
-        gets the focus (which scrolls it into view)."""
-        if isinstance(exc, OptionError):
-            exc = FieldError(str(reworded(exc, self.session_task.session_options, self.session_task.plan_options)),
-                             next((fid for info, fid in self._fields if info.name == exc.field), ""))
+        """The message below the form is off-screen on a small terminal: also a toast, and the message beside the
+        offending field, which gets the focus (and so scrolls into view)."""
         message = str(exc)
         self.query_one("#error", Static).update(message)
         self.notify(message, title="Cannot start the session", severity="error", timeout=10)
         field = self._field_of(exc)
-        if field is not None:
-            field.focus()
-        else:
+        if field is None or not self.form.show_error(field, message):
+            self.form.clear_errors()
             self.query_one("#error", Static).scroll_visible(animate=False)
 
-    def _field_of(self, exc: BenchlabError) -> Widget | None:
-        field_id = (exc.field_id or None) if isinstance(exc, FieldError) else None
-        if field_id is None and exc.path is not None:
-            # A file named in the error: the field holding that path (data set, output folder, texts).
-            for name in ("dataset", "consent_file", "instructions_file"):
-                found = self.query(f"#f-{name}")
-                value = found.first(Input).value.strip() if found else ""
-                if value and _same_or_inside(exc.path, Path(value)):
-                    field_id = f"f-{name}"
-                    break
-        if field_id is None:
-            text = exc.message.lower()
-            field_id = next((fid for hint, fid in _FIELD_HINTS if hint in text and self.query(f"#{fid}")), None)
-        if field_id is None:
+    def _field_of(self, exc: BenchlabError) -> str | None:
+        """The field an error is about: the one it names, else the path field holding the file it names."""
+        if isinstance(exc, OptionError):
+            return exc.field
+        if exc.path is None:
             return None
-        found = self.query(f"#{field_id}")
-        return found.first() if found else None
+        for name, info in self.form.infos.items():
+            if info.kind != "path":
+                continue
+            value = self.form.raw(name)
+            if name == "dataset" and not value:
+                value = str(self.session_task.default_dataset())
+            if value and _same_or_inside(exc.path, Path(value).expanduser()):
+                return name
+        return None
 
     def _ready(self, runner: SessionRunner) -> None:
         self.query_one("#error", Static).update("")
         self.query_one("#start", Button).disabled = False
-        from benchlab.tui.app import BenchlabApp
-
-        if not isinstance(self.app, BenchlabApp):
-            runner.close()
-            return
-        self.app.start_session(runner, self.session_task)
+        try:
+            session_start.start(self.app, runner, self.session_task)
+        except BenchlabError as exc:
+            self._show_error(exc)
 
 
 def _same_or_inside(path: Path, folder: Path) -> bool:
@@ -194,3 +156,4 @@ def _same_or_inside(path: Path, folder: Path) -> bool:
     except (ValueError, OSError):
         return False
     return True
+

@@ -197,10 +197,11 @@ def score_sort(paths: tuple[Path, ...], include_practice: bool, fmt: str) -> Non
               help="The published script's time for the same job, for the ratio.")
 def bench_booksort(folder: Path | None, published_seconds: float) -> None:
     """Generation speed: the four small configurations for the nine books, vs the published script."""
+    from benchlab.data.settings import get_settings
     from benchlab.data.sort.books import prepare
     from benchlab.data.sort.generator import generate_many
 
-    folder = folder or Path(__file__).resolve().parents[2].parent / "shared" / "datasets" / "booksort" / "pg_full_text"
+    folder = folder or get_settings().booksort_texts_dir
     files = sorted(folder.glob("*.txt")) if folder.is_dir() else []
     if not files:
         raise BenchlabError("no book texts here (pass --texts FOLDER)", folder)

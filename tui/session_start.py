@@ -1,0 +1,41 @@
+"""The one seam between the app's screens and the tasks: which tasks there are, preparing and starting a session.
+
+The launcher, the session form and the Results screen only talk to tasks through these functions, so how a task
+prepares its session (and which tasks exist) is decided in one place.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from textual.app import App
+
+from benchlab.annotations.options import Options
+from benchlab.annotations.registry import registry
+from benchlab.annotations.session_runner import SessionRunner
+from benchlab.annotations.session_texts import session_text
+from benchlab.annotations.task import Registry, SessionOptions, Task
+
+
+def tasks() -> Registry:
+    """Every task the app offers, in launcher order (built-ins, then plug-ins)."""
+    return registry()
+
+
+def prepare(task: Task, session: SessionOptions, plan: Options) -> SessionRunner:
+    """Load the data, build (or reload) the plan and open the runner; slow, so screens call it from a worker.
+
+    Raises :class:`~benchlab.annotations.options.OptionError` naming a field, or ``BenchlabError``.
+    """
+    return task.prepare(session, plan, session_text(task, session, plan))
+
+
+def start(app: App[Any], runner: SessionRunner, task: Task) -> bool:
+    """Hand a prepared session to the app (``False``, and the runner closed, in an app that runs no sessions)."""
+    from benchlab.tui.app import BenchlabApp
+
+    if not isinstance(app, BenchlabApp):
+        runner.close()
+        return False
+    app.start_session(runner, task)
+    return True
