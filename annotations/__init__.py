@@ -1,4 +1,98 @@
 """What people produce: session plans, response logs, context annotations and their edits.
 
-Builds on ``benchlab.data``; never imports Textual, so records can be read and written from a notebook.
+Builds on ``benchlab.data``; never imports Textual, so records can be read and written from a notebook::
+
+    import benchlab.annotations as ba
+    task = ba.task_registry().get("worldsense")     # or a plug-in's task, by its name
+
+The names below are imported on first use (PEP 562), so ``import benchlab.annotations`` stays fast.
 """
+
+from __future__ import annotations
+
+from importlib import import_module
+from typing import TYPE_CHECKING, Any
+
+#: public name -> (module, attribute): the notebook API of the annotations layer.
+_LAZY: dict[str, tuple[str, str]] = {
+    # tasks: the declarations every front end is generated from, and the registry of built-ins and plug-ins
+    "Task": ("benchlab.annotations.task", "Task"),
+    "Command": ("benchlab.annotations.task", "Command"),
+    "ComparisonSource": ("benchlab.annotations.task", "ComparisonSource"),
+    "ChoicePrompt": ("benchlab.annotations.task", "ChoicePrompt"),
+    "SessionOptions": ("benchlab.annotations.task", "SessionOptions"),
+    "Options": ("benchlab.annotations.options", "Options"),
+    "option": ("benchlab.annotations.options", "option"),
+    "parse_options": ("benchlab.annotations.options", "parse_options"),
+    # (``task_registry``, not ``registry``: importing the submodule ``registry`` would rebind that package name)
+    "task_registry": ("benchlab.annotations.registry", "registry"),
+    "register": ("benchlab.annotations.registry", "register"),
+    # sessions: plans, the engine, simulated participants
+    "SessionPlan": ("benchlab.annotations.session_plan", "SessionPlan"),
+    "SessionRunner": ("benchlab.annotations.session_runner", "SessionRunner"),
+    "SessionText": ("benchlab.annotations.session_runner", "SessionText"),
+    "ResponseTiming": ("benchlab.annotations.session_runner", "ResponseTiming"),
+    "SimulatedParticipant": ("benchlab.annotations.simulate", "SimulatedParticipant"),
+    "simulate_session": ("benchlab.annotations.simulate", "simulate_session"),
+    # preparing sessions of the built-in benchmarks directly
+    "prepare_worldsense_session": ("benchlab.annotations.worldsense.session", "prepare_worldsense_session"),
+    "WorldSensePlanOptions": ("benchlab.annotations.worldsense.plan", "WorldSensePlanOptions"),
+    "prepare_sort_session": ("benchlab.annotations.sort.session", "prepare_sort_session"),
+    # the choice-task kit (a benchmark from one items file)
+    "make_choice_task": ("benchlab.annotations.choice_task", "make_choice_task"),
+    "ChoiceTask": ("benchlab.annotations.choice_task", "ChoiceTask"),
+    "prepare_choice_session": ("benchlab.annotations.choice_task", "prepare_choice_session"),
+}
+
+__all__ = [  # a literal list, so linters and IDEs read it; a test checks it matches _LAZY
+    "ChoicePrompt",
+    "ChoiceTask",
+    "Command",
+    "ComparisonSource",
+    "Options",
+    "ResponseTiming",
+    "SessionOptions",
+    "SessionPlan",
+    "SessionRunner",
+    "SessionText",
+    "SimulatedParticipant",
+    "Task",
+    "WorldSensePlanOptions",
+    "make_choice_task",
+    "option",
+    "parse_options",
+    "prepare_choice_session",
+    "prepare_sort_session",
+    "prepare_worldsense_session",
+    "register",
+    "simulate_session",
+    "task_registry",
+]
+
+
+def __getattr__(name: str) -> Any:
+    try:
+        module, attr = _LAZY[name]
+    except KeyError:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}") from None
+    value = getattr(import_module(module), attr)
+    globals()[name] = value  # the next access is a plain attribute lookup
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(_LAZY))
+
+
+if TYPE_CHECKING:  # what type checkers and IDEs see; at run time the names load on first use
+    from benchlab.annotations.choice_task import ChoiceTask, make_choice_task, prepare_choice_session
+    from benchlab.annotations.options import Options, option, parse_options
+    from benchlab.annotations.registry import register
+    from benchlab.annotations.registry import registry as task_registry
+    from benchlab.annotations.session_plan import SessionPlan
+    from benchlab.annotations.session_runner import ResponseTiming, SessionRunner, SessionText
+    from benchlab.annotations.simulate import SimulatedParticipant, simulate_session
+    from benchlab.annotations.sort.session import prepare_sort_session
+    from benchlab.annotations.task import ChoicePrompt, Command, ComparisonSource, SessionOptions, Task
+    from benchlab.annotations.worldsense.plan import WorldSensePlanOptions
+    from benchlab.annotations.worldsense.session import prepare_worldsense_session

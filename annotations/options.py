@@ -64,7 +64,7 @@ def option(
     default: Any = ..., *, label: str, help: str, flag: str | None = None, short: str | None = None,
     aliases: tuple[str, ...] = (), argument: bool = False, widget: str | None = None, cli: bool = True,
     form: bool = True, negate: str | None = None, ge: float | None = None, le: float | None = None,
-    gt: float | None = None, lt: float | None = None, problem: str | None = None,
+    gt: float | None = None, lt: float | None = None, metavar: str | None = None, problem: str | None = None,
 ) -> Any:
     """A declared option: ``Field`` plus what the front ends need.
 
@@ -76,7 +76,8 @@ def option(
     should read ("must be at least 2: with one tuple ..."); ``{input!r}`` is replaced by the value given.
     """
     extra: dict[str, Any] = {"flag": flag, "short": short, "aliases": list(aliases), "argument": argument,
-                             "widget": widget, "cli": cli, "form": form, "negate": negate, "problem": problem}
+                             "widget": widget, "cli": cli, "form": form, "negate": negate, "metavar": metavar,
+                             "problem": problem}
     return Field(default, title=label, description=help, ge=ge, le=le, gt=gt, lt=lt,
                  json_schema_extra={k: v for k, v in extra.items() if v not in (None, [], False) or k in ("cli",
                                                                                                       "form")})
@@ -105,6 +106,7 @@ class OptionInfo:
     form: bool
     ge: float | None
     le: float | None
+    metavar: str | None = None
 
 
 def _unwrap(annotation: Any) -> tuple[Any, bool, bool]:
@@ -163,7 +165,7 @@ def option_infos(model: type[BaseModel]) -> list[OptionInfo]:
             aliases=tuple(str(a) for a in extra.get("aliases") or ()), argument=bool(extra.get("argument")),
             negate=_str_or_none(extra.get("negate")), widget=_str_or_none(extra.get("widget")),
             cli=bool(extra.get("cli", True)), form=bool(extra.get("form", True)),
-            ge=ge if ge is not None else gt, le=_bound(field, "le"),
+            ge=ge if ge is not None else gt, le=_bound(field, "le"), metavar=_str_or_none(extra.get("metavar")),
         ))
     return infos
 
@@ -172,18 +174,23 @@ def _str_or_none(value: Any) -> str | None:
     return None if value is None else str(value)
 
 
+def _number(value: Any) -> Any:
+    """A bound as written: ``1`` rather than pydantic's ``1.0`` for a whole float bound."""
+    return int(value) if isinstance(value, float) and value.is_integer() else value
+
+
 def _problem(error: Mapping[str, Any]) -> str:
     """pydantic's message, in words that fit after a field label ("must be at least 2")."""
     kind = str(error.get("type", ""))
     ctx = error.get("ctx") or {}
     if kind == "greater_than_equal":
-        return f"must be at least {ctx.get('ge')}"
+        return f"must be at least {_number(ctx.get('ge'))}"
     if kind == "greater_than":
-        return f"must be more than {ctx.get('gt')}"
+        return f"must be more than {_number(ctx.get('gt'))}"
     if kind == "less_than_equal":
-        return f"must be at most {ctx.get('le')}"
+        return f"must be at most {_number(ctx.get('le'))}"
     if kind == "less_than":
-        return f"must be less than {ctx.get('lt')}"
+        return f"must be less than {_number(ctx.get('lt'))}"
     if kind.startswith("int_"):
         return "must be a whole number"
     if kind.startswith("float_"):

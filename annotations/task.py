@@ -61,10 +61,19 @@ class SessionOptions(Options):
 
 
 @dataclass(frozen=True)
+class ToolGroup:
+    """A benchmark's own group for ``tool`` commands (``benchlab booksort make``, ``benchlab fastbook audit``)."""
+
+    name: str
+    help: str
+
+
+@dataclass(frozen=True)
 class Command:
     """A command a task contributes: ``benchlab <group> <task name>`` (or ``<group> <name>`` when named).
 
-    ``run`` gets the checked options and returns what to print (or ``None`` when it printed itself).
+    ``run`` gets the checked options and returns what to print (or ``None`` when it printed itself). A ``tool``
+    command goes in its task's own group ``tool`` (``benchlab <tool.name> <name>``) and must be named.
     """
 
     group: CommandGroup
@@ -72,6 +81,7 @@ class Command:
     options: type[Options]
     run: Callable[[Any], str | None]
     name: str | None = None
+    tool: ToolGroup | None = None
 
 
 Builder = Callable[[Path | None, Path, "AttentionCriterion"], "Comparison"]
@@ -191,5 +201,5 @@ def dataset_of(session: SessionOptions, task: Task) -> str:
 
 __all__ = [
     "Choice", "ChoicePrompt", "ChoiceSession", "Command", "CommandGroup", "ComparisonSource", "Registry",
-    "SessionOptions", "Task", "dataset_of",
+    "SessionOptions", "Task", "ToolGroup", "dataset_of",
 ]

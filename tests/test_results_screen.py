@@ -89,7 +89,9 @@ async def test_loads_tables_with_cis_and_tests(lab: Path) -> None:
 async def test_simulated_pilot_has_its_own_row_and_the_cli_default_resamples(lab: Path) -> None:
     """QA: a `--simulate oracle` pilot was pooled with people here too; and the screen used 2000 resamples while
     the CLI used 5000, so the same data printed different CIs in the app and in `benchlab compare`."""
-    from benchlab.tui.commands.compare import compare_worldsense_cmd
+    from benchlab.tui.cli import cli
+
+    compare_worldsense_cmd = cli.commands["compare"].commands["worldsense"]  # type: ignore[attr-defined]
 
     write_results(lab / "lab" / "results" / "basic___human-PILOT___results.jsonl", lambda p, s, t, i, g: g,
                   extra={"simulated": "oracle"})

@@ -215,7 +215,7 @@ def test_bench_compares_with_an_original_script(tmp_path: Path, capsys: pytest.C
 
 
 def test_score_sample_demo_text() -> None:
-    from benchlab.tui.worldsense.commands import score_sample_demo
+    from benchlab.annotations.worldsense.commands import score_sample_demo
 
     text = score_sample_demo()
     assert text.startswith("WorldSense sample (") and "54 tuples, 4 models" in text

@@ -11,10 +11,10 @@ import pytest
 
 from benchlab.data.errors import BenchlabError
 from benchlab.data.samples import sample_path
+from benchlab.data.worldsense.bench import ours_as_rows, parse_original_tables
 from benchlab.data.worldsense.loader import load_trials, tuples_of
 from benchlab.data.worldsense.records import ResultLine, Trial
 from benchlab.data.worldsense.scoring import WorldSenseTables, format_cell, score_testset_dir, score_worldsense
-from benchlab.tui.worldsense.commands import ours_as_rows, parse_original_tables
 
 FIXTURES = Path(__file__).parent / "data" / "worldsense"
 SAMPLE = sample_path("worldsense")

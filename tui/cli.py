@@ -9,15 +9,12 @@ import click
 
 from benchlab.data.errors import BenchlabError
 from benchlab.tui import crash
-from benchlab.tui.commands import compare as _compare  # noqa: F401
+from benchlab.tui.commands import benchmark_commands as _declared  # noqa: F401
 from benchlab.tui.commands import groups
 from benchlab.tui.commands import run as _session  # noqa: F401
-from benchlab.tui.fastbook import commands as _fastbook  # noqa: F401
 from benchlab.tui.fastbook import curate_command as _curate  # noqa: F401
 
 # Importing a command module registers its commands on the groups (one line per module, kept sorted).
-from benchlab.tui.sort import commands as _booksort  # noqa: F401
-from benchlab.tui.worldsense import commands as _worldsense  # noqa: F401
 
 cli = groups.cli
 

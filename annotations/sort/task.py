@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 from benchlab.annotations.options import Options, option
 from benchlab.annotations.session_plan import SessionPlan
 from benchlab.annotations.session_runner import SessionRunner, SessionText
+from benchlab.annotations.sort.commands import COMMANDS
 from benchlab.annotations.sort.comparison import COMPARISON
 from benchlab.annotations.sort.plan_options import SortPlanOptions
 from benchlab.annotations.task import Command, ComparisonSource, SessionOptions, dataset_of
@@ -93,7 +94,7 @@ class SortTaskDeclaration:
     trial_kind: str = "sort"
     #: ``always-a`` is the ``biased`` policy (always the first option, A): it scores the share of A ground truths.
     simulated_policies: tuple[str, ...] = ("random", "oracle", "always-a")
-    commands: Sequence[Command] = ()
+    commands: Sequence[Command] = COMMANDS
     comparison: ComparisonSource | None = COMPARISON
 
     def default_dataset(self) -> Path:

@@ -16,10 +16,10 @@ from benchlab.annotations.session_plan import SessionPlan
 from benchlab.annotations.session_runner import SessionRunner, SessionText
 from benchlab.annotations.simulate import POLICIES
 from benchlab.annotations.task import Command, ComparisonSource, SessionOptions, dataset_of
+from benchlab.annotations.worldsense.commands import COMMANDS, sessions_results_folder
 from benchlab.annotations.worldsense.comparison import COMPARISON
 from benchlab.annotations.worldsense.plan import WorldSensePlanOptions
 from benchlab.annotations.worldsense.session import prepare_worldsense_session
-from benchlab.data.errors import BenchlabError
 from benchlab.data.samples import sample_path
 from benchlab.data.worldsense.loader import find_trials_file, load_trials
 from benchlab.data.worldsense.records import Trial
@@ -76,7 +76,7 @@ class WorldSenseTaskDeclaration:
     plan_options: type[Options] = WorldSensePlanOptions
     trial_kind: str = "choice"
     simulated_policies: tuple[str, ...] = POLICIES
-    commands: Sequence[Command] = ()
+    commands: Sequence[Command] = COMMANDS
     comparison: ComparisonSource | None = COMPARISON
 
     def default_dataset(self) -> Path:
@@ -84,13 +84,8 @@ class WorldSenseTaskDeclaration:
 
     def default_out(self, dataset: str) -> Path:
         """``./benchlab-results/worldsense/<test set folder name>`` (``sample`` for the bundled sample): results of
-        different test sets never mix."""
-        try:
-            folder = find_trials_file(dataset).parent
-        except BenchlabError:
-            folder = Path(dataset)
-        name = "sample" if folder.resolve() == self.default_dataset().resolve() else (folder.name or "worldsense")
-        return Path.cwd() / "benchlab-results" / "worldsense" / name
+        different test sets never mix (``compare worldsense`` reads the same folder)."""
+        return sessions_results_folder(Path(dataset)).parent
 
     def prepare(self, session: SessionOptions, plan: Any, text: SessionText) -> SessionRunner:
         assert isinstance(plan, WorldSensePlanOptions)

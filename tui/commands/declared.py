@@ -21,16 +21,41 @@ from benchlab.data.errors import BenchlabError
 M = TypeVar("M", bound=BaseModel)
 
 
+class _ShownIntRange(click.IntRange):
+    """Shows the declared bounds in ``--help`` (``[x>=1]``) like click's own ranges, but leaves the check to the
+    model, so an out-of-range value gets the same one-line error on the command line and in the form."""
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        return click.INT.convert(value, param, ctx)
+
+
+class _ShownFloatRange(click.FloatRange):
+    """See :class:`_ShownIntRange`."""
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        return click.FLOAT.convert(value, param, ctx)
+
+
 def _click_type(info: OptionInfo) -> click.ParamType | type:
     if info.kind == "choice":
         return click.Choice(list(info.choices))
     if info.kind == "path":
         return click.Path(path_type=Path)
+    bounded = info.ge is not None or info.le is not None
     if info.kind == "int":
-        return click.INT
+        return _ShownIntRange(_int_or_none(info.ge), _int_or_none(info.le)) if bounded else click.INT
     if info.kind == "float":
-        return click.FLOAT
+        return _ShownFloatRange(_plain(info.ge), _plain(info.le)) if bounded else click.FLOAT
     return click.STRING
+
+
+def _int_or_none(value: float | None) -> int | None:
+    return None if value is None else int(value)
+
+
+def _plain(value: float | None) -> float | None:
+    """A whole bound as an int, so ``--help`` shows ``[0<=x<=1]`` rather than ``[0.0<=x<=1.0]``."""
+    return int(value) if value is not None and value.is_integer() else value
 
 
 def to_click(info: OptionInfo) -> click.Parameter:
@@ -49,7 +74,7 @@ def to_click(info: OptionInfo) -> click.Parameter:
     return click.Option(
         [*decls, info.name], type=_click_type(info), multiple=info.multiple, required=info.required,
         default=None if info.multiple and info.default in (None, ()) else info.default, show_default=shown,
-        help=info.help,
+        help=info.help, metavar=info.metavar,
     )
 
 
@@ -110,6 +135,6 @@ def command_from(cmd: Command, name: str, *, extra: Iterable[click.Parameter] = 
         except OptionError as exc:
             raise reworded(exc, cmd.options) from None
         if out:
-            click.echo(out)
+            click.echo(out, nl=not out.endswith("\n"))  # rendered tables end with their own newline
 
     return click.Command(name, params=[*click_params(cmd.options), *extra], callback=callback, help=cmd.help)

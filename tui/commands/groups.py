@@ -1,4 +1,5 @@
-"""The click command groups; command modules attach their commands to these."""
+"""The click command groups; declared commands (``benchlab.tui.commands.benchmark_commands``) and the session
+commands attach themselves to these."""
 
 from __future__ import annotations
 
@@ -40,6 +41,11 @@ def score() -> None:
 @cli.group()
 def fetch() -> None:
     """Download full benchmark data (checksummed, resumable)."""
+
+
+@cli.group()
+def compare() -> None:
+    """Compare humans with models (tables with CIs and tests) and curators with each other."""
 
 
 @cli.group()

@@ -24,8 +24,9 @@ from benchlab.tui.widgets.session_progress import SessionProgress
 
 
 def option_label(number: int, option: str) -> str:
-    """``1  TRUE``; bare digit options (WorldSense completeness) read as ``1  (1)`` like in the question text."""
-    shown = f"({option})" if option.isdigit() else option
+    """``1  TRUE``; bare one-digit options (WorldSense completeness) read as ``1  (1)`` like in the question text;
+    other numbers (a plug-in's ``17``) are shown as they are."""
+    shown = f"({option})" if option.isdigit() and len(option) == 1 else option
     return f"{number}  {shown}"
 
 

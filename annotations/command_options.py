@@ -1,0 +1,94 @@
+"""Option groups several benchmark commands share, declared once (``--format``, ``--boot``, ``--seed``, ``--only``,
+``--plot`` and the attention criterion).
+
+A command's options model inherits the groups it offers. pydantic lists the fields of *later* bases first and the
+model's own fields last, so a model that shows its own options first and then e.g. the attention criterion, the
+bootstrap and the format is written ``class X(FormatOptions, BootOptions, AttentionOptions, _XOwn)``: bases in the
+reverse of the order ``--help`` shows them (see :func:`benchlab.annotations.options.option_infos`).
+
+Kept free of heavy imports so ``benchlab --help`` stays quick.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING, Literal
+
+from benchlab.annotations.options import Options, option
+from benchlab.data.analysis.defaults import DEFAULT_BOOT, DEFAULT_SEED
+
+if TYPE_CHECKING:
+    from benchlab.data.analysis.stats import AttentionCriterion
+
+#: The table formats of :func:`benchlab.data.tables.render`.
+TableFormat = Literal["table", "csv", "json", "markdown", "latex"]
+
+#: The tables ``compare`` can print alone (``--only``).
+Section = Literal["accuracy", "bias", "counts", "tests", "spread", "flags", "rt", "rt-quantiles", "agreement",
+                  "methods"]
+
+
+class FormatOptions(Options):
+    """``--format``: how tables are printed."""
+
+    fmt: TableFormat = option("table", label="Output format", flag="--format", help="Output format of the tables.")
+
+
+class BootOptions(Options):
+    """``--boot``: bootstrap resamples of the comparisons (the Results screen uses the same default)."""
+
+    n_boot: int = option(DEFAULT_BOOT, label="Bootstrap resamples", flag="--boot", ge=200, le=200_000,
+                         help="Bootstrap resamples for CIs (and random sign flips of the paired test when it cannot "
+                         "be exact).")
+
+
+class SeedOptions(Options):
+    """``--seed``: the bootstrap seed, fixed by default so tables are reproducible."""
+
+    seed: int = option(DEFAULT_SEED, label="Bootstrap seed", help="Seed of the bootstrap (tables are reproducible).")
+
+
+class SectionsOptions(Options):
+    """``--only``: print some of a comparison's tables."""
+
+    sections: tuple[Section, ...] = option((), label="Tables", flag="--only",
+                                           help="Print only these tables (repeatable; bias is WorldSense only); "
+                                           "default: all.")
+
+
+class PlotOptions(Options):
+    """``--plot``: also write a publication figure."""
+
+    plot_path: Path | None = option(None, label="Figure file", flag="--plot", widget="path", metavar="FILE",
+                                    help="Also write a figure (accuracy per problem/condition, 95% CIs, humans next "
+                                    "to models): .png, .svg, .pdf.")
+
+
+class AttentionOptions(Options):
+    """The experimenter's attention criterion, shared by the benchmark comparisons (shown in this order)."""
+
+    min_control_acc: float | None = option(None, label="Minimum control accuracy", ge=0, le=1,
+                                           help="Flag participants below this accuracy on control items "
+                                           "(WorldSense: the trivial problems; SORT: all trials).")
+    fast_ms: float | None = option(None, label="Too fast (ms)", ge=0,
+                                   help="Responses faster than this (ms) count as too fast.")
+    max_fast_share: float = option(0.1, label="Largest share of too-fast responses", ge=0, le=1,
+                                   help="Share of too-fast responses a participant may have before being flagged.")
+    exclude_flagged: bool = option(False, label="Exclude flagged participants",
+                                   help="Leave flagged participants out of the pooled humans (they keep their own "
+                                   "row).")
+    include_simulated: bool = option(False, label="Pool simulated participants",
+                                     help="Pool simulated participants (--simulate pilots) with people; by default "
+                                     "they keep their own labelled row only.")
+
+    def criterion(self) -> AttentionCriterion:
+        """The criterion these options describe."""
+        from benchlab.data.analysis.stats import AttentionCriterion
+
+        return AttentionCriterion(min_control_accuracy=self.min_control_acc, fast_ms=self.fast_ms,
+                                  max_fast_share=self.max_fast_share)
+
+
+class ComparisonOptions(PlotOptions, FormatOptions, SectionsOptions, SeedOptions, BootOptions, AttentionOptions):
+    """Everything a humans-vs-models comparison offers beyond its inputs, in ``--help`` order: the attention
+    criterion, ``--boot``, ``--seed``, ``--only``, ``--format``, ``--plot``."""

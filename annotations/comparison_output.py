@@ -1,0 +1,34 @@
+"""How every humans-vs-models comparison command prints: its tables in ``--format`` (numbers unformatted for csv
+and json), ``--only`` sections, and with ``--plot`` a figure (matplotlib, the ``plot`` extra)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from benchlab.annotations.command_output import err, say
+
+if TYPE_CHECKING:
+    from benchlab.annotations.command_options import ComparisonOptions
+    from benchlab.data.analysis.compare import Comparison
+
+
+def check_plot(plot_path: Path | None) -> None:
+    """Fail on a bad figure path or a missing matplotlib before minutes of bootstrapping, not after."""
+    if plot_path is not None:
+        from benchlab.data.analysis.plots import check_plot_path
+
+        check_plot_path(plot_path)
+
+
+def emit_comparison(comp: Comparison, opts: ComparisonOptions) -> None:
+    """Print the tables, then write the figure (announced on stderr)."""
+    from benchlab.data.tables import render
+
+    numeric = opts.fmt in ("csv", "json")
+    say(render(comp.tables(numeric=numeric, sections=opts.sections or None), opts.fmt).removesuffix("\n"))
+    if opts.plot_path is not None:
+        from benchlab.data.analysis.plots import save_comparison_plot
+
+        save_comparison_plot(comp, opts.plot_path)
+        err(f"figure written to {opts.plot_path}")

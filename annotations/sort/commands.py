@@ -1,0 +1,211 @@
+"""SORT / BookSORT commands, declared once: ``score sort``, ``compare sort``, ``booksort make|info|check``,
+``bench booksort`` (and the options of ``bench sort-screen``, whose terminal harness lives in ``benchlab.tui``).
+
+Each is an options model plus a function (:class:`~benchlab.annotations.task.Command`); ``benchlab.tui`` turns
+them into command-line commands.
+"""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+from typing import Literal
+
+from benchlab.annotations.command_options import ComparisonOptions, FormatOptions
+from benchlab.annotations.command_output import err, say
+from benchlab.annotations.options import Options, option
+from benchlab.annotations.task import Command, ToolGroup
+from benchlab.data.errors import BenchlabError
+
+BOOKSORT = ToolGroup("booksort", "BookSORT / SORT data: make trials from any text, check and describe data sets.")
+
+
+# -- score sort ----------------------------------------------------------------------------------------------------
+class _ScoreInputs(Options):
+    paths: tuple[Path, ...] = option(label="Results files or folders", argument=True,
+                                     help="SORT results CSVs or folders holding them.")
+    include_practice: bool = option(False, label="Score practice trials",
+                                    help="Also score practice trials (normally left out).")
+
+
+class ScoreOptions(FormatOptions, _ScoreInputs):
+    """``benchlab score sort PATHS``."""
+
+
+def score(opts: ScoreOptions) -> str:
+    from benchlab.data.sort.scoring import score_paths
+    from benchlab.data.tables import render
+
+    return render(score_paths(opts.paths, opts.include_practice), opts.fmt)
+
+
+# -- compare sort --------------------------------------------------------------------------------------------------
+class _CompareInputs(Options):
+    paths: tuple[Path, ...] = option(label="Results files or folders", argument=True,
+                                     help="SORT results CSVs or folders holding them.")
+    no_bins: bool = option(False, label="Only per configuration", help="Only per configuration, not per distance bin.")
+    no_participant_tests: bool = option(False, label="Only the pooled humans",
+                                        help="Only test the pooled humans against each model.")
+
+
+class CompareOptions(ComparisonOptions, _CompareInputs):
+    """``benchlab compare sort PATHS``: the inputs, then the options every comparison has."""
+
+
+def compare(opts: CompareOptions) -> None:
+    from benchlab.annotations.comparison_output import check_plot, emit_comparison
+    from benchlab.data.sort.compare import compare_sort
+
+    check_plot(opts.plot_path)
+    comp = compare_sort(list(opts.paths), criterion=opts.criterion(), exclude_flagged=opts.exclude_flagged,
+                        n_boot=opts.n_boot, seed=opts.seed, by_bin=not opts.no_bins,
+                        participant_tests=not opts.no_participant_tests, include_simulated=opts.include_simulated)
+    emit_comparison(comp, opts)
+
+
+# -- booksort make -------------------------------------------------------------------------------------------------
+class MakeOptions(Options):
+    texts: tuple[Path, ...] = option(label="Book texts", flag="--text", widget="path",
+                                     help="Plain-text book (repeat for several books). The nine BookSORT Gutenberg "
+                                     "files are recognised by name (69087-0.txt ...) and get the published "
+                                     "preprocessing.")
+    title: str | None = option(None, label="Title", help="Book title as written in the data (default: from the "
+                               "Gutenberg header). Only with a single --text.")
+    book_id: int | None = option(None, label="Book id", help="Numeric book_idx (default: the Gutenberg id, or a "
+                                 "stable number from the title). Only with a single --text.")
+    excerpt_lengths: tuple[int, ...] = option((250,), label="Excerpt lengths", short="-e", flag="--excerpt-length",
+                                              help="Excerpt length L_E in words (repeatable).")
+    segment_lengths: tuple[int, ...] = option((20,), label="Segment lengths", short="-s", flag="--segment-length",
+                                              help="Segment length L_S in words (repeatable).")
+    seed: int | None = option(None, label="Seed", help="numpy seed for every configuration (default: book id + L_E + "
+                              "L_S, the published rule, which reproduces BookSORT exactly for its nine books).")
+    out: Path = option(Path("booksort-trials"), label="Output folder", widget="folder", help="Output folder.")
+    layouts: tuple[Literal["parquet", "csv", "jsonl"], ...] = option(("parquet",), label="Layouts", flag="--layout",
+                                                                     help="Output layout(s) (repeatable).")
+    generic: bool = option(False, label="Generic cleaner",
+                           help="Use the generic text cleaner even for the nine BookSORT books.")
+
+
+def make(opts: MakeOptions) -> None:
+    from benchlab.data.sort.books import prepare
+    from benchlab.data.sort.generator import generate_many
+    from benchlab.data.sort.writers import write_layout
+
+    if len(opts.texts) > 1 and (opts.title or opts.book_id is not None):
+        raise BenchlabError("--title and --book-id apply to a single --text")
+    configs = [(le, ls) for le in opts.excerpt_lengths for ls in opts.segment_lengths]
+    records = []
+    started = time.perf_counter()
+    for text in opts.texts:
+        book = prepare(text, title=opts.title, book_idx=opts.book_id, generic=opts.generic)
+        recs, reports, skipped = generate_many(book, configs, opts.seed)
+        if not recs:
+            raise BenchlabError("text too short for every requested configuration: " + "; ".join(skipped), text)
+        for skipped_note in skipped:
+            err(f"skipped: {skipped_note}")
+        for rep in reports:
+            say(f"{book.book_idx} {book.title!r} e{rep.excerpt_length}/s{rep.segment_length}: "
+                f"{len(book.words):,} words ({book.method} cleaning), seed {rep.seed}, "
+                f"{rep.bad_excerpts} excerpts without a pair in some bin dropped first, "
+                f"segment KS p={rep.segment_ks_p:.2f}, checks passed")
+        records.extend(recs)
+    written = [p for layout in opts.layouts for p in write_layout(records, opts.out, layout)]
+    say(f"{len(records):,} trials in {time.perf_counter() - started:.1f} s:")
+    for path in written:
+        say(f"  {path}")
+
+
+# -- booksort info / check -----------------------------------------------------------------------------------------
+class _DataSet(Options):
+    path: Path = option(label="BookSORT folder or file", argument=True, help="BookSORT folder or file.")
+
+
+class InfoOptions(FormatOptions, _DataSet):
+    """``benchlab booksort info PATH``."""
+
+
+def info(opts: InfoOptions) -> str:
+    import pandas as pd
+
+    from benchlab.data.sort.loaders import load_frame
+    from benchlab.data.tables import Table, render
+
+    frame = load_frame(opts.path)
+    counts = frame.groupby(["excerpt_length", "segment_length", "book_idx", "book_title", "split"]).size()
+    table = counts.unstack("split", fill_value=0)
+    share = frame.groupby(["excerpt_length", "segment_length", "book_idx", "book_title"])["present_seg1_first"].mean()
+    table["share_A_first"] = share.round(3)
+    return render([Table(f"BookSORT trials in {opts.path}", pd.DataFrame(table))], opts.fmt)
+
+
+class CheckOptions(_DataSet):
+    texts: tuple[Path, ...] = option((), label="Book texts", flag="--text", widget="path",
+                                     help="Book text(s) to also check every excerpt verbatim at its position. A text "
+                                     "must be one of the data's books (matched by id, else by its excerpts): "
+                                     "otherwise the check fails.")
+
+
+def check(opts: CheckOptions) -> None:
+    from benchlab.data.sort.check import books_for_check, group_records, report_groups
+    from benchlab.data.sort.loaders import load_records
+
+    groups = group_records(load_records(opts.path))
+    books, mismatches = books_for_check(opts.texts, groups)
+    failed = report_groups(groups, books, bool(opts.texts), say)
+    for text, message in mismatches:
+        err(f"benchlab: error: {text}: {message}")
+    if mismatches:
+        raise BenchlabError(f"{len(mismatches)} --text file(s) are not books of this data set (see above)"
+                            + (f"; {failed} of {len(groups)} book/configuration groups failed too" if failed else ""),
+                            opts.path)
+    if failed:
+        raise BenchlabError(f"{failed} of {len(groups)} book/configuration groups failed", opts.path)
+
+
+# -- bench booksort / sort-screen ----------------------------------------------------------------------------------
+class BenchOptions(Options):
+    folder: Path | None = option(None, label="Book texts folder", flag="--texts", widget="folder",
+                                 help="Folder with the nine Gutenberg files (default: "
+                                 "../shared/datasets/booksort/pg_full_text).")
+    published_seconds: float = option(52.0, label="Published script's seconds",
+                                      help="The published script's time for the same job, for the ratio.")
+
+
+def bench(opts: BenchOptions) -> None:
+    from benchlab.data.sort.bench import bench_booksort
+
+    bench_booksort(opts.folder, opts.published_seconds, say)
+
+
+class ScreenBenchOptions(Options):
+    """``benchlab bench sort-screen`` (the run function is the terminal harness in ``benchlab.tui.sort``)."""
+
+    trials: int = option(10, label="Trials", ge=1, help="Trials to time.")
+    words: int = option(20_000, label="Excerpt words", ge=100, help="Excerpt length in words.")
+    as_json: bool = option(False, label="JSON", flag="--json", help="Print the raw figures as JSON.")
+
+
+SCORE = Command("score", "Score SORT results files ({L_E}-s{L_S}-{model}_results.csv) of people and models alike.",
+                ScoreOptions, score, name="sort")
+
+COMPARE = Command("compare", """SORT: each participant, the pooled humans and each model per configuration and
+distance bin.
+
+PATHS are results CSVs ({L_E}-s{L_S}-{model}_results.csv) or folders holding them; model names starting with
+"human-" are participants. Example:
+
+    benchlab compare sort lab/out/results models/results --format markdown --plot sort.pdf""",
+                  CompareOptions, compare, name="sort")
+
+MAKE = Command("tool", "Build SORT trials (110 excerpts x 4 distance bins; 100 test + 10 validation) from plain text.",
+               MakeOptions, make, name="make", tool=BOOKSORT)
+INFO = Command("tool", "Configurations, books and trials per split in a BookSORT folder or file.", InfoOptions, info,
+               name="info", tool=BOOKSORT)
+CHECK = Command("tool", "Validate a BookSORT data set: segments verbatim at their positions, distances in bins, "
+                "balance.", CheckOptions, check, name="check", tool=BOOKSORT)
+
+BENCH = Command("bench", "Generation speed: the four small configurations for the nine books, vs the published "
+                "script.", BenchOptions, bench, name="booksort")
+
+#: Every SORT command (``TASK.commands``); ``bench sort-screen`` is added by ``benchlab.tui`` (a terminal harness).
+COMMANDS: tuple[Command, ...] = (SCORE, COMPARE, MAKE, INFO, CHECK, BENCH)

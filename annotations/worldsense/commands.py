@@ -1,0 +1,255 @@
+"""WorldSense's commands, declared once: ``score``, ``compare``, ``fetch`` and ``bench worldsense``, ``bench compare``.
+
+Each is an options model plus a function (:class:`~benchlab.annotations.task.Command`); ``benchlab.tui`` turns
+them into command-line commands. The functions return the text to print, or print progress themselves (long
+benchmarks and downloads) through :mod:`benchlab.annotations.command_output`.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Literal
+
+from pydantic import field_validator
+
+from benchlab.annotations.command_options import BootOptions, ComparisonOptions, FormatOptions
+from benchlab.annotations.command_output import err, say, warn
+from benchlab.annotations.options import Options, option
+from benchlab.annotations.task import Command
+from benchlab.data.errors import BenchlabError
+
+FetchPart = Literal["test_set", "other_tests", "training_set"]
+
+
+def _must_exist(path: Path | None) -> Path | None:
+    if path is not None and not path.exists():
+        raise ValueError(f"'{path}' does not exist")
+    return path
+
+
+def score_sample_demo() -> str:
+    """The bundled sample's tables as text (what ``benchlab demo`` printed before the app existed)."""
+    from benchlab.data.samples import sample_path
+    from benchlab.data.tables import render
+    from benchlab.data.worldsense.scoring import score_testset_dir
+
+    folder = sample_path("worldsense")
+    tables = score_testset_dir(folder)
+    head = (f"WorldSense sample ({folder}): {tables.tuples['tuple_ID'].nunique()} tuples, "
+            f"{tables.tuples['modelname'].nunique()} models, scored like analyse_results.py\n\n")
+    return head + render(tables.tables(), "table")
+
+
+def sessions_results_folder(testset: Path) -> Path:
+    """Where ``benchlab run worldsense`` writes results for ``testset`` by default:
+    ``./benchlab-results/worldsense/<test set folder name>/results`` (``sample`` for the bundled sample)."""
+    from benchlab.data.samples import sample_path
+    from benchlab.data.worldsense.loader import find_trials_file
+
+    try:
+        folder = find_trials_file(testset).parent
+    except BenchlabError:
+        folder = Path(testset)
+    name = "sample" if folder.resolve() == sample_path("worldsense").resolve() else (folder.name or "worldsense")
+    return Path.cwd() / "benchlab-results" / "worldsense" / name / "results"
+
+
+# -- score worldsense ----------------------------------------------------------------------------------------------
+class _ScoreInputs(Options):
+    testset: Path | None = option(None, label="Test set", short="-t", widget="folder",
+                                  help="Test-set folder holding trials.jsonl.bz2 and results/ (e.g. "
+                                  ".../worldsense/test_set).")
+    sample: bool = option(False, label="Bundled sample",
+                          help="Score the bundled sample instead of a test-set folder.")
+    results_dirs: tuple[Path, ...] = option((), label="Results folders", flag="--results",
+                                            help="Results folder(s) to search recursively instead of "
+                                            "<testset>/results (repeatable).")
+
+
+class ScoreOptions(FormatOptions, _ScoreInputs):
+    """``benchlab score worldsense``: inputs, ``--format``, then the per-tuple file and the cache switch."""
+
+    tuples_out: Path | None = option(None, label="Per-tuple scores file", widget="path",
+                                     help="Also write the per-tuple scores (acc, bias) to this CSV file.")
+    no_cache: bool = option(False, label="Bypass the cache",
+                            help="Decode the files even if cached copies exist (cache: by content).")
+
+
+def score(opts: ScoreOptions) -> None:
+    from benchlab.data.atomic import atomic_write_text
+    from benchlab.data.tables import render
+    from benchlab.data.worldsense.columns import read_trial_columns
+    from benchlab.data.worldsense.scoring import load_results_dirs, score_worldsense
+
+    testset = opts.testset
+    if opts.sample:
+        from benchlab.data.samples import sample_path
+
+        testset = sample_path("worldsense")
+    if testset is None:
+        raise BenchlabError("give a test-set folder with -t/--testset (or --sample for the bundled sample)")
+    tuples_out = opts.tuples_out
+    if tuples_out is not None and not tuples_out.parent.is_dir():  # say so before scoring, not after the tables
+        raise BenchlabError("the folder for --tuples-out does not exist (or is a file)", tuples_out.parent)
+    if tuples_out is not None and tuples_out.is_dir():
+        raise BenchlabError("--tuples-out is a folder; give a file name", tuples_out)
+    dirs = list(opts.results_dirs) or [testset / "results"]
+    tables = score_worldsense(read_trial_columns(testset, cache=not opts.no_cache),
+                              load_results_dirs(dirs, cache=not opts.no_cache), on_warning=warn)
+    say(render(tables.tables(), opts.fmt).removesuffix("\n"))
+    if tuples_out is not None:
+        atomic_write_text(tuples_out, tables.tuples.to_csv(index=False))
+        err(f"benchlab: wrote {len(tables.tuples)} tuple scores to {tuples_out}")
+
+
+# -- fetch worldsense ----------------------------------------------------------------------------------------------
+class FetchOptions(Options):
+    dest: Path | None = option(None, label="Download folder", widget="folder",
+                               help="Download folder (default: the user data folder); files land in "
+                               "<dest>/worldsense/.")
+    base_url: str | None = option(None, label="Repository root",
+                                  help="Repository root to download from (default: the benchmark's public "
+                                  "repository at the pinned commit, or $BENCHLAB_WORLDSENSE_BASE_URL).")
+    only: tuple[FetchPart, ...] = option((), label="Parts",
+                                         help="Download only these parts (repeatable; default: everything, 26 MB).")
+
+
+def fetch(opts: FetchOptions) -> str:
+    from benchlab.annotations.worldsense.download_progress import fetch_with_progress
+    from benchlab.data.worldsense.fetch import default_dest
+
+    summary = fetch_with_progress(opts.dest or default_dest(), opts.base_url, opts.only)
+    fetched = [p.parent for p in [*summary.downloaded, *summary.skipped] if p.name == "trials.jsonl.bz2"]
+    test_set = fetched[0] if fetched else summary.dest / "worldsense" / "test_set"
+    return (f"WorldSense: {len(summary.downloaded)} file(s) downloaded, {len(summary.skipped)} already there, "
+            f"all verified, in {summary.dest / 'worldsense'}\n"
+            f"Score the published results with:\n  benchlab score worldsense -t {test_set}")
+
+
+# -- bench worldsense ----------------------------------------------------------------------------------------------
+class BenchOptions(Options):
+    testsets: tuple[Path, ...] = option((), label="Test sets", short="-t", flag="--testset", widget="folder",
+                                        help="Test-set folder(s) to score (repeatable; default: the bundled "
+                                        "sample).")
+    original: Path | None = option(None, label="Original repository", widget="folder", metavar="DIRECTORY",
+                                   help="Checkout of the original repository (with analyse_results.py): run it "
+                                   "too and compare.")
+    original_python: str | None = option(None, label="Python of the original",
+                                         help="Python that runs the original (needs pandas; default: this one).")
+    repeat: int = option(3, label="Runs per measurement", ge=1, le=20,
+                         help="Runs per measurement; the median wall time and largest peak are reported.")
+
+    @field_validator("testsets")
+    @classmethod
+    def _testsets_exist(cls, value: tuple[Path, ...]) -> tuple[Path, ...]:
+        for path in value:
+            _must_exist(path)
+        return value
+
+    @field_validator("original")
+    @classmethod
+    def _original_exists(cls, value: Path | None) -> Path | None:
+        if value is not None and value.is_file():
+            raise ValueError(f"'{value}' is a file, not the repository folder")
+        return _must_exist(value)
+
+
+def bench(opts: BenchOptions) -> None:
+    from benchlab.data.samples import sample_path
+    from benchlab.data.worldsense.bench import bench_worldsense
+
+    sets = list(opts.testsets) or [sample_path("worldsense")]
+    bench_worldsense(sets, say, original=opts.original, original_python=opts.original_python, repeat=opts.repeat)
+
+
+# -- compare worldsense --------------------------------------------------------------------------------------------
+class _CompareInputs(Options):
+    testset: Path | None = option(None, label="Test set", short="-t", widget="folder",
+                                  help="Test-set folder (holds trials.jsonl.bz2; its results/ folder holds the "
+                                  "published models). Default: the bundled sample.")
+    results: tuple[Path, ...] = option((), label="Results folders",
+                                       help="Results folder(s) with human (basic___human-<id>___results.jsonl) or "
+                                       "more model files.")
+    no_published: bool = option(False, label="Leave out the published models",
+                                help="Do not read <testset>/results (the published models).")
+    participant_tests: bool = option(False, label="Test each participant",
+                                     help="Also test each participant against each model.")
+    ci: Literal["bootstrap", "benchmark"] = option("bootstrap", label="CI method",
+                                                   help="CI method: stratified bootstrap over tuples, or the "
+                                                   "benchmark's own 1.96*sem (as in the paper).")
+
+
+class CompareOptions(ComparisonOptions, _CompareInputs):
+    """``benchlab compare worldsense``: the inputs, then the options every comparison has."""
+
+
+def compare(opts: CompareOptions) -> None:
+    from benchlab.annotations.comparison_output import check_plot, emit_comparison
+    from benchlab.data.samples import sample_path
+    from benchlab.data.worldsense.compare import compare_worldsense
+
+    check_plot(opts.plot_path)
+    testset = opts.testset or sample_path("worldsense")
+    results = opts.results
+    if not results:
+        default = sessions_results_folder(testset)
+        if default.is_dir():
+            err(f"human results: {default} (the sessions' default output folder)")
+            results = (default,)
+    comp = compare_worldsense(testset, list(results), include_published=not opts.no_published,
+                              criterion=opts.criterion(), exclude_flagged=opts.exclude_flagged, n_boot=opts.n_boot,
+                              seed=opts.seed, ci=opts.ci, participant_tests=opts.participant_tests,
+                              include_simulated=opts.include_simulated)
+    emit_comparison(comp, opts)
+
+
+# -- bench compare -------------------------------------------------------------------------------------------------
+class _BenchCompareInputs(Options):
+    testset: Path | None = option(None, label="Test set", short="-t", widget="folder",
+                                  help="WorldSense test set (default: the bundled sample).")
+    participants: int = option(20, label="Synthetic participants", ge=1, le=500, help="")
+    tuples_per_participant: int = option(200, label="Tuples per participant", ge=2, le=100_000, help="")
+
+
+class BenchCompareOptions(BootOptions, _BenchCompareInputs):
+    """``benchlab bench compare``: the synthetic lab, then ``--boot``."""
+
+
+def bench_compare(opts: BenchCompareOptions) -> str:
+    from benchlab.data.samples import sample_path
+    from benchlab.data.worldsense.compare_bench import bench_compare_worldsense
+
+    return bench_compare_worldsense(opts.testset or sample_path("worldsense"), opts.participants,
+                                    opts.tuples_per_participant, opts.n_boot)
+
+
+SCORE = Command("score", """Print the original analyse_results.py tables: average accuracy, accuracy and bias per
+problem (95% CI).
+
+Warnings (incomplete tuples, unknown Keys, answers outside the options, ...) go to stderr, one line each.""",
+                ScoreOptions, score, name="worldsense")
+
+FETCH = Command("fetch", "Download the official test sets and published results: checksummed, resumable.",
+                FetchOptions, fetch, name="worldsense")
+
+BENCH = Command("bench", """Wall time and peak memory of `benchlab score worldsense` (cold and cached), optionally vs
+the original.
+
+Each run is a separate process, timed from start to exit (imports included), as a user would experience it. With
+--original, the original script runs on the same data (COLUMNS=250) and its printed cells are compared with ours cell
+for cell.""", BenchOptions, bench, name="worldsense")
+
+COMPARE = Command("compare", """WorldSense: each participant, the pooled humans and each model per problem, with 95%
+CIs and tests.
+
+Files whose model name starts with "human" are participants. Without --results, the sessions' default output folder
+(./benchlab-results/worldsense/<test set>/results) is read when it exists. Example:
+
+    benchlab compare worldsense -t data/worldsense/test_set --results lab/out/results --plot fig.png""",
+                  CompareOptions, compare, name="worldsense")
+
+BENCH_COMPARE = Command("bench", "Time `compare worldsense` on synthetic participants next to the published models; "
+                        "print figures.", BenchCompareOptions, bench_compare, name="compare")
+
+#: Every WorldSense command (``TASK.commands``).
+COMMANDS: tuple[Command, ...] = (SCORE, COMPARE, FETCH, BENCH, BENCH_COMPARE)

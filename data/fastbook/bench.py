@@ -1,0 +1,92 @@
+"""Timings of loading, chunking, scoring and auditing fastbook-benchmark, next to the benchmark's reference loop.
+
+The reference-style scorer calls ftfy on every (context, passage) pair as the benchmark's ``utils.py`` does; ours
+normalises each distinct string once. Figures are medians of ``repeat`` runs.
+"""
+
+from __future__ import annotations
+
+import statistics
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from benchlab.data.fastbook.benchmark import Benchmark
+    from benchlab.data.fastbook.chapters import Chapter
+    from benchlab.data.fastbook.runs import Run
+
+
+def median_seconds(fn: Callable[[], object], repeat: int) -> float:
+    """Median wall seconds of ``repeat`` calls of ``fn``."""
+    times = []
+    for _ in range(repeat):
+        start = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - start)
+    return statistics.median(times)
+
+
+def _reference_loop(benchmark: Benchmark, run: Run) -> Callable[[], None]:
+    """The benchmark's scoring loop: ftfy of both sides for every (context, passage) pair (MRR only)."""
+    import ftfy
+
+    def loop() -> None:
+        for q in benchmark:
+            passages = run.passages(q.id)[:10]
+            for comp in q.answer_context:
+                for passage in passages:
+                    if any(ftfy.fix_text(c) in ftfy.fix_text(passage) for c in comp.context):
+                        break
+
+    return loop
+
+
+def _audit_rows(benchmark: Benchmark, chapters: dict[int, Chapter], repeat: int) -> list[tuple[str, float]]:
+    from benchlab.data.fastbook.audit import Auditor, audit_benchmark
+
+    rows = [("auditor set-up (ftfy of chapters and chunks, once)", median_seconds(lambda: Auditor(chapters), repeat))]
+    n_contexts = sum(len(c.context) for q in benchmark for c in q.answer_context)
+    rows.append((f"audit all {n_contexts} contexts, fresh auditor (target < 500 ms)",
+                 median_seconds(lambda: audit_benchmark(benchmark, chapters), repeat)))
+    auditor = Auditor(chapters)
+
+    def audit_prepared() -> None:
+        auditor.clear_cache()  # verdicts computed afresh; only the normalised chapter and chunk texts are kept
+        audit_benchmark(benchmark, chapters, auditor)
+
+    rows.append(("audit all contexts, chapters and chunks prepared", median_seconds(audit_prepared, repeat)))
+    return rows
+
+
+def fastbook_timings(path: Path, benchmark: Benchmark, chapters: dict[int, Chapter], repeat: int) -> str:
+    """The timings table as printed by ``benchlab bench fastbook``."""
+    from benchlab.data.fastbook.baseline import fts_run
+    from benchlab.data.fastbook.benchmark import load_benchmark
+    from benchlab.data.fastbook.chapters import chunk_spans, chunking_available
+    from benchlab.data.fastbook.scoring import Scorer
+
+    rows: list[tuple[str, float]] = [("load benchmark JSON", median_seconds(lambda: load_benchmark(path), repeat))]
+    rows.append(("chunk spans, bundled table (all chapters)",
+                 median_seconds(lambda: [chunk_spans(c.text) for c in chapters.values()], repeat)))
+    if chunking_available():
+        rows.append(("chunk with the benchmark's splitter (all chapters)",
+                     median_seconds(lambda: [chunk_spans(c.text, recompute=True) for c in chapters.values()], 1)))
+    run = fts_run(benchmark, chapters, query="question")
+    rows.append(("FTS5 baseline run (index + all questions)",
+                 median_seconds(lambda: fts_run(benchmark, chapters, query="question"), repeat)))
+    rows.append(("scorer set-up (ftfy of chunks and contexts, once)",
+                 median_seconds(lambda: Scorer(benchmark, chapters), repeat)))
+    scorer = Scorer(benchmark, chapters)
+    ours = median_seconds(lambda: scorer.score(run), repeat)
+    rows.append((f"score one run, {len(benchmark)} questions (target < 100 ms)", ours))
+    ref = median_seconds(_reference_loop(benchmark, run), max(1, repeat // 2))
+    rows.append(("score one run, reference loop (ftfy per pair, MRR only)", ref))
+    rows.extend(_audit_rows(benchmark, chapters, repeat))
+    width = max(len(name) for name, _ in rows)
+    lines = [f"fastbook-benchmark timings ({path.name}, {len(benchmark)} questions, "
+             f"{sum(len(c.chunks) for c in chapters.values())} chunks; median of {repeat})"]
+    lines.extend(f"  {name:<{width}}  {seconds * 1000:9.1f} ms" for name, seconds in rows)
+    lines.append(f"  speed-up of cached scoring over the reference loop: {ref / ours:.0f}x" if ours > 0 else "")
+    return "\n".join(lines)

@@ -1,0 +1,30 @@
+"""Register the example plug-in (examples/benchlab-example-task) without pip, the way an installed package is.
+
+``importlib.metadata`` discovers entry points from ``<name>.dist-info/entry_points.txt`` in any ``sys.path``
+folder; a temporary folder holding the package and such a dist-info is therefore an installed plug-in to benchlab.
+The entry point line is read from the example's own ``pyproject.toml``, so the test checks the declaration a user
+copies.
+"""
+
+from __future__ import annotations
+
+import shutil
+import tomllib
+from pathlib import Path
+
+EXAMPLE = Path(__file__).resolve().parents[1] / "examples" / "benchlab-example-task"
+PACKAGE = "benchlab_example_task"
+
+
+def install_example(folder: Path) -> tuple[Path, dict[str, str]]:
+    """Copy the package into ``folder`` with a minimal dist-info; returns (folder, the declared entry points)."""
+    project = tomllib.loads((EXAMPLE / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+    declared: dict[str, str] = project["entry-points"]["benchlab.tasks"]
+    shutil.copytree(EXAMPLE / PACKAGE, folder / PACKAGE)
+    info = folder / f"{PACKAGE}-{project['version']}.dist-info"
+    info.mkdir()
+    (info / "METADATA").write_text(
+        f"Metadata-Version: 2.1\nName: {project['name']}\nVersion: {project['version']}\n", encoding="utf-8")
+    lines = "".join(f"{name} = {target}\n" for name, target in declared.items())
+    (info / "entry_points.txt").write_text(f"[benchlab.tasks]\n{lines}", encoding="utf-8")
+    return folder, declared

@@ -1,0 +1,20 @@
+"""``benchlab bench sort-screen``: declared like every other command (options in ``benchlab.annotations.sort``),
+but its harness drives the Textual trial screen on a pseudo-terminal, so the function lives here in the tui."""
+
+from __future__ import annotations
+
+from benchlab.annotations.sort.commands import ScreenBenchOptions
+from benchlab.annotations.task import Command
+
+
+def bench_sort_screen(opts: ScreenBenchOptions) -> str:
+    import json
+
+    from benchlab.tui.sort.screen_bench import run_sort_screen_bench, summarise
+
+    figures = run_sort_screen_bench(trials=opts.trials, words=opts.words)
+    return json.dumps(figures, indent=2) if opts.as_json else summarise(figures)
+
+
+SCREEN_BENCH = Command("bench", "Load -> first paint of a long excerpt and continue -> question times, on a real "
+                       "pseudo-terminal.", ScreenBenchOptions, bench_sort_screen, name="sort-screen")
