@@ -146,6 +146,8 @@ class ChoiceTaskSession:
     """The task part of a session (:class:`~benchlab.annotations.session_runner.TaskSession`): options, gold,
     practice feedback, the prompt of the trial screen and the results record."""
 
+    response_log = ResponseLog
+
     def __init__(self, name: str, items: ChoiceItems) -> None:
         self.name = name
         self.items = items

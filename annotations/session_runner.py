@@ -18,11 +18,11 @@ from enum import StrEnum
 from pathlib import Path
 from typing import Any, Protocol
 
-from benchlab.annotations.response_log import ResponseLog
 from benchlab.annotations.session_lock import SessionLock
 from benchlab.annotations.session_plan import PlannedStep, SessionPlan
 from benchlab.data.atomic import append_line
 from benchlab.data.errors import BenchlabError
+from benchlab.data.record_log import KeyedRecordLog
 
 
 class Stage(StrEnum):
@@ -89,6 +89,11 @@ class TaskSession(Protocol):
     """The task-specific part of a session (WorldSense now; SORT and others plug in the same way)."""
 
     name: str
+    @property
+    def response_log(self) -> type[KeyedRecordLog]:
+        """How this task's responses are written, opened as ``response_log(path, item_id_of)``: the runner appends
+        to it and reads it back on resume (WorldSense: ``ResponseLog``, JSONL; SORT: its results CSV)."""
+        ...
 
     def options(self, item_id: str) -> tuple[str, ...]: ...
 
@@ -144,10 +149,8 @@ class SessionRunner:
         self.text = text or SessionText()
         self.resume = resume
         self.simulated = simulated
-        # A task may write its own results format (e.g. SORT's CSV) with a log of the same interface.
-        log_type = getattr(task, "response_log", ResponseLog)
-        self.results_log = log_type(files.results, task.item_id_of)
-        self.practice_log = log_type(files.practice, task.item_id_of)
+        self.results_log = task.response_log(files.results, task.item_id_of)
+        self.practice_log = task.response_log(files.practice, task.item_id_of)
         self._lock = SessionLock(files.lock)
         self._steps = plan.steps()
         self._pending: list[PlannedStep] = []

@@ -11,17 +11,12 @@ import pytest
 from click.testing import CliRunner
 from scipy import stats
 
+from benchlab.annotations.sort.human_record import HUMAN_COLUMNS, HumanSortRow, SortResultsLog
 from benchlab.data.errors import BenchlabError
 from benchlab.data.samples import sample_path
 from benchlab.data.sort.loaders import Selection, load_records
 from benchlab.data.sort.records import BookSortRecord
-from benchlab.data.sort.results import (
-    HUMAN_COLUMNS,
-    HumanSortRow,
-    SortResultsLog,
-    read_results,
-    results_filename,
-)
+from benchlab.data.sort.results import read_results, results_filename
 from benchlab.data.sort.scoring import score_paths
 from benchlab.tui.cli import cli
 

@@ -10,12 +10,12 @@ import pytest
 from scipy.stats import binomtest
 from statsmodels.stats.contingency_tables import mcnemar as sm_mcnemar
 
+from benchlab.annotations.sort.human_record import HumanSortRow, SortResultsLog
 from benchlab.data.analysis.compare import POOLED
 from benchlab.data.analysis.stats import AttentionCriterion
 from benchlab.data.samples import sample_path
 from benchlab.data.sort.compare import compare_sort
 from benchlab.data.sort.loaders import load_records
-from benchlab.data.sort.results import HumanSortRow, SortResultsLog
 from benchlab.tui.cli import main
 
 COLS = ["", "book_idx", "excerpt_idx", "segment_idx", "distance_bin", "present_seg1_first", "excerpt_length",

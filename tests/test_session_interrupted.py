@@ -17,9 +17,10 @@ from benchlab.annotations.registry import registry
 from benchlab.annotations.session_plan import PlannedStep, SessionPlan
 from benchlab.annotations.session_runner import ResponseTiming
 from benchlab.annotations.session_start import prepare_session
+from benchlab.annotations.sort.human_record import HUMAN_COLUMNS, LEGACY_HUMAN_COLUMNS, SortResultsLog
 from benchlab.annotations.sort.session import SortTask
 from benchlab.annotations.sort.task import load_trials as load_sort_trials
-from benchlab.data.sort.results import HUMAN_COLUMNS, LEGACY_HUMAN_COLUMNS, SortResultsLog, read_results
+from benchlab.data.sort.results import read_results
 from benchlab.tui import launcher_entries as _entries  # noqa: F401
 from benchlab.tui.app import BenchlabApp
 from benchlab.tui.screens.choice_trial import ChoiceTrialScreen

@@ -13,7 +13,7 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from benchlab.data.sort.results import SortResultsLog
+from benchlab.annotations.sort.human_record import SortResultsLog
 
 CLI = [sys.executable, "-c", "from benchlab.tui.cli import main; main()"]
 

@@ -9,7 +9,7 @@ ends on a hand-back screen that only the same chord leaves, so a participant nev
 
 from __future__ import annotations
 
-from typing import Any, ClassVar, Protocol, runtime_checkable
+from typing import Any, ClassVar
 
 from rich.console import RenderableType
 from textual._time import get_time
@@ -20,21 +20,15 @@ from benchlab.annotations.session_runner import SessionRunner, Stage
 from benchlab.annotations.task import Task
 from benchlab.data.errors import BenchlabError
 from benchlab.tui.crash_app import CrashSafeApp
-from benchlab.tui.frame_clock import FrameClock, timed_driver_class
+from benchlab.tui.frame_clock import TimedDriver, timed_driver_class
 from benchlab.tui.key_debounce import KeyDebounce
 from benchlab.tui.screens.experimenter_menu import ExperimenterMenu
 from benchlab.tui.screens.handback import HandbackScreen
+from benchlab.tui.screens.step_done import StepDone
+from benchlab.tui.screens.trial_base import TrialScreen
 from benchlab.tui.session_flow import SessionFlow
-from benchlab.tui.trial_context import OnsetHooked
 
 CHORD_WINDOW_S = 2.0
-
-
-@runtime_checkable
-class ClockedDriver(Protocol):
-    """The timed terminal driver (:func:`~benchlab.tui.frame_clock.timed_driver_class`; absent on Windows)."""
-
-    frame_clock: FrameClock
 
 
 class BenchlabApp(CrashSafeApp[list[str]]):
@@ -88,6 +82,10 @@ class BenchlabApp(CrashSafeApp[list[str]]):
                                 debounce=KeyDebounce(repeat_window_s=self.repeat_window_s, min_rt_s=self.min_rt_s))
         self.flow.show()
 
+    def on_step_done(self, message: StepDone) -> None:
+        if self.flow is not None:
+            self.flow.step_done(message)
+
     def _leave_session(self, **toast: Any) -> None:
         """CLI sessions exit the app; launcher sessions go back to the launcher behind the hand-back screen, and
         ``toast`` (the summary or the error) is shown only once the experimenter has dismissed it."""
@@ -126,18 +124,17 @@ class BenchlabApp(CrashSafeApp[list[str]]):
     def _display(self, screen: Screen[Any], renderable: RenderableType | None) -> None:
         """Ask the frame clock to tell the screen when this frame is written to the terminal.
 
-        A screen opts in with ``onset_hook()``, returning the callback for the stimulus this frame shows (or
-        ``None``); the callback gets the monotonic time of the write, from the writer thread.
+        A :class:`~benchlab.tui.screens.trial_base.TrialScreen` answers ``onset_hook()``: the callback for the stimulus
+        this frame shows (or ``None``); the callback gets the monotonic time of the write, from the writer thread.
 
         That is the closest software moment to "the question is on the terminal" (``call_after_refresh`` runs on
         the next idle cycle, a frame or more later). Headless runs (tests) write nothing, so screens fall back to
         their ``call_after_refresh`` stamp there.
         """
-        driver = self._driver
-        clock = driver.frame_clock if isinstance(driver, ClockedDriver) else None
+        clock = self._driver.frame_clock if isinstance(self._driver, TimedDriver) else None
         before = clock.queued if clock is not None else 0
         super()._display(screen, renderable)
-        if clock is None or not isinstance(screen, OnsetHooked) or clock.queued == before or screen is not self.screen:
+        if clock is None or not isinstance(screen, TrialScreen) or clock.queued == before or screen is not self.screen:
             return
         # Asked now, on the main thread, so the screen answers for what this very frame shows.
         hook = screen.onset_hook()

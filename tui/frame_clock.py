@@ -14,7 +14,7 @@ import os
 import sys
 import threading
 from collections.abc import Callable
-from typing import Any, TextIO
+from typing import Any, Protocol, TextIO, runtime_checkable
 
 from textual._time import get_time
 
@@ -54,9 +54,9 @@ class FrameClock:
             callback(done)
 
     def _writing(self, text: str, when: float) -> None:
-        seq = getattr(text, "seq", None)
-        if seq is None:
+        if not isinstance(text, _Numbered):  # a write that bypassed the queue
             return
+        seq = text.seq
         with self._lock:
             self._written = seq
             self._stamps[seq] = when
@@ -64,6 +64,13 @@ class FrameClock:
             due = self._waiting.pop(seq, [])
         for callback in due:
             callback(when)
+
+
+@runtime_checkable
+class TimedDriver(Protocol):
+    """A driver that time-stamps its frame writes (the app asks the frame clock for stimulus onsets)."""
+
+    frame_clock: FrameClock
 
 
 class _TimedFile:

@@ -29,7 +29,9 @@ from benchlab.tui.screens.consent import ConsentScreen
 from benchlab.tui.screens.end import EndScreen
 from benchlab.tui.screens.feedback import FeedbackScreen
 from benchlab.tui.screens.instructions import InstructionsScreen
-from benchlab.tui.trial_context import TimedTrial, TrialContext
+from benchlab.tui.screens.step_done import StepDone
+from benchlab.tui.screens.trial_base import TrialScreen
+from benchlab.tui.trial_context import TrialContext
 from benchlab.tui.trial_screens import trial_screen
 
 if TYPE_CHECKING:
@@ -63,10 +65,9 @@ class SessionFlow:
         r = self.runner
         if r.stage is Stage.CONSENT:
             assert r.text.consent is not None
-            accept, decline = self._guarded(r.accept_consent), self._guarded(r.decline_consent)
-            self._switch(ConsentScreen(r.text.consent, accept, decline))
+            self._switch(ConsentScreen(r.text.consent))
         elif r.stage is Stage.INSTRUCTIONS:
-            self._switch(InstructionsScreen(r.text.instructions, self._guarded(r.finish_instructions)))
+            self._switch(InstructionsScreen(r.text.instructions))
         elif r.stage is Stage.TRIAL:
             step = r.current
             if step.practice:
@@ -93,7 +94,7 @@ class SessionFlow:
             title = f"Block {r.next_block - 1} of {r.n_blocks} done"
             left = r.n_main - r.recorded_main
             message = f"Take a short break if you like. {left} question{'s' if left != 1 else ''} to go."
-        return BreakScreen(title, message, progress, self._guarded(r.continue_after_break), guard_s=self.guard_s)
+        return BreakScreen(title, message, progress, guard_s=self.guard_s)
 
     def _show_end(self) -> None:
         r = self.runner
@@ -105,7 +106,7 @@ class SessionFlow:
         else:
             title = "Thank you!"
             message = "You have answered all the questions. Please let the experimenter know that you have finished."
-        self._switch(EndScreen(title, message, self._finish, guard_s=self.guard_s))
+        self._switch(EndScreen(title, message, guard_s=self.guard_s))
 
     def _switch(self, screen: Screen[None]) -> None:
         if self.screen is None:
@@ -113,6 +114,26 @@ class SessionFlow:
         else:
             self.app.switch_screen(screen)
         self.screen = screen
+
+    def step_done(self, message: StepDone) -> None:
+        """A consent, instructions, break, feedback or end screen is done (the app forwards its message): move on.
+
+        A message from a screen the session has already left (e.g. the experimenter ended it meanwhile) is ignored;
+        each screen posts at most one.
+        """
+        screen, r = message.screen, self.runner
+        if screen is not self.screen:
+            return
+        if isinstance(screen, FeedbackScreen):
+            self.show()
+        elif isinstance(screen, ConsentScreen) and message.choice in ("agree", "decline"):
+            self._guarded(r.accept_consent if message.choice == "agree" else r.decline_consent)()
+        elif isinstance(screen, InstructionsScreen):
+            self._guarded(r.finish_instructions)()
+        elif isinstance(screen, BreakScreen):
+            self._guarded(r.continue_after_break)()
+        elif isinstance(screen, EndScreen):
+            self._finish()
 
     def _guarded(self, transition: Callable[[], None]) -> Callable[[], None]:
         def run() -> None:
@@ -134,8 +155,8 @@ class SessionFlow:
             return
         item = self.runner.current.item_id
         if self._interrupted is None or self._interrupted[0] != item:
-            screen = self.screen
-            first = screen.first_onset_mono if isinstance(screen, TimedTrial) else None
+            # SORT (STM) is first on screen with its excerpt; a choice trial with its question.
+            first = self.screen.first_onset_mono if isinstance(self.screen, TrialScreen) else None
             self._interrupted = (item, first)
         self.show()
 
@@ -148,7 +169,7 @@ class SessionFlow:
             self._fail(exc)
             return
         if feedback is not None:
-            self._switch(FeedbackScreen(feedback, self.show, guard_s=min(self.guard_s, 0.3)))
+            self._switch(FeedbackScreen(feedback, guard_s=min(self.guard_s, 0.3)))
         else:
             self.show()
 
@@ -165,9 +186,9 @@ class SessionFlow:
         """Experimenter skip: an empty answer for the trial on screen."""
         if self.runner.stage is not Stage.TRIAL:
             return
-        screen = self.screen
-        onset = screen.onset_mono if isinstance(screen, TimedTrial) else None
-        requested = screen.requested_mono if isinstance(screen, TimedTrial) else None
+        trial = self.screen if isinstance(self.screen, TrialScreen) else None
+        onset = trial.onset_mono if trial is not None else None
+        requested = trial.requested_mono if trial is not None else None
         now = get_time()
         timing = ResponseTiming(onset_mono=onset, response_mono=now, wall_clock=wall_clock_now(),
                                 requested_mono=requested, handler_mono=now, input="experimenter")

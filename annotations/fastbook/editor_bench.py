@@ -10,14 +10,14 @@ import shutil
 import statistics
 import tempfile
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
 from benchlab.annotations.fastbook.context_edits import AddContext, SetFlag, Slot, toggled
 from benchlab.annotations.fastbook.curation import CurationSession
 from benchlab.annotations.fastbook.editor_model import CurateModel
-from benchlab.data.fastbook.chapters import load_chapters
+from benchlab.data.fastbook.chapters import Chapter, load_chapters
 from benchlab.data.fastbook.runs import Run
 
 
@@ -34,13 +34,13 @@ def _ms(fn: Callable[[], object]) -> tuple[float, object]:
     return (time.perf_counter() - start) * 1000, out
 
 
-def chunk_runs(session: CurationSession, chapters: dict[int, object], n_runs: int) -> list[Run]:
+def chunk_runs(session: CurationSession, chapters: Mapping[int, Chapter], n_runs: int) -> list[Run]:
     """``n_runs`` synthetic runs: run i returns chunks i..i+9 of the question's chapter (real passages)."""
     runs = []
     for i in range(n_runs):
         run = Run(f"chunks{i}-{i + 9}")
         for q in session.benchmark:
-            chunks = getattr(chapters[q.chapter], "chunks", [])
+            chunks = chapters[q.chapter].chunks
             run.results[q.id] = [c.text for c in chunks[i : i + 10]]
         runs.append(run)
     return runs

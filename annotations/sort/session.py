@@ -12,7 +12,8 @@ Plan rules, and why:
 * excerpts already answered by the participant in an earlier session (same configuration) are not drawn again.
 
 Responses go to ``<out>/results/{L_E}-s{L_S}-human_<participant>_results.csv`` in the SORT evaluation's results
-layout (see :mod:`benchlab.data.sort.results`), one fsynced row per trial, so ``benchlab score sort`` and the
+layout (see :mod:`benchlab.data.sort.results`; the human row and its log:
+:mod:`benchlab.annotations.sort.human_record`), one fsynced row per trial, so ``benchlab score sort`` and the
 original ``calc_accuracy`` read human and model files the same way.
 """
 
@@ -34,10 +35,11 @@ from benchlab.annotations.session_runner import (
     SessionRunner,
     SessionText,
 )
+from benchlab.annotations.sort.human_record import HumanSortRow, SortResultsLog
 from benchlab.annotations.sort.plan_options import Condition, SortPlanOptions
 from benchlab.data.errors import BenchlabError
 from benchlab.data.sort.records import BookSortRecord
-from benchlab.data.sort.results import HumanSortRow, SortResultsLog, human_model_name, results_filename
+from benchlab.data.sort.results import human_model_name, results_filename
 
 OPTIONS = ("A", "B")
 

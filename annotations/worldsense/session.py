@@ -14,8 +14,6 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, StrictInt, StrictStr
-
 from benchlab.annotations.ids import check_id
 from benchlab.annotations.response_log import ResponseLog
 from benchlab.annotations.session_plan import PlannedStep, SessionPlan
@@ -27,41 +25,14 @@ from benchlab.annotations.session_runner import (
     SessionText,
 )
 from benchlab.annotations.task import Choice
+from benchlab.annotations.worldsense.human_record import HumanResponse
 from benchlab.annotations.worldsense.plan import WorldSensePlanOptions, build_worldsense_plan
 from benchlab.data.errors import BenchlabError
-from benchlab.data.version import __version__
 from benchlab.data.worldsense.records import Trial, TrialPrompt
 
 PROMPTING = "basic"
 
 
-class HumanResponse(BaseModel):
-    """One line of a human results file (WorldSense results format plus timing and provenance)."""
-
-    model_config = ConfigDict(extra="forbid")
-
-    Key: StrictInt
-    resp: StrictStr
-    rt_ms: float | None
-    onset_mono: float | None
-    response_mono: float | None
-    requested_mono: float | None = None
-    handler_mono: float | None = None
-    onset_source: str = ""
-    timestamp: str
-    participant: str
-    session: str
-    trial_index: int
-    block: int
-    practice: bool
-    skipped: bool = False
-    input: str = "key"
-    ignored_keys: int = 0
-    simulated: str | None = None
-    plan_seed: int
-    benchlab_version: str = __version__
-    interrupted: bool = False  # the experimenter menu interrupted the trial; rt_ms is from the fresh onset
-    first_onset_mono: float | None = None  # onset of the trial's first showing (interrupted trials only)
 
 
 def modelname(participant: str) -> str:
@@ -84,6 +55,7 @@ class WorldSenseTask:
     """The WorldSense part of a session: options, records and practice feedback for items named by their Key."""
 
     name = "worldsense"
+    response_log = ResponseLog
 
     def __init__(self, trials: Sequence[Trial]) -> None:
         self._by_key = {str(t.Key): t for t in trials}

@@ -1,9 +1,10 @@
 """The benchmark-independent part of a humans-vs-models comparison: the result object and its tables.
 
-A benchmark adapter (:mod:`benchlab.data.worldsense.compare`, :mod:`benchlab.data.sort.compare`) fills a
-:class:`Comparison`: one :class:`~benchlab.data.analysis.stats.FigureCell` per (row, condition) for every participant,
-the pooled humans and every model; the human-model tests; per-participant spread and attention flags; response
-times; agreement. The CLI, the plots and the Results screen all read this one object, so they always agree.
+:func:`benchlab.data.analysis.pipeline.run_comparison` fills a :class:`Comparison` for every benchmark (the
+adapters :mod:`benchlab.data.worldsense.compare`, :mod:`benchlab.data.sort.compare` only declare and read): one
+:class:`~benchlab.data.analysis.stats.FigureCell` per (row, condition) for every participant, the pooled humans
+and every model; the human-model tests; per-participant spread and attention flags; response times; agreement.
+The CLI, the plots and the Results screen all read this one object, so they always agree.
 """
 
 from __future__ import annotations

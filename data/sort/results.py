@@ -4,25 +4,21 @@ The original evaluation writes one CSV per configuration with the dataset column
 ``model_name``, ``A_is_first``, ``answer`` (A, B or X for no answer), ``ground_truth`` and ``correct``. Human
 sessions write the same columns plus timing and provenance, one row per trial, appended and fsynced before the
 next trial shows, so the same reader (and the original ``calc_accuracy``) scores both.
+
+This module holds the format (names, the shared columns, reading for scoring); the human row with its timing
+columns and the fsynced log a session appends it to are the session's, in :mod:`benchlab.annotations.sort.human_record`.
 """
 
 from __future__ import annotations
 
-import csv
-import io
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
 from pathlib import Path
-from typing import Any, Literal
+from typing import Literal
 
 import pandas as pd
-from pydantic import BaseModel, ConfigDict
 
-from benchlab.data.atomic import append_bytes
 from benchlab.data.errors import BenchlabError
-from benchlab.data.record_log import KeyedRecordLog
-from benchlab.data.sort.records import BookSortRecord
-from benchlab.data.version import __version__
 
 RESULTS_RE = re.compile(r"^(?P<le>\d+)-s(?P<ls>\d+)-(?P<model>.+)_results\.csv$")
 
@@ -32,20 +28,6 @@ DATASET_COLUMNS = [
     "excerpt_pos", "excerpt_text", "book_title", "num_words", "segment_length", "excerpt_length",
 ]
 SCORE_COLUMNS = ["model_name", "A_is_first", "answer", "ground_truth", "correct"]
-HUMAN_EXTRA_COLUMNS = [
-    "trial_id", "participant", "session", "condition", "trial_index", "block", "practice", "seed",
-    "rt_ms", "reading_ms", "reading_timed_out", "delay_ms", "excerpt_onset_mono", "continue_mono",
-    "question_onset_mono", "response_mono", "handler_mono", "wall_clock", "input", "ignored_keys", "simulated",
-    "benchlab_version", "onset_source",
-    # Added later, at the end so that files written before still read (see LEGACY_HUMAN_COLUMNS).
-    "interrupted", "first_onset_mono",
-]
-#: The leading unnamed column mirrors the pandas index the original writes, so ``read_csv(index_col=0)`` works.
-HUMAN_COLUMNS = ["", *DATASET_COLUMNS, *SCORE_COLUMNS, *HUMAN_EXTRA_COLUMNS]
-#: The header of human files written before ``interrupted``/``first_onset_mono`` existed: still read, and appended
-#: to in their own layout (the new columns are left out of such a file).
-LEGACY_HUMAN_COLUMNS = HUMAN_COLUMNS[:HUMAN_COLUMNS.index("interrupted")]
-
 Answer = Literal["A", "B", "X"]
 
 
@@ -58,114 +40,6 @@ def results_filename(excerpt_length: int, segment_length: int, model_name: str) 
 
 def human_model_name(participant: str) -> str:
     return f"human-{participant}"
-
-
-class HumanSortRow(BaseModel):
-    """One row of a human SORT results file (the model columns plus timing and provenance)."""
-
-    model_config = ConfigDict(extra="forbid")
-
-    book_idx: int
-    excerpt_idx: int
-    segment_idx: int
-    seg1_pos: int
-    seg2_pos: int
-    distance_bin: int
-    present_seg1_first: int
-    excerpt_pos: float
-    excerpt_text: str
-    book_title: str
-    num_words: int
-    segment_length: int
-    excerpt_length: int
-    model_name: str
-    A_is_first: int
-    answer: Answer
-    ground_truth: Literal["A", "B"]
-    correct: bool
-    trial_id: str
-    participant: str
-    session: str
-    condition: Literal["stm", "ltm"]
-    trial_index: int
-    block: int
-    practice: bool
-    seed: int
-    rt_ms: float | None = None
-    reading_ms: float | None = None
-    reading_timed_out: bool = False
-    delay_ms: float | None = None
-    excerpt_onset_mono: float | None = None
-    continue_mono: float | None = None
-    question_onset_mono: float | None = None
-    response_mono: float | None = None
-    handler_mono: float | None = None
-    wall_clock: str = ""
-    input: str = "key"
-    ignored_keys: int = 0
-    simulated: str | None = None
-    benchlab_version: str = __version__
-    onset_source: str = ""  # "frame_written" (the frame's write to the terminal) or "after_refresh" (fallback)
-    interrupted: bool = False  # the experimenter menu interrupted the trial; rt_ms is from the fresh onset
-    first_onset_mono: float | None = None  # the trial's first onset (excerpt in STM), for interrupted trials
-
-    @classmethod
-    def from_trial(cls, record: BookSortRecord, answer: Answer, **extra: Any) -> HumanSortRow:
-        """Score one answer with the model code's rule: ground truth A iff A is first; X is never correct."""
-        dataset = {c: getattr(record, c) for c in DATASET_COLUMNS}
-        truth = record.ground_truth
-        return cls(**dataset, A_is_first=record.present_seg1_first, answer=answer, ground_truth=truth,
-                   correct=answer == truth, trial_id=record.trial_id, **extra)
-
-
-def _cell(value: Any) -> str:
-    if value is None:
-        return ""
-    if isinstance(value, bool):
-        return "True" if value else "False"
-    if isinstance(value, float):
-        return repr(value)
-    return str(value)
-
-
-class SortResultsLog(KeyedRecordLog):
-    """An append-only human results CSV with the engine's response-log interface (recover/answered/append).
-
-    Every row is written with one ``write`` and fsynced before ``append`` returns; on reopening a torn last
-    row (a killed process) is cut off and the trial ids already recorded are skipped, so nothing is duplicated.
-    """
-
-    def __init__(self, path: str | Path, id_of: Any = None) -> None:
-        super().__init__(path, lambda record: str(record["trial_id"]))
-        self._header = HUMAN_COLUMNS  # the layout of the file being appended to (an older file keeps its own)
-
-    def _read_rows(self) -> Iterator[tuple[int, dict[str, Any]]]:
-        if not self.path.exists() or self.path.stat().st_size == 0:
-            return
-        # A torn last row may end inside a UTF-8 sequence; it is dropped, so undecodable bytes there do not matter.
-        with open(self.path, encoding="utf-8", errors="replace", newline="") as handle:
-            lines = handle.read().split("\n")[:-1]  # after the last newline: nothing, or a torn row
-        reader = csv.reader(lines)
-        header = next(reader, None)
-        if header not in (HUMAN_COLUMNS, LEGACY_HUMAN_COLUMNS):
-            raise BenchlabError("not a benchlab human SORT results file (unexpected header); choose another --out "
-                                "folder", self.path, 1)
-        self._header = header
-        for lineno, row in enumerate(reader, start=2):
-            if len(row) != len(header):
-                raise BenchlabError(f"expected {len(header)} columns, found {len(row)}", self.path, lineno)
-            yield lineno, dict(zip(header, row, strict=True))
-
-    def _write(self, record: dict[str, Any]) -> dict[str, Any]:
-        values = HumanSortRow.model_validate(record).model_dump(mode="python")
-        buf = io.StringIO()
-        writer = csv.writer(buf, lineterminator="\n")
-        if not self.path.exists() or self.path.stat().st_size == 0:
-            self._header = HUMAN_COLUMNS
-            writer.writerow(HUMAN_COLUMNS)
-        writer.writerow([str(len(self._records)), *(_cell(values[c]) for c in self._header[1:])])
-        append_bytes(self.path, buf.getvalue().encode("utf-8"))
-        return {k: _cell(v) for k, v in values.items()}
 
 
 # ---------------------------------------------------------------------------------------------------------------

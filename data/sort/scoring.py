@@ -26,6 +26,7 @@ from scipy import stats as sps
 
 from benchlab.data.analysis.stats import bootstrap_ci, format_p, sign_flip_p, stars, stratified_mean, wilson_ci
 from benchlab.data.errors import BenchlabError
+from benchlab.data.sort.items import read_rows
 from benchlab.data.sort.results import read_many
 from benchlab.data.tables import Table
 
@@ -50,10 +51,8 @@ def _subjects(frame: pd.DataFrame) -> list[tuple[str, pd.DataFrame]]:
 def pooled_items(paths: Iterable[str | Path]) -> pd.DataFrame:
     """One row per (condition, item) answered by real people: mean correctness over the people who answered it.
 
-    Items and first answers as in :func:`benchlab.data.sort.compare.read_rows` (practice rows left out).
+    Items and first answers as in :func:`benchlab.data.sort.items.read_rows` (practice rows left out).
     """
-    from benchlab.data.sort.compare import read_rows
-
     rows = read_rows(list(paths))
     people = rows[rows["is_human"] & (rows["simulated"] == "") & (rows["item"] != "")]
     people = people.drop_duplicates(["who", "condition", "item"], keep="first")

@@ -1,8 +1,8 @@
-"""Consent: the lab's text, then agree (y) or decline (n). Declining ends the session with nothing recorded."""
+"""Consent: the lab's text, then agree (y) or decline (n). Declining ends the session with nothing recorded.
+
+The choice goes up as a :class:`~benchlab.tui.screens.step_done.StepDone` message ("agree" / "decline")."""
 
 from __future__ import annotations
-
-from collections.abc import Callable
 
 from textual import events
 from textual.app import ComposeResult
@@ -10,15 +10,15 @@ from textual.containers import Horizontal, VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Button, Markdown, Static
 
+from benchlab.tui.screens.step_done import StepDone
+
 
 class ConsentScreen(Screen[None]):
     CSS_PATH = "consent.tcss"
 
-    def __init__(self, text: str, on_accept: Callable[[], None], on_decline: Callable[[], None]) -> None:
+    def __init__(self, text: str) -> None:
         super().__init__()
         self.text = text
-        self.on_accept = on_accept
-        self.on_decline = on_decline
         self._done = False
 
     def compose(self) -> ComposeResult:
@@ -33,7 +33,7 @@ class ConsentScreen(Screen[None]):
         if self._done:
             return
         self._done = True
-        (self.on_accept if agree else self.on_decline)()
+        self.post_message(StepDone(self, "agree" if agree else "decline"))
 
     def on_key(self, event: events.Key) -> None:
         event.stop()

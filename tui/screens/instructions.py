@@ -1,8 +1,9 @@
-"""Paged instructions: forward with Space/Enter/right arrow, back with the left arrow; the last page starts."""
+"""Paged instructions: forward with Space/Enter/right arrow, back with the left arrow; Enter on the last page
+starts (a :class:`~benchlab.tui.screens.step_done.StepDone` message)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 
 from textual import events
 from textual.app import ComposeResult
@@ -10,6 +11,7 @@ from textual.containers import VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Markdown, Static
 
+from benchlab.tui.screens.step_done import StepDone
 from benchlab.tui.widgets.session_progress import SessionProgress
 
 NEXT_KEYS = ("space", "enter", "right")
@@ -19,13 +21,12 @@ BACK_KEYS = ("left",)
 class InstructionsScreen(Screen[None]):
     CSS_PATH = "instructions.tcss"
 
-    def __init__(self, pages: Sequence[str], on_done: Callable[[], None]) -> None:
+    def __init__(self, pages: Sequence[str]) -> None:
         super().__init__()
         if not pages:
             raise ValueError("no instruction pages")
         self.pages = list(pages)
         self.page = 0
-        self.on_done = on_done
         self._done = False
 
     def compose(self) -> ComposeResult:
@@ -57,7 +58,7 @@ class InstructionsScreen(Screen[None]):
             if last:
                 if event.key == "enter":
                     self._done = True
-                    self.on_done()
+                    self.post_message(StepDone(self))
                 return
             self.page += 1
             self._show()

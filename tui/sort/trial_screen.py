@@ -1,32 +1,32 @@
 """One SORT trial: (STM) read the excerpt, (optional) wait, then say which of two segments came first.
 
 All phases live on one screen and are switched in place (a ``ContentSwitcher``), so the question appears without
-building a new screen: the excerpt's and the question's onsets (the write of the first frame showing them, via the
-app's frame clock; ``call_after_refresh`` where no frame is written), the continue key's and the answer key's event
-times are all on Textual's monotonic clock. Segment A is ``segment_1`` exactly when
-``present_seg1_first`` is 1. Keys: Enter continues after reading; A / B or Left / Right answer; a click on a
-segment's button answers too. Nothing else does anything (kiosk), and Escape is never used.
+building a new screen. The two onsets (the excerpt's and the question's) are stamped by the shared
+:class:`~benchlab.tui.screens.trial_base.TrialScreen` rules (the write of the first frame showing each; after
+refresh where no frame is written); the continue key's and the answer key's own event times are on the same
+monotonic clock. Segment A is ``segment_1`` exactly when ``present_seg1_first`` is 1. Keys: Enter continues after
+reading; A / B or Left / Right answer; a click on a segment's button answers too. Nothing else does anything
+(kiosk), and Escape is never used.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass
 
 from textual import events
 from textual._time import get_time
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
-from textual.screen import Screen
 from textual.timer import Timer
 from textual.widget import Widget
-from textual.widgets import Button, ContentSwitcher, Static
+from textual.widgets import ContentSwitcher, Static
 
 from benchlab.annotations.session_plan import PlannedStep
 from benchlab.annotations.session_runner import SessionRunner, wall_clock_now
 from benchlab.annotations.sort.session import SortTask, SortTiming
 from benchlab.data.errors import BenchlabError
 from benchlab.data.sort.records import BookSortRecord
+from benchlab.tui.screens.trial_base import Onset, TrialScreen
 from benchlab.tui.sort.excerpt_view import ExcerptView
 from benchlab.tui.trial_context import TrialContext
 from benchlab.tui.widgets.option_button import OptionButton
@@ -47,37 +47,28 @@ class SortTrialSettings:
     max_reading_s: float | None = None
 
 
-class SortTrialScreen(Screen[None]):
+class SortTrialScreen(TrialScreen):
+    """Two stimuli: the excerpt (STM only; first on screen) and the question (the one answered, ``question``)."""
+
     CSS_PATH = "trial_screen.tcss"
 
     def __init__(self, record: BookSortRecord, context: TrialContext, settings: SortTrialSettings) -> None:
-        super().__init__()
+        super().__init__(context)
         self.record = record
-        self.context = context
         self.settings = settings
-        self.debounce = context.debounce
+        self.answer_keys = ANSWER_KEYS
         self.segment_a, self.segment_b = record.option_texts()
         self.phase = "reading" if settings.condition == "stm" else "question"
-        self.requested_mono: float | None = None
-        self.excerpt_onset_mono: float | None = None
+        self.requested_mono = None  # set when mounted
+        self.excerpt = Onset()
         self.continue_mono: float | None = None
         self.question_requested_mono: float | None = None
-        self.onset_mono: float | None = None  # the question's onset (the engine's skip reads this name)
-        self.onset_source = ""
-        self.excerpt_onset_source = ""
         self.reading_timed_out = False
-        self.ignored_keys = 0
-        self.answered = False
         self._tick: Timer | None = None
         self._question_ready = settings.condition != "stm"
         self._question_waiting = False
 
     # -- layout ---------------------------------------------------------------------------------------------
-
-    @property
-    def first_onset_mono(self) -> float | None:
-        """The trial's first stimulus: the excerpt in STM, the question in LTM."""
-        return self.excerpt_onset_mono if self.excerpt_onset_mono is not None else self.onset_mono
 
     def compose(self) -> ComposeResult:
         title = self.record.book_title
@@ -129,27 +120,23 @@ class SortTrialScreen(Screen[None]):
             self.question_requested_mono = self.requested_mono
             self.call_after_refresh(self._stamp_question_onset)
 
-    def onset_hook(self) -> Callable[[float], None] | None:
-        """Asked by the app as each frame is queued: which onset (if any) this frame's write would stamp."""
-        if self.answered:
-            return None
-        if self.phase == "reading" and self.excerpt_onset_source != "frame_written":
-            return self._excerpt_frame_written
-        if self.phase == "question" and self.onset_source != "frame_written":
-            return self._question_frame_written
-        return None
+    @property
+    def excerpt_onset_mono(self) -> float | None:
+        return self.excerpt.mono
 
-    def _excerpt_frame_written(self, when: float) -> None:
-        if self.excerpt_onset_source != "frame_written":
-            self.excerpt_onset_mono, self.excerpt_onset_source = when, "frame_written"
+    @property
+    def first_onset_mono(self) -> float | None:
+        """The excerpt's onset in STM (the trial starts with reading it), else the question's."""
+        return self.excerpt.mono if self.excerpt.mono is not None else self.question.mono
 
-    def _question_frame_written(self, when: float) -> None:
-        if self.onset_source != "frame_written" and not self.answered:
-            self.onset_mono, self.onset_source = when, "frame_written"
+    def showing(self) -> Onset | None:
+        """Which onset (if any) the frame being queued would stamp: none during the delay."""
+        if self.phase == "reading":
+            return self.excerpt
+        return self.question if self.phase == "question" else None
 
     def _stamp_excerpt_onset(self) -> None:
-        if self.excerpt_onset_mono is None:  # fallback where no frame is written (headless runs)
-            self.excerpt_onset_mono, self.excerpt_onset_source = get_time(), "after_refresh"
+        self.stamp_after_refresh(self.excerpt)
         self.call_after_refresh(self._build_question)
         if self.settings.min_reading_s > 0:
             self.query_one("#reading-hint", Static).update(self._reading_hint(self.settings.min_reading_s))
@@ -197,14 +184,11 @@ class SortTrialScreen(Screen[None]):
         self.call_after_refresh(self._stamp_question_onset)
 
     def _stamp_question_onset(self) -> None:
-        if self.onset_mono is None:  # fallback where no frame is written (headless runs)
-            self.onset_mono, self.onset_source = get_time(), "after_refresh"
+        self.stamp_after_refresh(self.question)
 
     # -- input ----------------------------------------------------------------------------------------------
 
-    def on_key(self, event: events.Key) -> None:
-        event.stop()
-        event.prevent_default()
+    def on_trial_key(self, event: events.Key) -> None:
         key = event.key
         if self.phase == "reading":
             self.debounce.is_repeat(key, event.time)
@@ -215,15 +199,10 @@ class SortTrialScreen(Screen[None]):
             elif self.excerpt_onset_mono is not None:
                 self.ignored_keys += 1
             return
-        if self.phase != "question" or self.answered:
+        if self.phase != "question":
             self.debounce.is_repeat(key, event.time)
             return
-        accepted = self.debounce.accepts(key, event.time, self.onset_mono)
-        if key not in ANSWER_KEYS or not accepted:
-            if self.onset_mono is not None:
-                self.ignored_keys += 1
-            return
-        self._answer(ANSWER_KEYS[key], event.time, "key")
+        self.answer_key(key, event.time)
 
     def _may_continue(self, when: float) -> bool:
         onset = self.excerpt_onset_mono
@@ -246,23 +225,16 @@ class SortTrialScreen(Screen[None]):
         else:
             view.scroll_end(animate=False)
 
-    def on_button_pressed(self, event: Button.Pressed) -> None:
-        event.stop()
-        if self.answered or self.phase != "question":
-            return
-        clicked = OptionButton.clicked_answer(event, self.onset_mono)
-        if clicked is not None:
-            self._answer(*clicked, "mouse")
+    def accepting_answers(self) -> bool:
+        return self.phase == "question"
 
-    def _answer(self, option: str, when: float, source: str) -> None:
-        self.answered = True
-        timing = SortTiming(
+    def response_timing(self, when: float, source: str) -> SortTiming:
+        return SortTiming(
             onset_mono=self.onset_mono, response_mono=when, wall_clock=wall_clock_now(),
             requested_mono=self.question_requested_mono, handler_mono=get_time(), input=source,
             ignored_keys=self.ignored_keys, excerpt_onset_mono=self.excerpt_onset_mono,
             continue_mono=self.continue_mono, reading_timed_out=self.reading_timed_out, onset_source=self.onset_source,
         )
-        self.context.on_answer(option, timing)
 
 
 def _escape(text: str) -> str:

@@ -1,0 +1,44 @@
+"""The human WorldSense record: one line of the results format plus timing and provenance.
+
+The format models and people share (``Key`` as an exact integer, ``resp`` as the exact option string; naming,
+reading and scoring) is :mod:`benchlab.data.worldsense.results`; the fields only a person's session produces
+(response times, participant and session, the interruption marks) are this record's, and it reaches disk through
+the core :class:`~benchlab.annotations.response_log.ResponseLog` (one fsynced JSON line per trial), as SORT's
+row does through its log in :mod:`benchlab.annotations.sort.human_record`. None of the extra fields reuses a
+trial field name, which would make the original ``analyse_results.py`` join produce ``_x``/``_y`` columns.
+"""
+
+from __future__ import annotations
+
+from pydantic import BaseModel, ConfigDict, StrictInt, StrictStr
+
+from benchlab.data.version import __version__
+
+
+class HumanResponse(BaseModel):
+    """One line of a human results file (WorldSense results format plus timing and provenance)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    Key: StrictInt
+    resp: StrictStr
+    rt_ms: float | None
+    onset_mono: float | None
+    response_mono: float | None
+    requested_mono: float | None = None
+    handler_mono: float | None = None
+    onset_source: str = ""
+    timestamp: str
+    participant: str
+    session: str
+    trial_index: int
+    block: int
+    practice: bool
+    skipped: bool = False
+    input: str = "key"
+    ignored_keys: int = 0
+    simulated: str | None = None
+    plan_seed: int
+    benchlab_version: str = __version__
+    interrupted: bool = False  # the experimenter menu interrupted the trial; rt_ms is from the fresh onset
+    first_onset_mono: float | None = None  # onset of the trial's first showing (interrupted trials only)

@@ -1,0 +1,160 @@
+"""What every trial screen shares: stimulus onsets, the response's time, key debouncing and the mouse rule.
+
+Timing follows the anchors notes (section 6). A stimulus's onset is stamped right after the first frame that shows
+it has been handed to the terminal writer (the app's frame clock calls back from the writer thread; see
+:meth:`TrialScreen.onset_hook`); where no frame is written (headless runs) a ``call_after_refresh`` stamp is the
+fallback, and it is kept as an audit stamp. A response's time is the input event's own ``time`` (set by Textual's
+input thread). Both are on Textual's monotonic clock and RT is their difference; ``benchlab timing-check``
+measures both. Written once, so that the choice trial and the SORT trial (excerpt, then question) cannot drift
+apart on how a response time is measured.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from functools import partial
+
+from textual import events
+from textual._time import get_time
+from textual.screen import Screen
+from textual.widgets import Button
+
+from benchlab.annotations.session_runner import ResponseTiming, wall_clock_now
+from benchlab.tui.frame_clock import FlushCallback
+from benchlab.tui.trial_context import TrialContext
+from benchlab.tui.widgets.option_button import OptionButton
+
+#: ``onset_source`` values in the records: the frame's write to the terminal, or the headless fallback.
+FRAME_WRITTEN = "frame_written"
+AFTER_REFRESH = "after_refresh"
+
+
+class Onset:
+    """When one stimulus (a question, a SORT excerpt) came on screen, and how that moment was stamped."""
+
+    __slots__ = ("after_refresh_mono", "mono", "source")
+
+    def __init__(self) -> None:
+        self.mono: float | None = None
+        self.source = ""
+        self.after_refresh_mono: float | None = None
+
+    @property
+    def frame_stamped(self) -> bool:
+        """A frame write stamped it: final (an after-refresh stamp may still be replaced by the frame's write)."""
+        return self.source == FRAME_WRITTEN
+
+
+class TrialScreen(Screen[None]):
+    """A screen showing one trial: the session engine and the app read its onsets through this class only.
+
+    Subclasses compose the stimulus, set :attr:`answer_keys`, and (when they show more than one stimulus, e.g.
+    SORT's excerpt before the question) override :meth:`showing`, :meth:`on_trial_key`, :meth:`accepting_answers`,
+    :attr:`first_onset_mono` and :meth:`response_timing`. :attr:`question` is the stimulus the answer responds to.
+    """
+
+    def __init__(self, context: TrialContext) -> None:
+        super().__init__()
+        self.context = context
+        self.debounce = context.debounce
+        #: The stimulus was asked for (screen created); brackets the onset in timing audits.
+        self.requested_mono: float | None = get_time()
+        self.question = Onset()
+        #: Key -> the option it answers; nothing else is a response.
+        self.answer_keys: Mapping[str, str] = {}
+        self.ignored_keys = 0
+        self.answered = False
+
+    # -- onsets ---------------------------------------------------------------------------------------------
+
+    @property
+    def onset_mono(self) -> float | None:
+        """The onset of the stimulus the answer responds to (RT = response - this)."""
+        return self.question.mono
+
+    @property
+    def onset_source(self) -> str:
+        return self.question.source
+
+    @property
+    def first_onset_mono(self) -> float | None:
+        """When this trial was first on screen (kept for a trial the experimenter menu interrupts)."""
+        return self.question.mono
+
+    def showing(self) -> Onset | None:
+        """The stimulus the frame being queued now shows (``None``: no onset to stamp, e.g. a delay screen)."""
+        return self.question
+
+    def onset_hook(self) -> FlushCallback | None:
+        """The app asks this as each frame is queued: until a frame has stamped the stimulus on screen, that frame's
+        write is its onset. Asked on the main thread; the callback runs on the writer thread."""
+        onset = None if self.answered else self.showing()
+        if onset is None or onset.frame_stamped:
+            return None
+        return partial(self._frame_written, onset)
+
+    def _frame_written(self, onset: Onset, when: float) -> None:
+        # Also replaces an after_refresh stamp taken while the first frame was still held back (app start-up).
+        if not onset.frame_stamped and not self.answered:
+            onset.mono, onset.source = when, FRAME_WRITTEN
+
+    def stamp_after_refresh(self, onset: Onset) -> None:
+        """Fallback onset where no frame is written (headless runs); also kept as an audit stamp.
+        Call it through ``call_after_refresh`` once the stimulus is on the screen."""
+        now = get_time()
+        onset.after_refresh_mono = now
+        if onset.mono is None:
+            onset.mono, onset.source = now, AFTER_REFRESH
+
+    # -- responses ------------------------------------------------------------------------------------------
+
+    def on_key(self, event: events.Key) -> None:
+        # Every key stops here: the trial screen is the only place keys mean anything (no focus moves, no escape).
+        event.stop()
+        event.prevent_default()
+        self.on_trial_key(event)
+
+    def on_trial_key(self, event: events.Key) -> None:
+        """Screens with phases before the answer handle those here and call :meth:`answer_key` for the answer."""
+        self.answer_key(event.key, event.time)
+
+    def answer_key(self, key: str, when: float) -> None:
+        """A key is an answer when it is an answer key, the stimulus is on, and the debouncer accepts it; every other
+        press after onset is counted in the record (``ignored_keys``), never silently lost."""
+        if self.answered:
+            self.debounce.is_repeat(key, when)  # still seen, so a key held into the next trial counts as held
+            return
+        accepted = self.debounce.accepts(key, when, self.onset_mono)
+        if key not in self.answer_keys or not accepted:
+            if self.onset_mono is not None:
+                self.ignored_keys += 1
+            return
+        self._answer(self.answer_keys[key], when, "key")
+
+    def accepting_answers(self) -> bool:
+        """Whether a click on an answer button may answer now (a phased screen: only in its answer phase)."""
+        return True
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        """A click answers when it comes after the onset, timed by the click event's own time."""
+        event.stop()
+        if self.answered or not self.accepting_answers():
+            return
+        clicked = OptionButton.clicked_answer(event, self.onset_mono)
+        if clicked is not None:
+            self._answer(*clicked, "mouse")
+
+    def response_timing(self, when: float, source: str) -> ResponseTiming:
+        """The record's timing for an answer given at ``when`` by ``source`` (key, mouse)."""
+        return ResponseTiming(
+            onset_mono=self.onset_mono, response_mono=when, wall_clock=wall_clock_now(),
+            requested_mono=self.requested_mono, handler_mono=get_time(), input=source,
+            ignored_keys=self.ignored_keys, onset_source=self.onset_source,
+        )
+
+    def _answer(self, option: str, when: float, source: str) -> None:
+        self.answered = True
+        # A direct call, not a Message: the answer must be recorded (fsynced) in this very handler, before any event
+        # already queued (the next key, the experimenter's skip/end chord) runs and before the next screen shows; a
+        # posted Message would run after those and could record an answer against the wrong trial.
+        self.context.on_answer(option, self.response_timing(when, source))
