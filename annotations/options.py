@@ -18,7 +18,7 @@ from enum import Enum
 from pathlib import Path
 from typing import Any, Literal, TypeVar
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, ValidatorFunctionWrapHandler, model_validator
 from pydantic.fields import FieldInfo
 
 from benchlab.data.errors import BenchlabError
@@ -29,9 +29,21 @@ OptionKind = Literal["str", "int", "float", "bool", "path", "choice"]
 
 
 class Options(BaseModel):
-    """Base of every declared options model: unknown names are refused, values are immutable once checked."""
+    """Base of every declared options model: unknown names are refused, values are immutable once checked.
+
+    A wrong value raises :class:`OptionError` (naming the field) however the model is made, ``Model(...)`` in
+    library code as much as :func:`parse_options` in a front end, so callers catch one error type.
+    """
 
     model_config = ConfigDict(extra="forbid", frozen=True)
+
+    @model_validator(mode="wrap")
+    @classmethod
+    def _wrong_field_as_option_error(cls, data: Any, handler: ValidatorFunctionWrapHandler) -> Any:
+        try:
+            return handler(data)
+        except ValidationError as exc:
+            raise _option_error(cls, exc) from None
 
 
 class OptionError(BenchlabError):
@@ -52,17 +64,20 @@ def option(
     default: Any = ..., *, label: str, help: str, flag: str | None = None, short: str | None = None,
     aliases: tuple[str, ...] = (), argument: bool = False, widget: str | None = None, cli: bool = True,
     form: bool = True, negate: str | None = None, ge: float | None = None, le: float | None = None,
-    gt: float | None = None, lt: float | None = None, metavar: str | None = None,
+    gt: float | None = None, lt: float | None = None, metavar: str | None = None, problem: str | None = None,
 ) -> Any:
     """A declared option: ``Field`` plus what the front ends need.
 
     ``flag``: the long flag when it is not ``--<name-with-dashes>``; ``short``: e.g. ``-t``; ``aliases``: old
     spellings kept working; ``argument``: a positional argument on the command line; ``negate``: for a boolean that
     is true by default, the flag that turns it off (``--no-feedback``); ``widget``: a hint for the form (``path``,
-    ``folder``, ``text``); ``cli`` / ``form``: whether the option appears on the command line / in the form.
+    ``folder``, ``text``); ``cli`` / ``form``: whether the option appears on the command line / in the form;
+    ``problem``: the wording after the label when the value is out of its bounds or choices, for a reason the user
+    should read ("must be at least 2: with one tuple ..."); ``{input!r}`` is replaced by the value given.
     """
     extra: dict[str, Any] = {"flag": flag, "short": short, "aliases": list(aliases), "argument": argument,
-                             "widget": widget, "cli": cli, "form": form, "negate": negate, "metavar": metavar}
+                             "widget": widget, "cli": cli, "form": form, "negate": negate, "metavar": metavar,
+                             "problem": problem}
     return Field(default, title=label, description=help, ge=ge, le=le, gt=gt, lt=lt,
                  json_schema_extra={k: v for k, v in extra.items() if v not in (None, [], False) or k in ("cli",
                                                                                                       "form")})
@@ -190,6 +205,24 @@ def _problem(error: Mapping[str, Any]) -> str:
     return message.removeprefix("Value error, ")
 
 
+_BOUND_ERRORS = ("greater_than_equal", "greater_than", "less_than_equal", "less_than", "literal_error", "enum")
+
+
+def _option_error(model: type[BaseModel], exc: ValidationError) -> OptionError:
+    """The first wrong field of ``exc`` as an :class:`OptionError` (with the field's declared wording if any)."""
+    error = exc.errors()[0]
+    loc = error.get("loc") or ("",)
+    field = str(loc[0])
+    info = model.model_fields.get(field)
+    problem = _problem(error)
+    if info is not None and str(error.get("type", "")) in _BOUND_ERRORS:
+        extra = info.json_schema_extra if isinstance(info.json_schema_extra, dict) else {}
+        declared = extra.get("problem")
+        if isinstance(declared, str):
+            problem = declared.replace("{input!r}", repr(error.get("input")))
+    return OptionError(field, problem, label=info.title if info is not None else None)
+
+
 def parse_options(model: type[M], values: Mapping[str, Any]) -> M:
     """``model`` from raw values (CLI parameters or form strings); the first wrong field as :class:`OptionError`.
 
@@ -198,9 +231,5 @@ def parse_options(model: type[M], values: Mapping[str, Any]) -> M:
     cleaned = {k: v for k, v in values.items() if not (isinstance(v, str) and v.strip() == "")}
     try:
         return model.model_validate(cleaned)
-    except ValidationError as exc:
-        error = exc.errors()[0]
-        loc = error.get("loc") or ("",)
-        field = str(loc[0])
-        info = model.model_fields.get(field)
-        raise OptionError(field, _problem(error), label=info.title if info is not None else None) from None
+    except ValidationError as exc:  # a model not derived from Options
+        raise _option_error(model, exc) from None

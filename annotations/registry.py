@@ -15,6 +15,7 @@ from __future__ import annotations
 from functools import lru_cache
 from importlib import import_module
 from importlib.metadata import entry_points
+from types import FunctionType
 
 from benchlab.annotations.task import Registry, Task
 
@@ -25,7 +26,8 @@ BUILTIN = ("benchlab.annotations.worldsense.task:TASK", "benchlab.annotations.so
 
 
 def _resolve(obj: object) -> Task:
-    task = obj() if callable(obj) and not hasattr(obj, "prepare") else obj
+    """An entry point names a task object or a function (without arguments) returning one."""
+    task = obj() if isinstance(obj, FunctionType) else obj
     return task  # type: ignore[return-value]
 
 

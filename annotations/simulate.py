@@ -17,12 +17,15 @@ from collections.abc import Callable
 from benchlab.annotations.session_runner import ResponseTiming, SessionRunner, Stage, wall_clock_now
 
 POLICIES = ("random", "oracle", "biased")
+#: Other names of a policy, where a task names it by what it does (SORT's ``always-a`` is ``biased``).
+ALIASES = {"always-a": "biased"}
 
 
 class SimulatedParticipant:
     """Chooses answers by a policy and draws plausible response times (log-normal, median ``median_rt_s``)."""
 
     def __init__(self, policy: str, seed: int = 0, median_rt_s: float = 6.0) -> None:
+        policy = ALIASES.get(policy, policy)
         if policy not in POLICIES:
             raise ValueError(f"unknown simulated participant {policy!r}; choose one of {', '.join(POLICIES)}")
         self.policy = policy

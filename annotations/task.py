@@ -56,7 +56,7 @@ class SessionOptions(Options):
     simulate: str | None = option(None, label="Simulated participant", form=False,
                                   help="Run a simulated participant through the same engine and files (pilot a "
                                   "design).")
-    sim_delay: float = option(0.0, label="Simulated seconds per trial", ge=0, form=False,
+    sim_delay: float = option(0.0, label="Simulated seconds per trial", ge=0, form=False, problem="cannot be negative",
                               help="Seconds a simulated participant waits per trial.")
 
 
@@ -105,8 +105,27 @@ class ComparisonSource:
 class ChoicePrompt(Protocol):
     """What a choice trial shows: the stimulus text and the answer options, in order (keys 1..n)."""
 
+    @property
+    def text(self) -> str: ...
+
+    @property
+    def options(self) -> tuple[str, ...]: ...
+
+
+@dataclass(frozen=True)
+class Choice:
+    """A :class:`ChoicePrompt` as plain data (what a choice task's ``prompt`` usually returns)."""
+
     text: str
     options: tuple[str, ...]
+
+
+@runtime_checkable
+class ChoiceSession(Protocol):
+    """The session part (``runner.task``) of a task whose ``trial_kind`` is ``"choice"``: what trial ``item_id``
+    shows. The app's choice screen needs nothing else, so a plug-in choice task needs no app code."""
+
+    def prompt(self, item_id: str) -> ChoicePrompt: ...
 
 
 class Task(Protocol):
@@ -116,6 +135,9 @@ class Task(Protocol):
     name: str
     title: str
     description: str
+    #: The session options: :class:`SessionOptions` or a subclass renaming the data-set flag (``-t/--testset``)
+    #: or rewording help texts; the same fields, so every front end handles every task.
+    session_options: type[SessionOptions]
     #: The plan options of a session (beyond :class:`SessionOptions`), with their labels, bounds and defaults.
     plan_options: type[Options]
     #: Which screen shows a trial: ``"choice"`` (text + numbered options) or a kind a plug-in registers in the app.
@@ -178,6 +200,6 @@ def dataset_of(session: SessionOptions, task: Task) -> str:
 
 
 __all__ = [
-    "ChoicePrompt", "Command", "CommandGroup", "ComparisonSource", "Registry", "SessionOptions", "Task", "ToolGroup",
-    "dataset_of",
+    "Choice", "ChoicePrompt", "ChoiceSession", "Command", "CommandGroup", "ComparisonSource", "Registry",
+    "SessionOptions", "Task", "ToolGroup", "dataset_of",
 ]

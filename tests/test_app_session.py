@@ -11,6 +11,8 @@ from session_helpers import write_testset
 from textual.pilot import Pilot
 from textual.widgets import Button, Static
 
+from benchlab.annotations.registry import registry
+from benchlab.annotations.session_start import prepare_session
 from benchlab.tui import launcher_entries as _entries  # noqa: F401
 from benchlab.tui.app import BenchlabApp
 from benchlab.tui.screens.break_screen import BreakScreen
@@ -23,7 +25,6 @@ from benchlab.tui.screens.handback import HandbackScreen
 from benchlab.tui.screens.instructions import InstructionsScreen
 from benchlab.tui.screens.launcher import LauncherScreen
 from benchlab.tui.screens.session_setup import SessionSetupScreen
-from benchlab.tui.task_registry import TASKS, SessionRequest
 
 OBFUSCATED_GOLD = ("Emmanuel", "Megi", "Dieuwke", "Pascal", "Mark", "Youssef", "Yoda")
 
@@ -52,12 +53,13 @@ def make_app(testset: Path, out: Path, *, consent: str | None = None, instructio
     if instructions is not None:
         instructions_file = out.parent / "instructions.md"
         instructions_file.write_text(instructions)
-    request = SessionRequest(dataset=str(testset), participant=kw.pop("participant", "P01"), out=str(out),
+    if "practice_feedback" in kw:
+        kw["feedback"] = kw.pop("practice_feedback")
+    task = registry().get("worldsense")
+    runner = prepare_session(task, dataset=str(testset), participant=kw.pop("participant", "P01"), out=str(out),
                              seed=kw.pop("seed", 4), consent_file=str(consent_file) if consent_file else None,
                              instructions_file=str(instructions_file) if instructions_file else None,
                              no_instructions=instructions is None, **kw)
-    task = TASKS["worldsense"]
-    runner = task.prepare(request)
     speed = {"guard_s": 0.0, "min_rt_s": 0.0, "repeat_window_s": 0.0} if fast else {}
     return BenchlabApp(session=(runner, task), **speed)
 

@@ -9,17 +9,18 @@ import pytest
 from session_helpers import write_testset
 from textual.pilot import Pilot
 
+from benchlab.annotations.registry import registry
+from benchlab.annotations.session_start import prepare_session
 from benchlab.tui import launcher_entries as _entries  # noqa: F401
 from benchlab.tui.app import BenchlabApp
-from benchlab.tui.task_registry import TASKS, SessionRequest
 
 
 @pytest.fixture
 def app(tmp_path: Path) -> BenchlabApp:
     testset = write_testset(tmp_path / "ws", tuples_per_cell=2, sizes=(4,), seed=3, long_text=True)
-    task = TASKS["worldsense"]
-    runner = task.prepare(SessionRequest(dataset=str(testset), participant="P01", out=str(tmp_path / "out"), seed=8,
-                                         practice=0, block_size=3, no_instructions=True))
+    task = registry().get("worldsense")
+    runner = prepare_session(task, dataset=str(testset), participant="P01", out=str(tmp_path / "out"), seed=8,
+                             practice=0, block_size=3, no_instructions=True)
     return BenchlabApp(session=(runner, task), guard_s=0.0, min_rt_s=0.0, repeat_window_s=0.0)
 
 
@@ -67,9 +68,9 @@ def test_experimenter_menu_over_a_trial(snap_compare: Any, app: BenchlabApp) -> 
 
 def test_practice_feedback(snap_compare: Any, tmp_path: Path) -> None:
     testset = write_testset(tmp_path / "ws", tuples_per_cell=3, sizes=(4,), seed=3, long_text=True)
-    task = TASKS["worldsense"]
-    runner = task.prepare(SessionRequest(dataset=str(testset), participant="P01", out=str(tmp_path / "out"), seed=8,
-                                         practice=2, no_instructions=True))
+    task = registry().get("worldsense")
+    runner = prepare_session(task, dataset=str(testset), participant="P01", out=str(tmp_path / "out"), seed=8,
+                             practice=2, no_instructions=True)
     app = BenchlabApp(session=(runner, task), guard_s=0.0, min_rt_s=0.0, repeat_window_s=0.0)
 
     async def before(pilot: Pilot[Any]) -> None:

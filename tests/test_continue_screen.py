@@ -10,7 +10,9 @@ from session_helpers import write_testset
 from textual.app import App
 from textual.pilot import Pilot
 
+from benchlab.annotations.registry import registry
 from benchlab.annotations.session_runner import Feedback, Stage
+from benchlab.annotations.session_start import prepare_session
 from benchlab.tui import launcher_entries as _entries  # noqa: F401
 from benchlab.tui.app import BenchlabApp
 from benchlab.tui.screens.break_screen import BreakScreen
@@ -19,7 +21,6 @@ from benchlab.tui.screens.continue_screen import ContinueScreen
 from benchlab.tui.screens.end import EndScreen
 from benchlab.tui.screens.feedback import FeedbackScreen
 from benchlab.tui.screens.step_done import StepDone
-from benchlab.tui.task_registry import TASKS, SessionRequest
 
 
 class Host(App[None]):
@@ -72,9 +73,9 @@ async def settle(pilot: Pilot[Any]) -> None:
 
 async def test_a_continue_from_a_screen_the_session_left_does_nothing(tmp_path: Path) -> None:
     testset = write_testset(tmp_path / "ws", tuples_per_cell=4, sizes=(3,))
-    task = TASKS["worldsense"]
-    runner = task.prepare(SessionRequest(dataset=str(testset), participant="P01", out=str(tmp_path / "out"), seed=3,
-                                         practice=1, practice_feedback=False, no_instructions=True, items_per_cell=2))
+    task = registry().get("worldsense")
+    runner = prepare_session(task, dataset=str(testset), participant="P01", out=str(tmp_path / "out"), seed=3,
+                             practice=1, feedback=False, no_instructions=True, tuples_per_cell=2)
     app = BenchlabApp(session=(runner, task), guard_s=0.0, min_rt_s=0.0, repeat_window_s=0.0)
     async with app.run_test() as pilot:
         await settle(pilot)

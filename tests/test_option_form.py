@@ -54,6 +54,7 @@ class StandInTask:
     name: str = "standin"
     title: str = "Stand-in"
     description: str = "A benchmark the app has never heard of."
+    session_options: type[SessionOptions] = SessionOptions
     plan_options: type[Options] = StandInPlan
     trial_kind: str = "choice"
     simulated_policies: tuple[str, ...] = ()

@@ -219,8 +219,8 @@ async def test_switch_to_sort_and_errors(lab: Path) -> None:
 
 async def test_results_entry_opens_from_launcher(lab: Path) -> None:
     from benchlab.tui.app import BenchlabApp
+    from benchlab.tui.launcher_registry import ENTRIES
     from benchlab.tui.screens.launcher import LauncherScreen
-    from benchlab.tui.task_registry import ENTRIES
 
     assert "results" in ENTRIES
     app = BenchlabApp()

@@ -121,17 +121,18 @@ def test_hand_back_screen_snapshot(snap_compare: Any) -> None:
 async def test_a_launcher_session_stopped_by_an_error_also_waits_for_the_experimenter(
         testset: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     from benchlab.annotations import response_log
+    from benchlab.annotations.registry import registry
+    from benchlab.annotations.session_start import prepare_session
     from benchlab.data.errors import BenchlabError
-    from benchlab.tui.task_registry import TASKS, SessionRequest
 
     def full_disk(path: Path, line: str) -> None:
         raise BenchlabError("could not record the response (No space left on device)", path)
 
     monkeypatch.setattr(response_log, "append_line", full_disk)
-    task = TASKS["worldsense"]
+    task = registry().get("worldsense")
     out = tmp_path / "out"
-    runner = task.prepare(SessionRequest(dataset=str(testset), participant="P09", out=str(out), seed=1, practice=0,
-                                         no_instructions=True))
+    runner = prepare_session(task, dataset=str(testset), participant="P09", out=str(out), seed=1, practice=0,
+                             no_instructions=True)
     app = BenchlabApp(**FAST)
     async with app.run_test(size=(100, 40)) as pilot:
         await settle(pilot)

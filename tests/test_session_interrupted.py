@@ -13,18 +13,18 @@ import pytest
 from session_helpers import write_testset
 from textual.pilot import Pilot
 
+from benchlab.annotations.registry import registry
 from benchlab.annotations.session_plan import PlannedStep, SessionPlan
 from benchlab.annotations.session_runner import ResponseTiming
+from benchlab.annotations.session_start import prepare_session
 from benchlab.annotations.sort.human_record import HUMAN_COLUMNS, LEGACY_HUMAN_COLUMNS, SortResultsLog
 from benchlab.annotations.sort.session import SortTask
+from benchlab.annotations.sort.task import load_trials as load_sort_trials
 from benchlab.data.sort.results import read_results
 from benchlab.tui import launcher_entries as _entries  # noqa: F401
 from benchlab.tui.app import BenchlabApp
 from benchlab.tui.screens.choice_trial import ChoiceTrialScreen
-from benchlab.tui.sort.task_ui import SortUI
-from benchlab.tui.sort.task_ui import _load as load_sort_trials
 from benchlab.tui.sort.trial_screen import SortTrialScreen
-from benchlab.tui.task_registry import TASKS, SessionRequest
 
 FAST = {"guard_s": 0.0, "min_rt_s": 0.0, "repeat_window_s": 0.0}
 
@@ -44,9 +44,9 @@ async def menu_then_continue(pilot: Pilot[Any]) -> None:
 
 async def test_worldsense_record_marks_an_interrupted_trial(tmp_path: Path) -> None:
     testset = write_testset(tmp_path / "ws", tuples_per_cell=2, sizes=(3,), problems=("Infer.trivial",))
-    task = TASKS["worldsense"]
-    runner = task.prepare(SessionRequest(dataset=str(testset), participant="P01", out=str(tmp_path / "out"), seed=1,
-                                         practice=0, no_instructions=True))
+    task = registry().get("worldsense")
+    runner = prepare_session(task, dataset=str(testset), participant="P01", out=str(tmp_path / "out"), seed=1,
+                             practice=0, no_instructions=True)
     app = BenchlabApp(session=(runner, task), **FAST)
     async with app.run_test() as pilot:
         await settle(pilot)
@@ -78,11 +78,10 @@ async def test_worldsense_record_marks_an_interrupted_trial(tmp_path: Path) -> N
 
 
 def sort_app(out: Path, **extra: str) -> BenchlabApp:
-    ui = SortUI()
-    request = SessionRequest(dataset=str(ui.default_dataset()), participant="P01", out=str(out), seed=5, practice=0,
-                             items_per_cell=2, no_instructions=True,
-                             extra={"excerpt_length": "250", "segment_length": "20", **extra})
-    return BenchlabApp(session=(ui.prepare(request), ui), **FAST)
+    task = registry().get("sort")
+    runner = prepare_session(task, participant="P01", out=str(out), seed=5, practice=0, trials=2,
+                             no_instructions=True, excerpt_length=250, segment_length=20, **extra)
+    return BenchlabApp(session=(runner, task), **FAST)
 
 
 async def test_sort_csv_marks_an_interrupted_trial(tmp_path: Path) -> None:
@@ -115,11 +114,7 @@ async def test_sort_csv_marks_an_interrupted_trial(tmp_path: Path) -> None:
 
 def test_sort_files_written_before_the_new_columns_still_read_and_resume(tmp_path: Path) -> None:
     """An older file (header without ``interrupted``/``first_onset_mono``) is scored and appended to in its layout."""
-    ui = SortUI()
-    request = SessionRequest(dataset=str(ui.default_dataset()), participant="P01", items_per_cell=2,
-                             extra={"excerpt_length": "250", "segment_length": "20"})
-    _options, le, ls, book = ui.options_from(request)
-    test, validation = load_sort_trials(request.dataset, le, ls, book)
+    test, validation = load_sort_trials(str(registry().get("sort").default_dataset()), 250, 20, None)
     task = SortTask([*test, *validation])
     plan = SessionPlan(task="sort", dataset="d", participant="P01", session="1", seed=1,
                        config={"condition": "stm"}, blocks=[[test[0].trial_id, test[1].trial_id]])

@@ -24,7 +24,7 @@ def trials(tmp_path_factory: pytest.TempPathFactory) -> list[Trial]:
 
 
 def _plan(trials: list[Trial], **kw: object) -> SessionPlan:
-    opts = {k: kw.pop(k) for k in list(kw) if k in WorldSensePlanOptions.__dataclass_fields__}
+    opts = {k: kw.pop(k) for k in list(kw) if k in WorldSensePlanOptions.model_fields}
     base: dict[str, object] = {"dataset": "x", "participant": "P01", "session": "1", "seed": 11}
     base.update(kw)
     return build_worldsense_plan(trials, options=WorldSensePlanOptions(**opts), **base)  # type: ignore[arg-type]

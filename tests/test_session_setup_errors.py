@@ -85,7 +85,7 @@ async def test_sort_form_errors_point_at_the_sort_field(tmp_path: Path) -> None:
         await pilot.press("ctrl+s")
         await app.workers.wait_for_complete()
         await settle(pilot)
-        assert any("must be at least 0" in t for t in toasts(app))
+        assert any("cannot be negative" in t for t in toasts(app))
         field = form.query_one("#f-delay_s", Input)
         assert app.focused is field and on_screen(app, field)
         # a non-number in a whole-number field, on the SORT form

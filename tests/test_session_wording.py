@@ -11,13 +11,14 @@ from session_helpers import write_testset
 from textual.pilot import Pilot
 from textual.widgets import Button, Static
 
+from benchlab.annotations.registry import registry
+from benchlab.annotations.session_start import prepare_session
 from benchlab.annotations.simulate import SimulatedParticipant, simulate_session
 from benchlab.tui import launcher_entries as _entries  # noqa: F401
 from benchlab.tui.app import BenchlabApp
 from benchlab.tui.screens.break_screen import BreakScreen
 from benchlab.tui.screens.experimenter_menu import ExperimenterMenu
 from benchlab.tui.screens.instructions import InstructionsScreen
-from benchlab.tui.task_registry import TASKS, SessionRequest
 
 FAST = {"guard_s": 0.0, "min_rt_s": 0.0, "repeat_window_s": 0.0}
 
@@ -28,8 +29,8 @@ def testset(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 def prepare(testset: Path, out: Path, **kw: Any) -> Any:
-    return TASKS["worldsense"].prepare(SessionRequest(dataset=str(testset), participant="P01", out=str(out), seed=2,
-                                                      **kw))
+    return prepare_session(registry().get("worldsense"), dataset=str(testset), participant="P01", out=str(out),
+                           seed=2, **kw)
 
 
 async def settle(pilot: Pilot[Any]) -> None:
@@ -62,8 +63,8 @@ def test_abort_before_any_answer_says_nothing_was_recorded(testset: Path, tmp_pa
 
 async def test_practice_break_announces_breaks_between_blocks_only(testset: Path, tmp_path: Path) -> None:
     runner = prepare(testset, tmp_path / "out", practice=1, block_size=10, no_instructions=True,
-                     practice_feedback=False)
-    app = BenchlabApp(session=(runner, TASKS["worldsense"]), **FAST)
+                     feedback=False)
+    app = BenchlabApp(session=(runner, registry().get("worldsense")), **FAST)
     async with app.run_test(size=(100, 30)) as pilot:
         await settle(pilot)
         await pilot.press("1")
@@ -75,7 +76,7 @@ async def test_practice_break_announces_breaks_between_blocks_only(testset: Path
 
 async def test_the_menu_offers_skip_on_trials_only(testset: Path, tmp_path: Path) -> None:
     runner = prepare(testset, tmp_path / "out", practice=0)  # built-in instructions first
-    app = BenchlabApp(session=(runner, TASKS["worldsense"]), **FAST)
+    app = BenchlabApp(session=(runner, registry().get("worldsense")), **FAST)
     async with app.run_test(size=(100, 30)) as pilot:
         await settle(pilot)
         assert isinstance(app.screen, InstructionsScreen)

@@ -10,29 +10,29 @@ import pytest
 from textual.pilot import Pilot
 from textual.widgets import Static
 
+from benchlab.annotations.registry import registry
 from benchlab.annotations.session_runner import Stage
+from benchlab.annotations.session_start import prepare_session
 from benchlab.tui.app import BenchlabApp
 from benchlab.tui.screens.break_screen import BreakScreen
 from benchlab.tui.screens.end import EndScreen
 from benchlab.tui.screens.feedback import FeedbackScreen
 from benchlab.tui.sort.excerpt_view import ExcerptView
-from benchlab.tui.sort.task_ui import SortUI
 from benchlab.tui.sort.trial_screen import SortTrialScreen
-from benchlab.tui.task_registry import SessionRequest
 
 FAST = {"guard_s": 0.0, "min_rt_s": 0.0, "repeat_window_s": 0.0}
 
 
 def make_app(out: Path, *, condition: str = "stm", trials: int = 4, practice: int = 0, block_size: int = 10,
              seed: int = 7, participant: str = "P01", delay: float = 0.0, **extra: str) -> BenchlabApp:
-    ui = SortUI()
-    request = SessionRequest(
-        dataset=str(ui.default_dataset()), participant=participant, out=str(out), seed=seed, practice=practice,
-        block_size=block_size, items_per_cell=trials, no_instructions=True,
-        extra={"excerpt_length": "250", "segment_length": "20", "condition": condition, "delay": str(delay),
-               **extra},
+    task = registry().get("sort")
+    renamed = {"min_reading": "min_reading_s", "max_reading": "max_reading_s"}
+    runner = prepare_session(
+        task, participant=participant, out=str(out), seed=seed, practice=practice, block_size=block_size,
+        trials=trials, no_instructions=True, excerpt_length=250, segment_length=20, condition=condition,
+        delay_s=delay, **{renamed.get(k, k): v for k, v in extra.items()},
     )
-    return BenchlabApp(session=(ui.prepare(request), ui), **FAST)
+    return BenchlabApp(session=(runner, task), **FAST)
 
 
 def shown(app: BenchlabApp, selector: str) -> str:

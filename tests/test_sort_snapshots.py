@@ -7,17 +7,17 @@ from typing import Any
 
 from textual.pilot import Pilot
 
+from benchlab.annotations.registry import registry
+from benchlab.annotations.session_start import prepare_session
 from benchlab.tui.app import BenchlabApp
-from benchlab.tui.sort.task_ui import SortUI
-from benchlab.tui.task_registry import SessionRequest
 
 
 def _app(tmp_path: Path, condition: str) -> BenchlabApp:
-    ui = SortUI()
-    request = SessionRequest(dataset=str(ui.default_dataset()), participant="P01", out=str(tmp_path / "out"), seed=2,
-                             practice=0, block_size=10, items_per_cell=8, no_instructions=True,
-                             extra={"excerpt_length": "250", "segment_length": "20", "condition": condition})
-    return BenchlabApp(session=(ui.prepare(request), ui), guard_s=0.0, min_rt_s=0.0, repeat_window_s=0.0)
+    task = registry().get("sort")
+    runner = prepare_session(task, participant="P01", out=str(tmp_path / "out"), seed=2, practice=0, block_size=10,
+                             trials=8, no_instructions=True, excerpt_length=250, segment_length=20,
+                             condition=condition)
+    return BenchlabApp(session=(runner, task), guard_s=0.0, min_rt_s=0.0, repeat_window_s=0.0)
 
 
 def test_stm_reading_screen(snap_compare: Any, tmp_path: Path) -> None:

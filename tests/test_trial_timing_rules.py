@@ -12,13 +12,13 @@ import pytest
 from session_helpers import write_testset
 from textual.pilot import Pilot
 
+from benchlab.annotations.registry import registry
+from benchlab.annotations.session_start import prepare_session
 from benchlab.tui import launcher_entries as _entries  # noqa: F401
 from benchlab.tui.app import BenchlabApp
 from benchlab.tui.screens.choice_trial import ChoiceTrialScreen
 from benchlab.tui.screens.trial_base import TrialScreen
-from benchlab.tui.sort.task_ui import SortUI
 from benchlab.tui.sort.trial_screen import SortTrialScreen
-from benchlab.tui.task_registry import TASKS, SessionRequest
 
 FAST = {"guard_s": 0.0, "min_rt_s": 0.0, "repeat_window_s": 0.0}
 
@@ -31,9 +31,9 @@ async def settle(pilot: Pilot[Any]) -> None:
 async def test_choice_trial_onset_is_the_first_frame_write_and_the_rt_counts_from_it(tmp_path: Path) -> None:
     testset = write_testset(tmp_path / "ws", tuples_per_cell=2, sizes=(3,))
     out = tmp_path / "out"
-    task = TASKS["worldsense"]
-    runner = task.prepare(SessionRequest(dataset=str(testset), participant="P01", out=str(out), seed=3, practice=0,
-                                         no_instructions=True, items_per_cell=2))
+    task = registry().get("worldsense")
+    runner = prepare_session(task, dataset=str(testset), participant="P01", out=str(out), seed=3, practice=0,
+                             no_instructions=True, tuples_per_cell=2)
     app = BenchlabApp(session=(runner, task), **FAST)
     async with app.run_test() as pilot:
         await settle(pilot)
@@ -58,13 +58,11 @@ async def test_choice_trial_onset_is_the_first_frame_write_and_the_rt_counts_fro
 
 async def test_sort_trial_stamps_excerpt_then_question_and_nothing_during_the_delay(tmp_path: Path) -> None:
     out = tmp_path / "out"
-    ui = SortUI()
-    request = SessionRequest(
-        dataset=str(ui.default_dataset()), participant="P01", out=str(out), seed=7, practice=0, block_size=10,
-        items_per_cell=2, no_instructions=True,
-        extra={"excerpt_length": "250", "segment_length": "20", "condition": "stm", "delay": "0.3"},
-    )
-    app = BenchlabApp(session=(ui.prepare(request), ui), **FAST)
+    task = registry().get("sort")
+    runner = prepare_session(task, participant="P01", out=str(out), seed=7, practice=0, block_size=10, trials=2,
+                             no_instructions=True, excerpt_length=250, segment_length=20, condition="stm",
+                             delay_s=0.3)
+    app = BenchlabApp(session=(runner, task), **FAST)
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
         screen = app.screen

@@ -17,6 +17,7 @@ from textual.binding import Binding, BindingType
 from textual.screen import Screen
 
 from benchlab.annotations.session_runner import SessionRunner, Stage
+from benchlab.annotations.task import Task
 from benchlab.data.errors import BenchlabError
 from benchlab.tui.crash_app import CrashSafeApp
 from benchlab.tui.frame_clock import TimedDriver, timed_driver_class
@@ -26,13 +27,12 @@ from benchlab.tui.screens.handback import HandbackScreen
 from benchlab.tui.screens.step_done import StepDone
 from benchlab.tui.screens.trial_base import TrialScreen
 from benchlab.tui.session_flow import SessionFlow
-from benchlab.tui.task_registry import TaskUI
 
 CHORD_WINDOW_S = 2.0
 
 
 class BenchlabApp(CrashSafeApp[list[str]]):
-    """``BenchlabApp()`` opens the launcher; ``BenchlabApp(session=(runner, task_ui))`` runs one session and exits."""
+    """``BenchlabApp()`` opens the launcher; ``BenchlabApp(session=(runner, task))`` runs one session and exits."""
 
     CSS_PATH = "app.tcss"
     TITLE = "benchlab"
@@ -42,7 +42,7 @@ class BenchlabApp(CrashSafeApp[list[str]]):
     ]
 
     def __init__(
-        self, *, session: tuple[SessionRunner, TaskUI] | None = None, guard_s: float = 1.0, min_rt_s: float = 0.15,
+        self, *, session: tuple[SessionRunner, Task] | None = None, guard_s: float = 1.0, min_rt_s: float = 0.15,
         repeat_window_s: float = 0.12,
     ) -> None:
         """``guard_s``: how long break and end screens ignore keys; ``min_rt_s`` and ``repeat_window_s``: see
@@ -66,8 +66,8 @@ class BenchlabApp(CrashSafeApp[list[str]]):
 
     def on_mount(self) -> None:
         if self._initial_session is not None:
-            runner, task_ui = self._initial_session
-            self.start_session(runner, task_ui)
+            runner, task = self._initial_session
+            self.start_session(runner, task)
         else:
             from benchlab.tui.screens.launcher import LauncherScreen
 
@@ -75,9 +75,9 @@ class BenchlabApp(CrashSafeApp[list[str]]):
 
     # -- sessions -------------------------------------------------------------------------------------------
 
-    def start_session(self, runner: SessionRunner, task_ui: TaskUI) -> None:
+    def start_session(self, runner: SessionRunner, task: Task) -> None:
         self.use_command_palette = False
-        self.flow = SessionFlow(self, runner, task_ui, on_finished=self._session_finished, on_error=self._session_error,
+        self.flow = SessionFlow(self, runner, task, on_finished=self._session_finished, on_error=self._session_error,
                                 guard_s=self.guard_s,
                                 debounce=KeyDebounce(repeat_window_s=self.repeat_window_s, min_rt_s=self.min_rt_s))
         self.flow.show()

@@ -15,7 +15,6 @@ from benchlab.tui.commands import run as _session  # noqa: F401
 from benchlab.tui.fastbook import curate_command as _curate  # noqa: F401
 
 # Importing a command module registers its commands on the groups (one line per module, kept sorted).
-from benchlab.tui.sort import commands as _sort_session  # noqa: F401
 
 cli = groups.cli
 

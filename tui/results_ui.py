@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from textual.app import App
 
-from benchlab.tui.task_registry import LauncherEntry, register_entry
+from benchlab.tui.launcher_registry import LauncherEntry, register_entry
 
 
 def open_results(app: App[object]) -> None:

@@ -21,6 +21,7 @@ from benchlab.annotations.session_runner import (
     Stage,
     wall_clock_now,
 )
+from benchlab.annotations.task import Task
 from benchlab.data.errors import BenchlabError
 from benchlab.tui.key_debounce import KeyDebounce
 from benchlab.tui.screens.break_screen import BreakScreen
@@ -30,7 +31,8 @@ from benchlab.tui.screens.feedback import FeedbackScreen
 from benchlab.tui.screens.instructions import InstructionsScreen
 from benchlab.tui.screens.step_done import StepDone
 from benchlab.tui.screens.trial_base import TrialScreen
-from benchlab.tui.task_registry import TaskUI, TrialContext
+from benchlab.tui.trial_context import TrialContext
+from benchlab.tui.trial_screens import trial_screen
 
 if TYPE_CHECKING:
     from textual.app import App
@@ -40,13 +42,13 @@ class SessionFlow:
     """One participant's session in the app (created by the launcher or by ``benchlab run``)."""
 
     def __init__(
-        self, app: App[Any], runner: SessionRunner, task_ui: TaskUI, *,
+        self, app: App[Any], runner: SessionRunner, task: Task, *,
         on_finished: Callable[[SessionRunner], None], on_error: Callable[[BenchlabError], None],
         guard_s: float = 1.0, debounce: KeyDebounce | None = None,
     ) -> None:
         self.app = app
         self.runner = runner
-        self.task_ui = task_ui
+        self.task = task
         self.on_finished = on_finished
         self.on_error = on_error
         self.guard_s = guard_s
@@ -75,7 +77,7 @@ class SessionFlow:
                 done = r.recorded_main
                 context = TrialContext(f"Question {done + 1} of {r.n_main}  ·  block {step.block} of {r.n_blocks}",
                                        done, r.n_main, self.answer, self.debounce)
-            self._switch(self.task_ui.trial_screen(r, step, context))
+            self._switch(trial_screen(self.task.trial_kind, r, step, context))
         elif r.stage is Stage.BREAK:
             self._switch(self._break_screen())
         else:

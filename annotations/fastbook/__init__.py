@@ -1,1 +1,1 @@
-"""fastbook-benchmark curation: context edits, undo/redo, the change log and the editor's model."""
+"""fastbook-benchmark curation: context edits, undo/redo, the change log, the editor's model and commands."""

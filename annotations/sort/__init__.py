@@ -1,1 +1,1 @@
-"""SORT sessions on BookSORT data: the plan, the trial record and the CSV results log."""
+"""SORT as a task on BookSORT data: its declaration, plan, human record (CSV results log) and commands."""

@@ -3,14 +3,17 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from benchlab.annotations.task import ComparisonSource
-from benchlab.data.analysis.compare import Comparison
-from benchlab.data.analysis.defaults import DEFAULT_BOOT
-from benchlab.data.analysis.stats import AttentionCriterion
+
+if TYPE_CHECKING:  # the analysis stack (pandas, scipy) loads only when a comparison is built, not with the CLI
+    from benchlab.data.analysis.compare import Comparison
+    from benchlab.data.analysis.stats import AttentionCriterion
 
 
 def build(testset: Path | None, results: Path, criterion: AttentionCriterion) -> Comparison:
+    from benchlab.data.analysis.defaults import DEFAULT_BOOT
     from benchlab.data.sort.compare import compare_sort
 
     return compare_sort([results], criterion=criterion, n_boot=DEFAULT_BOOT)

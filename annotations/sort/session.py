@@ -24,8 +24,9 @@ import secrets
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any
 
+from benchlab.annotations.ids import check_id
 from benchlab.annotations.session_plan import PlannedStep, SessionPlan
 from benchlab.annotations.session_runner import (
     Feedback,
@@ -35,12 +36,11 @@ from benchlab.annotations.session_runner import (
     SessionText,
 )
 from benchlab.annotations.sort.human_record import HumanSortRow, SortResultsLog
-from benchlab.annotations.worldsense.session import check_id
+from benchlab.annotations.sort.plan_options import Condition, SortPlanOptions
 from benchlab.data.errors import BenchlabError
 from benchlab.data.sort.records import BookSortRecord
 from benchlab.data.sort.results import human_model_name, results_filename
 
-Condition = Literal["stm", "ltm"]
 OPTIONS = ("A", "B")
 
 
@@ -69,37 +69,6 @@ class SortTiming(ResponseTiming):
         if self.continue_mono is None or self.onset_mono is None:
             return None
         return round((self.onset_mono - self.continue_mono) * 1000.0, 3)
-
-
-@dataclass(frozen=True)
-class SortPlanOptions:
-    """The design knobs of ``benchlab run sort``."""
-
-    trials: int = 20
-    practice: int = 2
-    block_size: int = 10
-    condition: Condition = "stm"
-    delay_s: float = 0.0
-    min_reading_s: float = 0.0
-    max_reading_s: float | None = None
-
-    def check(self) -> None:
-        if self.trials < 1:
-            raise BenchlabError("--trials must be at least 1")
-        if self.practice < 0:
-            raise BenchlabError("--practice cannot be negative")
-        if self.block_size < 1:
-            raise BenchlabError("--block-size must be at least 1")
-        if self.condition not in ("stm", "ltm"):
-            raise BenchlabError(f"--condition must be stm or ltm, not {self.condition!r}")
-        if self.delay_s < 0 or self.min_reading_s < 0:
-            raise BenchlabError("--delay and --min-reading cannot be negative")
-        if self.max_reading_s is not None and self.max_reading_s <= self.min_reading_s:
-            raise BenchlabError("--max-reading must be longer than --min-reading")
-
-    def config(self) -> dict[str, Any]:
-        return {"condition": self.condition, "delay_s": self.delay_s, "min_reading_s": self.min_reading_s,
-                "max_reading_s": self.max_reading_s, "block_size": self.block_size}
 
 
 def _balanced_pick(pool: Sequence[BookSortRecord], n: int, rng: random.Random, *, unique_excerpts: bool,
@@ -151,7 +120,6 @@ def build_sort_plan(
 ) -> SessionPlan:
     """Sample, order and block one participant's SORT session (see the module docstring for the rules)."""
     opts = options or SortPlanOptions()
-    opts.check()
     configs = {r.config for r in [*test, *validation]}
     if len(configs) != 1:
         listing = ", ".join(f"e{le}/s{ls}" for le, ls in sorted(configs)) or "none"

@@ -1,1 +1,1 @@
-"""WorldSense sessions: the plan (whole tuples, balanced cells) and the human results record."""
+"""WorldSense as a task: its declaration, plan (whole tuples, balanced cells), human record and commands."""

@@ -3,15 +3,18 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from benchlab.annotations.task import ComparisonSource
-from benchlab.data.analysis.compare import Comparison
-from benchlab.data.analysis.defaults import DEFAULT_BOOT
-from benchlab.data.analysis.stats import AttentionCriterion
+
+if TYPE_CHECKING:  # the analysis stack (pandas, scipy) loads only when a comparison is built, not with the CLI
+    from benchlab.data.analysis.compare import Comparison
+    from benchlab.data.analysis.stats import AttentionCriterion
 from benchlab.data.errors import BenchlabError
 
 
 def build(testset: Path | None, results: Path, criterion: AttentionCriterion) -> Comparison:
+    from benchlab.data.analysis.defaults import DEFAULT_BOOT
     from benchlab.data.worldsense.compare import compare_worldsense
 
     if testset is None:

@@ -17,8 +17,10 @@ from __future__ import annotations
 
 import random
 from collections.abc import Hashable, Iterable, Sequence
-from dataclasses import dataclass, field
 
+from pydantic import field_validator, model_validator
+
+from benchlab.annotations.options import OptionError, Options, option
 from benchlab.annotations.session_plan import SessionPlan
 from benchlab.data.errors import BenchlabError
 from benchlab.data.worldsense.records import Trial
@@ -26,30 +28,38 @@ from benchlab.data.worldsense.records import Trial
 Cell = tuple[str, int]
 
 
-@dataclass(frozen=True)
-class WorldSensePlanOptions:
-    """The design knobs a researcher sets (CLI options of ``benchlab run worldsense``)."""
+class WorldSensePlanOptions(Options):
+    """The design knobs a researcher sets (``benchlab run worldsense`` and the launcher form)."""
 
-    tuples_per_cell: int = 2
-    practice: int = 4
-    block_size: int = 30
-    min_gap: int = 1
-    participants: tuple[str, ...] = field(default=())
+    tuples_per_cell: int = option(
+        2, label="Tuples per (problem, size) cell", ge=2,
+        problem="must be at least 2: with one tuple in a (problem, size) cell the confidence interval cannot be "
+        "computed",
+        help="Whole tuples sampled in each (problem, size) cell (at least 2, so every cell has a CI).")
+    participants: tuple[str, ...] = option(
+        (), label="Participant list (comma separated)",
+        help="Comma-separated participant list: tuples are split between them so that a lab covers more items.")
+    practice: int = option(4, label="Practice trials", ge=0,
+                           problem="cannot be negative", help="Practice trials (outside the scored set).")
+    block_size: int = option(30, label="Trials per block", ge=1,
+                             help="Trials per block; a break between blocks.")
+    min_gap: int = option(1, label="Minimum trials between tuple mates", ge=1,
+                          problem="must be at least 1 (tuple mates are never adjacent)",
+                          help="Minimum number of other trials between two items of the same tuple.")
 
-    def check(self) -> None:
-        if self.tuples_per_cell < 2:
-            raise BenchlabError(
-                "--tuples-per-cell must be at least 2: with one tuple in a (problem, size) cell the confidence "
-                "interval cannot be computed"
-            )
-        if self.practice < 0:
-            raise BenchlabError("--practice cannot be negative")
-        if self.block_size < 1:
-            raise BenchlabError("--block-size must be at least 1")
-        if self.min_gap < 1:
-            raise BenchlabError("--min-gap must be at least 1 (tuple mates are never adjacent)")
+    @field_validator("participants", mode="before")
+    @classmethod
+    def _comma_separated(cls, value: object) -> object:
+        """The form (and a config file) may give the list as one comma-separated string."""
+        if isinstance(value, str):
+            return tuple(p.strip() for p in value.split(",") if p.strip())
+        return value
+
+    @model_validator(mode="after")
+    def _nobody_twice(self) -> WorldSensePlanOptions:
         if len(set(self.participants)) != len(self.participants):
-            raise BenchlabError("the participant list names someone twice")
+            raise OptionError("participants", "names someone twice", label="the participant list")
+        return self
 
 
 def build_worldsense_plan(
@@ -62,7 +72,6 @@ def build_worldsense_plan(
     again, so a second session adds new tuples to the same results file).
     """
     opts = options or WorldSensePlanOptions()
-    opts.check()
     roster = opts.participants or (participant,)
     if participant not in roster:
         raise BenchlabError(f"participant {participant!r} is not in the participant list ({', '.join(roster)})")

@@ -9,12 +9,12 @@ original's join produce ``_x``/``_y`` columns.
 
 from __future__ import annotations
 
-import re
 import secrets
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from benchlab.annotations.ids import check_id
 from benchlab.annotations.response_log import ResponseLog
 from benchlab.annotations.session_plan import PlannedStep, SessionPlan
 from benchlab.annotations.session_runner import (
@@ -24,23 +24,15 @@ from benchlab.annotations.session_runner import (
     SessionRunner,
     SessionText,
 )
+from benchlab.annotations.task import Choice
 from benchlab.annotations.worldsense.human_record import HumanResponse
 from benchlab.annotations.worldsense.plan import WorldSensePlanOptions, build_worldsense_plan
 from benchlab.data.errors import BenchlabError
 from benchlab.data.worldsense.records import Trial, TrialPrompt
 
 PROMPTING = "basic"
-_ID_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9.\-]{0,63}$")
 
 
-def check_id(value: str, what: str) -> str:
-    """Participant and session ids end up in file names (and the results name splits on ``___``)."""
-    if not _ID_RE.match(value):
-        raise BenchlabError(
-            f"{what} id {value!r} must be 1-64 letters, digits, '.' or '-' (starting with a letter or digit); "
-            "it becomes part of file names"
-        )
-    return value
 
 
 def modelname(participant: str) -> str:
@@ -78,9 +70,10 @@ class WorldSenseTask:
         for item in [*plan.practice, *plan.main_items]:
             self._trial(item)
 
-    def prompt(self, item_id: str) -> TrialPrompt:
-        """What the participant sees (no gold answer)."""
-        return self._trial(item_id).prompt()
+    def prompt(self, item_id: str) -> Choice:
+        """What the participant sees (no gold answer): the question text and its answers as buttons."""
+        shown: TrialPrompt = self._trial(item_id).prompt()
+        return Choice(shown.text, tuple(shown.expectedresp))
 
     def options(self, item_id: str) -> tuple[str, ...]:
         return tuple(self._trial(item_id).expectedresp)

@@ -1,1 +1,1 @@
-"""CLI sub-commands, one module per benchmark or job; each registers itself on the groups in groups.py."""
+"""CLI groups and the commands generated from task declarations (``run``, ``score``, ``compare``, ``bench`` ...)."""

@@ -12,9 +12,8 @@ from collections.abc import Iterable
 import click
 
 from benchlab.annotations.fastbook.commands import COMMANDS as FASTBOOK_COMMANDS
-from benchlab.annotations.sort.commands import COMMANDS as SORT_COMMANDS
+from benchlab.annotations.registry import registry
 from benchlab.annotations.task import Command
-from benchlab.annotations.worldsense.commands import COMMANDS as WORLDSENSE_COMMANDS
 from benchlab.tui.commands import groups
 from benchlab.tui.commands.declared import command_from
 from benchlab.tui.sort.screen_bench_command import SCREEN_BENCH
@@ -46,7 +45,7 @@ def register(commands: Iterable[Command], task_name: str | None = None) -> None:
         group_of(cmd).add_command(command_from(cmd, name), name)
 
 
-register(WORLDSENSE_COMMANDS, "worldsense")
-register(SORT_COMMANDS, "sort")
+for _task in registry():  # built-in tasks, then plug-ins (``benchlab.tasks`` entry points)
+    register(_task.commands, _task.name)
 register(FASTBOOK_COMMANDS)
 register((SCREEN_BENCH,))

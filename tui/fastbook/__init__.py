@@ -1,1 +1,1 @@
-"""fastbook curation in the app and on the command line: the editor, its widgets and commands."""
+"""fastbook curation in the app: the context editor, its widgets and the ``curate fastbook`` command."""

@@ -6,7 +6,7 @@ from __future__ import annotations
 from textual.app import App
 
 from benchlab.data.errors import BenchlabError
-from benchlab.tui.task_registry import LauncherEntry, register_entry
+from benchlab.tui.launcher_registry import LauncherEntry, register_entry
 
 
 def open_curate(app: App[object]) -> None:

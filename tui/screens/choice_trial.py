@@ -13,7 +13,7 @@ from textual.containers import Horizontal, VerticalScroll
 from textual.widgets import Static
 
 from benchlab.tui.screens.trial_base import TrialScreen
-from benchlab.tui.task_registry import TrialContext
+from benchlab.tui.trial_context import TrialContext
 from benchlab.tui.widgets.option_button import OptionButton
 from benchlab.tui.widgets.session_progress import SessionProgress
 

@@ -11,8 +11,8 @@ from textual.widgets import Footer, Header, OptionList, Static
 from textual.widgets.option_list import Option
 
 from benchlab.tui import launcher_entries as _launcher_entries  # noqa: F401  (fills the tool entries)
+from benchlab.tui.launcher_registry import ENTRIES
 from benchlab.tui.session_start import tasks
-from benchlab.tui.task_registry import ENTRIES
 
 
 def _line(title: str, description: str) -> Text:

@@ -35,7 +35,7 @@ class SessionSetupScreen(Screen[None]):
         with VerticalScroll(id="form"):
             yield Static(f"{self.session_task.title} session", id="form-title", markup=False)
             yield OptionForm(
-                FormSection(SessionOptions),
+                FormSection(self.session_task.session_options),
                 FormSection(self.session_task.plan_options, heading=f"{self.session_task.title} plan"),
                 defaults={"dataset": str(self.session_task.default_dataset())}, id="options",
             )
@@ -73,7 +73,7 @@ class SessionSetupScreen(Screen[None]):
 
     def options(self) -> tuple[SessionOptions, Options]:
         """The checked session and plan options (the first wrong field as :class:`OptionError`)."""
-        session = self._parse(SessionOptions)
+        session = self._parse(self.session_task.session_options)
         plan = self._parse(self.session_task.plan_options)
         return session, plan
 

@@ -21,7 +21,7 @@ from textual.widgets import Button
 
 from benchlab.annotations.session_runner import ResponseTiming, wall_clock_now
 from benchlab.tui.frame_clock import FlushCallback
-from benchlab.tui.task_registry import TrialContext
+from benchlab.tui.trial_context import TrialContext
 from benchlab.tui.widgets.option_button import OptionButton
 
 #: ``onset_source`` values in the records: the frame's write to the terminal, or the headless fallback.

@@ -1,1 +1,1 @@
-"""SORT in the app and on the command line: trial screen, excerpt view, commands and the screen benchmark."""
+"""SORT in the app: its trial screen (excerpt, delay, question), the excerpt view and the screen benchmark."""

@@ -70,7 +70,7 @@ def child_main(progress_path: str, result_path: str, trials: int, words: int) ->
     from benchlab.tui.sort import trial_screen as sort_trial_module
     from benchlab.tui.sort.excerpt_view import ExcerptView
     from benchlab.tui.sort.trial_screen import SortTrialScreen, SortTrialSettings
-    from benchlab.tui.task_registry import TrialContext
+    from benchlab.tui.trial_context import TrialContext
 
     record = long_record(words)
     progress = open(progress_path, "a", buffering=1, encoding="utf-8")  # noqa: SIM115 (open for the app's life)

@@ -21,12 +21,14 @@ from textual.timer import Timer
 from textual.widget import Widget
 from textual.widgets import ContentSwitcher, Static
 
-from benchlab.annotations.session_runner import wall_clock_now
-from benchlab.annotations.sort.session import SortTiming
+from benchlab.annotations.session_plan import PlannedStep
+from benchlab.annotations.session_runner import SessionRunner, wall_clock_now
+from benchlab.annotations.sort.session import SortTask, SortTiming
+from benchlab.data.errors import BenchlabError
 from benchlab.data.sort.records import BookSortRecord
 from benchlab.tui.screens.trial_base import Onset, TrialScreen
 from benchlab.tui.sort.excerpt_view import ExcerptView
-from benchlab.tui.task_registry import TrialContext
+from benchlab.tui.trial_context import TrialContext
 from benchlab.tui.widgets.option_button import OptionButton
 from benchlab.tui.widgets.session_progress import SessionProgress
 
@@ -237,3 +239,17 @@ class SortTrialScreen(TrialScreen):
 
 def _escape(text: str) -> str:
     return text.replace("[", r"\[")
+
+
+def sort_trial_screen(runner: SessionRunner, step: PlannedStep, context: TrialContext) -> SortTrialScreen:
+    """The screen of trial ``step`` of a SORT session, with the condition and times saved in its plan."""
+    task = runner.task
+    if not isinstance(task, SortTask):
+        raise BenchlabError(f"task {task.name} is not a SORT session")
+    config = runner.plan.config
+    settings = SortTrialSettings(
+        condition=str(config.get("condition", "stm")), delay_s=float(config.get("delay_s") or 0.0),
+        min_reading_s=float(config.get("min_reading_s") or 0.0),
+        max_reading_s=float(config["max_reading_s"]) if config.get("max_reading_s") is not None else None,
+    )
+    return SortTrialScreen(task.trial(step.item_id), context, settings)

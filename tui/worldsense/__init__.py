@@ -1,1 +1,2 @@
-"""WorldSense in the app and on the command line: its trial screen and commands."""
+"""WorldSense in the app: nothing of its own (its trials use the generic choice screen, its commands are generated
+from ``benchlab.annotations.worldsense``), which is what the task registry is for."""

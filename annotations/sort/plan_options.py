@@ -1,0 +1,66 @@
+"""The plan options of a SORT session, declared once (``benchlab run sort``, the launcher form, resume warnings).
+
+Kept apart from :mod:`benchlab.annotations.sort.session` so that declaring the task (and so building the command
+line) does not load the data stack (pandas) that running a session needs.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import field_validator, model_validator
+
+from benchlab.annotations.options import OptionError, Options, option
+
+Condition = Literal["stm", "ltm"]
+
+
+class SortPlanOptions(Options):
+    """The design knobs of a SORT session (``benchlab run sort`` and the launcher form).
+
+    ``excerpt_length``, ``segment_length`` and ``book`` select the trials; the others shape the plan and the trial
+    screen (they are saved in the plan's ``config``).
+    """
+
+    excerpt_length: int = option(250, label="Excerpt length in words (250, 1000, ...)", short="-e",
+                                 help="Excerpt length L_E.")
+    segment_length: int = option(20, label="Segment length in words (20 or 50)", short="-s",
+                                 help="Segment length L_S.")
+    book: str | None = option(None, label="Book (Gutenberg id or part of the title; empty: all)",
+                              help="Book: Gutenberg id or part of the title (default: all in the data).")
+    condition: Condition = option("stm", label="Condition", problem="must be stm or ltm, not {input!r}",
+                                  help="stm: read the excerpt, then answer; ltm: book title and segments only.")
+    trials: int = option(20, label="Scored trials", ge=1,
+                         help="Scored trials, spread evenly over the 4 distance bins (and A/B inside each bin).")
+    practice: int = option(2, label="Practice trials", ge=0, problem="cannot be negative",
+                           help="Practice trials (validation split).")
+    block_size: int = option(10, label="Trials per block", ge=1, help="Trials per block; a break between blocks.")
+    delay_s: float = option(0.0, label="Delay between reading and question (s)", flag="--delay", ge=0,
+                            problem="cannot be negative",
+                            help="Seconds between the end of reading and the question (a blank wait screen).")
+    min_reading_s: float = option(0.0, label="Minimum reading time (s)", flag="--min-reading", ge=0,
+                                  problem="cannot be negative",
+                                  help="Seconds before the participant may continue from the excerpt.")
+    max_reading_s: float | None = option(None, label="Maximum reading time (s)", flag="--max-reading",
+                                         help="Seconds after which the question appears anyway.")
+
+    @field_validator("condition", mode="before")
+    @classmethod
+    def _any_case(cls, value: object) -> object:
+        return value.strip().lower() if isinstance(value, str) else value
+
+    @field_validator("book", mode="before")
+    @classmethod
+    def _blank_is_all(cls, value: object) -> object:
+        return (value.strip() or None) if isinstance(value, str) else value
+
+    @model_validator(mode="after")
+    def _reading_window(self) -> SortPlanOptions:
+        if self.max_reading_s is not None and self.max_reading_s <= self.min_reading_s:
+            raise OptionError("max_reading_s", "must be longer than the minimum reading time",
+                              label="the maximum reading time")
+        return self
+
+    def config(self) -> dict[str, Any]:
+        return {"condition": self.condition, "delay_s": self.delay_s, "min_reading_s": self.min_reading_s,
+                "max_reading_s": self.max_reading_s, "block_size": self.block_size}

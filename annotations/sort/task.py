@@ -1,0 +1,138 @@
+"""SORT (BookSORT) as benchlab runs it: its session and plan options, how a session is prepared, its instructions.
+
+The design fields (excerpt and segment length, book, condition, delays, reading limits) are typed plan options
+declared once in :class:`~benchlab.annotations.sort.session.SortPlanOptions`; the app shows a trial with the SORT
+screen (``trial_kind = "sort"``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from functools import lru_cache
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from benchlab.annotations.options import Options, option
+from benchlab.annotations.session_plan import SessionPlan
+from benchlab.annotations.session_runner import SessionRunner, SessionText
+from benchlab.annotations.sort.commands import COMMANDS
+from benchlab.annotations.sort.comparison import COMPARISON
+from benchlab.annotations.sort.plan_options import SortPlanOptions
+from benchlab.annotations.task import Command, ComparisonSource, SessionOptions, dataset_of
+from benchlab.data.errors import BenchlabError
+from benchlab.data.samples import sample_path
+
+if TYPE_CHECKING:
+    from benchlab.data.sort.records import BookSortRecord
+
+INSTRUCTIONS_STM = [
+    """# Welcome
+
+In this study you read passages from a book. After each passage you see two short **segments** taken from it,
+labelled **Segment A** and **Segment B**, and you say which of the two appeared **first** in the passage.
+
+You cannot go back to the passage once you have continued, so read it at your normal pace.""",
+    """# How to answer
+
+* While reading: scroll with **↑ ↓**, **Page Up / Page Down** or the mouse wheel. Press **Enter** when you have
+  finished reading.
+* Then answer with the **A** or **B** key (or **←** for A and **→** for B), or click a segment's button.
+* An answer is final. If you are not sure, give your best guess.
+
+{plan}""",
+]
+
+INSTRUCTIONS_LTM = [
+    """# Welcome
+
+This study is about a book you have read. On each trial you see two short **segments** from the book, labelled
+**Segment A** and **Segment B**, and you say which of the two appears **first** in the book.
+
+* Answer with the **A** or **B** key (or **←** for A and **→** for B), or click a segment's button.
+* An answer is final. If you are not sure, give your best guess.
+
+{plan}""",
+]
+
+
+class SortSessionOptions(SessionOptions):
+    """The common session options; the data set is given with ``--data`` (a BookSORT folder or file). Practice
+    feedback is always given in SORT, so it has no ``--no-feedback`` flag."""
+
+    dataset: Path | None = option(None, label="Data set (BookSORT folder or file)", flag="--data", widget="path",
+                                  help="BookSORT folder or file (parquet, three CSVs or JSONL). Default: the bundled "
+                                  "sample.")
+    out: Path | None = option(None, label="Output folder", widget="folder",
+                              help="Output folder (default: ./benchlab-results/sort/<data folder name>).")
+    feedback: bool = option(True, label="Feedback after practice trials", negate="--no-feedback", cli=False,
+                            help="No correct/incorrect feedback after practice trials.")
+
+
+@lru_cache(maxsize=8)
+def load_trials(path: str, le: int | None, ls: int | None,
+                book: str | None) -> tuple[tuple[BookSortRecord, ...], tuple[BookSortRecord, ...]]:
+    """The (test, validation) trials of one configuration (and book), loaded once per process."""
+    from benchlab.data.sort.loaders import Selection, load_records
+
+    selection = Selection(excerpt_length=le, segment_length=ls, book=book)
+    test = load_records(path, Selection(**{**vars(selection), "split": "test"}))
+    try:
+        validation = load_records(path, Selection(**{**vars(selection), "split": "validation"}))
+    except BenchlabError:
+        validation = []
+    return tuple(test), tuple(validation)
+
+
+class SortTaskDeclaration:
+    """The SORT :class:`~benchlab.annotations.task.Task`."""
+
+    name: str = "sort"
+    title: str = "SORT (BookSORT)"
+    description: str = "Read a book passage, then say which of two segments came first (STM), or from memory (LTM)."
+    session_options: type[SessionOptions] = SortSessionOptions
+    plan_options: type[Options] = SortPlanOptions
+    trial_kind: str = "sort"
+    #: ``always-a`` is the ``biased`` policy (always the first option, A): it scores the share of A ground truths.
+    simulated_policies: tuple[str, ...] = ("random", "oracle", "always-a")
+    commands: Sequence[Command] = COMMANDS
+    comparison: ComparisonSource | None = COMPARISON
+
+    def default_dataset(self) -> Path:
+        return sample_path("booksort")
+
+    def default_out(self, dataset: str) -> Path:
+        """``./benchlab-results/sort/<data folder name>``."""
+        name = Path(dataset).name or "booksort"
+        if name.endswith(".parquet") or name.endswith(".jsonl"):
+            name = Path(dataset).parent.name or "booksort"
+        return Path.cwd() / "benchlab-results" / "sort" / name
+
+    def prepare(self, session: SessionOptions, plan: Any, text: SessionText) -> SessionRunner:
+        from benchlab.annotations.sort.session import SortSessionRequest, prepare_sort_session
+
+        assert isinstance(plan, SortPlanOptions)
+        dataset = dataset_of(session, self)
+        test, validation = load_trials(dataset, plan.excerpt_length, plan.segment_length, plan.book)
+        out = str(session.out) if session.out else str(self.default_out(dataset))
+        request = SortSessionRequest(dataset=dataset, participant=session.participant, session=session.session,
+                                     out=out, seed=session.seed, resume=session.resume, options=plan)
+        return prepare_sort_session(test, validation, request, text=text, simulated=session.simulate)
+
+    def planned_values(self, plan: SessionPlan) -> dict[str, Any]:
+        c = plan.config
+        return {"dataset": Path(plan.dataset), "seed": plan.seed, "trials": len(plan.main_items),
+                "practice": len(plan.practice), "block_size": c.get("block_size"), "delay_s": c.get("delay_s"),
+                "min_reading_s": c.get("min_reading_s"), "max_reading_s": c.get("max_reading_s")}
+
+    def instructions(self, plan: Any, session: SessionOptions) -> list[str]:
+        assert isinstance(plan, SortPlanOptions)
+        if plan.practice > 0:
+            where = ("You start with a few practice trials (with feedback), then the main part in blocks with "
+                     "breaks in between.")
+        else:
+            where = "The trials come in blocks with breaks in between."
+        pages = INSTRUCTIONS_STM if plan.condition == "stm" else INSTRUCTIONS_LTM
+        return [page.replace("{plan}", where) for page in pages]
+
+
+TASK = SortTaskDeclaration()

@@ -1,0 +1,110 @@
+"""WorldSense as benchlab runs it: its session and plan options, how a session is prepared, its instructions.
+
+Everything ``benchlab run worldsense``, the launcher's form and the resume warnings need is declared here once;
+the app shows its trials with the generic choice screen (``trial_kind = "choice"``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+from benchlab.annotations.options import Options, option
+from benchlab.annotations.session_plan import SessionPlan
+from benchlab.annotations.session_runner import SessionRunner, SessionText
+from benchlab.annotations.simulate import POLICIES
+from benchlab.annotations.task import Command, ComparisonSource, SessionOptions, dataset_of
+from benchlab.annotations.worldsense.commands import COMMANDS, sessions_results_folder
+from benchlab.annotations.worldsense.comparison import COMPARISON
+from benchlab.annotations.worldsense.plan import WorldSensePlanOptions
+from benchlab.annotations.worldsense.session import prepare_worldsense_session
+from benchlab.data.samples import sample_path
+from benchlab.data.worldsense.loader import find_trials_file, load_trials
+from benchlab.data.worldsense.records import Trial
+
+INSTRUCTIONS = [
+    """# Welcome
+
+In this study you read short descriptions of a few things (people, objects, events) that are arranged in some
+order, and answer one question about each description.
+
+The descriptions were written to test AI language models. They may say things like *"Only respond with ... without
+any explanation"*: you do not need to type anything, just choose one of the answers shown on the buttons.""",
+    """# How to answer
+
+Each question shows its possible answers as buttons, numbered **1**, **2** (and sometimes **3**).
+
+* Press the **number key** of your answer, or click its button.
+* An answer is final: you cannot go back or change it.
+* Read each description carefully, then answer at a steady pace.""",
+    """# The three kinds of questions
+
+* **TRUE / FALSE**: is the sentence true given the description?
+* **POSSIBLE / IMPOSSIBLE**: could the situation described really happen?
+* **(1) / (2) / (3)**: which alternative follows from the description? Choose **(3)** when the description does not
+  let you decide.
+
+You start with a few practice questions (with feedback), then the main part in blocks with breaks in between.""",
+]
+
+
+class WorldSenseSessionOptions(SessionOptions):
+    """The common session options; the data set is a test set, given with ``-t/--testset`` as everywhere in
+    WorldSense's commands."""
+
+    dataset: Path | None = option(None, label="Data set (test-set folder or trials file)", flag="--testset",
+                                  short="-t", widget="path",
+                                  help="Test-set folder (or trials file). Default: the bundled sample.")
+    out: Path | None = option(None, label="Output folder", widget="folder",
+                              help="Output folder (default: ./benchlab-results/worldsense/<test set name>).")
+
+
+@lru_cache(maxsize=4)
+def _load(path: str) -> tuple[Trial, ...]:
+    return tuple(load_trials(path))
+
+
+class WorldSenseTaskDeclaration:
+    """The WorldSense :class:`~benchlab.annotations.task.Task`."""
+
+    name: str = "worldsense"
+    title: str = "WorldSense"
+    description: str = "Reasoning about orderings: TRUE/FALSE, POSSIBLE/IMPOSSIBLE and (1)/(2)/(3) questions."
+    session_options: type[SessionOptions] = WorldSenseSessionOptions
+    plan_options: type[Options] = WorldSensePlanOptions
+    trial_kind: str = "choice"
+    simulated_policies: tuple[str, ...] = POLICIES
+    commands: Sequence[Command] = COMMANDS
+    comparison: ComparisonSource | None = COMPARISON
+
+    def default_dataset(self) -> Path:
+        return sample_path("worldsense")
+
+    def default_out(self, dataset: str) -> Path:
+        """``./benchlab-results/worldsense/<test set folder name>`` (``sample`` for the bundled sample): results of
+        different test sets never mix (``compare worldsense`` reads the same folder)."""
+        return sessions_results_folder(Path(dataset)).parent
+
+    def prepare(self, session: SessionOptions, plan: Any, text: SessionText) -> SessionRunner:
+        assert isinstance(plan, WorldSensePlanOptions)
+        dataset = dataset_of(session, self)
+        trials = _load(str(find_trials_file(dataset)))
+        out = str(session.out) if session.out else str(self.default_out(dataset))
+        return prepare_worldsense_session(
+            trials, dataset=dataset, participant=session.participant, session=session.session, out=out,
+            seed=session.seed, options=plan, resume=session.resume, text=text, simulated=session.simulate,
+        )
+
+    def planned_values(self, plan: SessionPlan) -> dict[str, Any]:
+        c = plan.config
+        return {"dataset": Path(plan.dataset), "seed": plan.seed, "tuples_per_cell": c.get("tuples_per_cell"),
+                "practice": c.get("practice", len(plan.practice)), "block_size": c.get("block_size"),
+                "min_gap": c.get("min_gap"), "participants": tuple(c.get("participants", ()))}
+
+    def instructions(self, plan: Any, session: SessionOptions) -> list[str]:
+        return list(INSTRUCTIONS)
+
+
+TASK = WorldSenseTaskDeclaration()
