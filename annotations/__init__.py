@@ -10,8 +10,9 @@ The names below are imported on first use (PEP 562), so ``import benchlab.annota
 
 from __future__ import annotations
 
-from importlib import import_module
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from benchlab.data.lazy_api import lazy_attributes
 
 #: public name -> (module, attribute): the notebook API of the annotations layer.
 _LAZY: dict[str, tuple[str, str]] = {
@@ -70,18 +71,7 @@ __all__ = [  # a literal list, so linters and IDEs read it; a test checks it mat
 ]
 
 
-def __getattr__(name: str) -> Any:
-    try:
-        module, attr = _LAZY[name]
-    except KeyError:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}") from None
-    value = getattr(import_module(module), attr)
-    globals()[name] = value  # the next access is a plain attribute lookup
-    return value
-
-
-def __dir__() -> list[str]:
-    return sorted(set(globals()) | set(_LAZY))
+__getattr__, __dir__ = lazy_attributes(globals(), _LAZY)
 
 
 if TYPE_CHECKING:  # what type checkers and IDEs see; at run time the names load on first use

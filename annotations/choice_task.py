@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import random
 import re
-import secrets
 from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
@@ -31,7 +30,7 @@ from pydantic.fields import FieldInfo
 
 from benchlab.annotations.options import OptionError, Options, option
 from benchlab.annotations.response_log import ResponseLog
-from benchlab.annotations.session_plan import PlannedStep, SessionPlan
+from benchlab.annotations.session_plan import PlannedStep, SessionPlan, load_or_build_plan
 from benchlab.annotations.session_runner import (
     Feedback,
     ResponseTiming,
@@ -206,21 +205,15 @@ def prepare_choice_session(
     check_id(session, "session")
     files = choice_files(out, participant, session)
     task = ChoiceTaskSession(name, items)
-    if resume:
-        plan = SessionPlan.load(files.plan)
-        if plan.task != name or plan.participant != participant or plan.session != session:
-            raise BenchlabError(
-                f"this plan is for {plan.task} participant {plan.participant} session {plan.session}", files.plan)
-    else:
-        if files.plan.exists():
-            raise BenchlabError(
-                f"session {session} of participant {participant} was already started; add --resume to continue it, "
-                "or choose another --session", files.plan)
+
+    def build(plan_seed: int) -> SessionPlan:
         earlier = (ResponseLog(files.results, task.item_id_of).answered()
                    | ResponseLog(files.practice, task.item_id_of).answered())
-        plan = build_choice_plan(items, task=name, dataset=dataset, participant=participant, session=session,
-                                 seed=seed if seed is not None else secrets.randbelow(2**31), options=options,
-                                 exclude=frozenset(earlier))
+        return build_choice_plan(items, task=name, dataset=dataset, participant=participant, session=session,
+                                 seed=plan_seed, options=options, exclude=frozenset(earlier))
+
+    plan = load_or_build_plan(files.plan, task=name, participant=participant, session=session, resume=resume,
+                              build=build, seed=seed)
     task.check_plan(plan)
     return SessionRunner(plan, task, files, text, resume=resume, simulated=simulated).open()
 

@@ -8,6 +8,8 @@ the same order even if the data set, the defaults or the code's random generator
 from __future__ import annotations
 
 import json
+import secrets
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -94,3 +96,26 @@ class PlannedStep:
     practice: bool
     index: int
     block: int
+
+
+def load_or_build_plan(
+    plan_path: Path, *, task: str, participant: str, session: str, resume: bool, build: Callable[[int], SessionPlan],
+    seed: int | None = None, what: str = "",
+) -> SessionPlan:
+    """The saved plan when resuming (it must be this participant's session of this task), else a new plan.
+
+    A started session is never silently replaced: a plan on disk without ``resume`` is refused, naming the way
+    out. ``build`` gets the seed (``seed``, or a fresh random one that the plan then records); ``what`` adds the
+    design to the refusal (e.g. " (stm, e250/s20)").
+    """
+    if resume:
+        plan = SessionPlan.load(plan_path)
+        if plan.task != task or plan.participant != participant or plan.session != session:
+            raise BenchlabError(
+                f"this plan is for {plan.task} participant {plan.participant} session {plan.session}", plan_path)
+        return plan
+    if plan_path.exists():
+        raise BenchlabError(
+            f"session {session} of participant {participant}{what} was already started; add --resume to continue "
+            "it, or choose another --session", plan_path)
+    return build(seed if seed is not None else secrets.randbelow(2**31))

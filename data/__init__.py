@@ -11,9 +11,9 @@ scipy) and ``benchlab --help`` does not pay for the scorers.
 
 from __future__ import annotations
 
-from importlib import import_module
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
+from benchlab.data.lazy_api import lazy_attributes
 from benchlab.data.version import __version__
 
 #: public name -> (module, attribute): the notebook API of the data layer.
@@ -78,18 +78,7 @@ __all__ = [  # a literal list, so linters and IDEs read it; a test checks it mat
 ]
 
 
-def __getattr__(name: str) -> Any:
-    try:
-        module, attr = _LAZY[name]
-    except KeyError:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}") from None
-    value = getattr(import_module(module), attr)
-    globals()[name] = value  # the next access is a plain attribute lookup
-    return value
-
-
-def __dir__() -> list[str]:
-    return sorted(set(globals()) | set(_LAZY))
+__getattr__, __dir__ = lazy_attributes(globals(), _LAZY)
 
 
 if TYPE_CHECKING:  # what type checkers and IDEs see; at run time the names load on first use

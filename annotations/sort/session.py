@@ -20,14 +20,13 @@ original ``calc_accuracy`` read human and model files the same way.
 from __future__ import annotations
 
 import random
-import secrets
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from benchlab.annotations.ids import check_id
-from benchlab.annotations.session_plan import PlannedStep, SessionPlan
+from benchlab.annotations.session_plan import PlannedStep, SessionPlan, load_or_build_plan
 from benchlab.annotations.session_runner import (
     Feedback,
     ResponseTiming,
@@ -246,25 +245,18 @@ def prepare_sort_session(
     opts = request.options
     files = sort_files(request.out, request.participant, request.session, le, ls, opts.condition)
     task = SortTask([*test, *validation], opts.condition)
-    if request.resume:
-        plan = SessionPlan.load(files.plan)
-        if plan.task != "sort" or plan.participant != request.participant or plan.session != request.session:
-            raise BenchlabError(f"this plan is for {plan.task} participant {plan.participant} session "
-                                f"{plan.session}", files.plan)
-        task.condition = plan.config.get("condition", opts.condition)
-    else:
-        if files.plan.exists():
-            raise BenchlabError(
-                f"session {request.session} of participant {request.participant} ({opts.condition}, e{le}/s{ls}) "
-                "was already started; add --resume to continue it, or choose another --session", files.plan,
-            )
+
+    def build(plan_seed: int) -> SessionPlan:
         earlier = SortResultsLog(files.results).peek()
         seen = {(int(r["book_idx"]), int(r["excerpt_idx"])) for r in earlier}
-        plan = build_sort_plan(
-            test, validation, dataset=request.dataset, participant=request.participant, session=request.session,
-            seed=request.seed if request.seed is not None else secrets.randbelow(2**31), options=opts,
-            exclude_excerpts=seen,
-        )
+        return build_sort_plan(test, validation, dataset=request.dataset, participant=request.participant,
+                               session=request.session, seed=plan_seed, options=opts, exclude_excerpts=seen)
+
+    plan = load_or_build_plan(files.plan, task="sort", participant=request.participant, session=request.session,
+                              resume=request.resume, build=build, seed=request.seed,
+                              what=f" ({opts.condition}, e{le}/s{ls})")
+    if request.resume:
+        task.condition = plan.config.get("condition", opts.condition)
     task.check_plan(plan)
     runner = SessionRunner(plan, task, files, text, resume=request.resume, simulated=simulated)
     return runner.open()

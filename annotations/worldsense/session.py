@@ -9,14 +9,13 @@ original's join produce ``_x``/``_y`` columns.
 
 from __future__ import annotations
 
-import secrets
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 from benchlab.annotations.ids import check_id
 from benchlab.annotations.response_log import ResponseLog
-from benchlab.annotations.session_plan import PlannedStep, SessionPlan
+from benchlab.annotations.session_plan import PlannedStep, SessionPlan, load_or_build_plan
 from benchlab.annotations.session_runner import (
     Feedback,
     ResponseTiming,
@@ -123,27 +122,18 @@ def prepare_worldsense_session(
     check_id(session, "session")
     files = worldsense_files(out, participant, session)
     task = WorldSenseTask(trials)
-    if resume:
-        plan = SessionPlan.load(files.plan)
-        if plan.task != "worldsense" or plan.participant != participant or plan.session != session:
-            raise BenchlabError(
-                f"this plan is for {plan.task} participant {plan.participant} session {plan.session}", files.plan
-            )
-    else:
-        if files.plan.exists():
-            raise BenchlabError(
-                f"session {session} of participant {participant} was already started; add --resume to continue it, "
-                "or choose another --session", files.plan,
-            )
+
+    def build(plan_seed: int) -> SessionPlan:
         # Tuples this participant already saw (scored, or as practice with feedback) are not sampled again.
         earlier = ResponseLog(files.results, task.item_id_of).answered() | ResponseLog(
             files.practice, task.item_id_of).answered()
         by_key = {str(t.Key): t.tuple_ID for t in trials}
         exclude = {by_key[k] for k in earlier if k in by_key}
-        plan = build_worldsense_plan(
-            trials, dataset=str(dataset), participant=participant, session=session,
-            seed=seed if seed is not None else secrets.randbelow(2**31), options=options, exclude_tuples=exclude,
-        )
+        return build_worldsense_plan(trials, dataset=str(dataset), participant=participant, session=session,
+                                     seed=plan_seed, options=options, exclude_tuples=exclude)
+
+    plan = load_or_build_plan(files.plan, task="worldsense", participant=participant, session=session,
+                              resume=resume, build=build, seed=seed)
     task.check_plan(plan)
     runner = SessionRunner(plan, task, files, text, resume=resume, simulated=simulated)
     return runner.open()

@@ -129,6 +129,13 @@ class Design(ABC):
         return {}
 
 
+def wilson_cell(values: np.ndarray, n_people: int) -> FigureCell:
+    """The share of correct (1) values with its Wilson 95% CI: the figure of one person or model on its items."""
+    k, n = int(values.sum()), len(values)
+    lo, hi = stats.wilson_ci(k, n)
+    return FigureCell(k / n, lo, hi, n, n_people, "Wilson")
+
+
 def bootstrap_cell(values: np.ndarray, strata: Strata, n_people: int, method: str, options: Options,
                    extra: dict[str, object] | None = None) -> FigureCell:
     """The stratified mean with a percentile bootstrap CI (the default figure of a row)."""

@@ -34,6 +34,7 @@ from benchlab.data.analysis.pipeline import (
     Strata,
     bootstrap_cell,
     run_comparison,
+    wilson_cell,
 )
 from benchlab.data.analysis.stats import AttentionCriterion, FigureCell
 from benchlab.data.choice.items import ChoiceItem, ChoiceItems, items_of, load_choice_items
@@ -86,9 +87,7 @@ class ChoiceDesign(Design):
             if condition == OVERALL:  # within strata, each weighted by its items: the plain mean over items
                 strata = (rows["stratum"].tolist(), {s: float(n) for s, n in rows["stratum"].value_counts().items()})
             return bootstrap_cell(values, strata, n_people, "bootstrap over items", self.options)
-        k = int(values.sum())
-        lo, hi = stats.wilson_ci(k, len(rows))
-        return FigureCell(k / len(rows), lo, hi, len(rows), n_people, "Wilson")
+        return wilson_cell(values, n_people)
 
     def notes(self, simulated_line: str) -> list[str]:
         o = self.options

@@ -34,6 +34,7 @@ from benchlab.data.analysis.pipeline import (
     Strata,
     bootstrap_cell,
     run_comparison,
+    wilson_cell,
 )
 from benchlab.data.analysis.stats import AttentionCriterion, FigureCell
 from benchlab.data.sort.items import read_rows
@@ -101,9 +102,7 @@ class SortDesign(Design):
         if condition == OVERALL:
             return bootstrap_cell(values, self.strata(rows, condition), n_people,
                                   "bootstrap stratified by configuration", self.options)
-        k = int(values.sum())
-        lo, hi = stats.wilson_ci(k, len(rows))
-        return FigureCell(k / len(rows), lo, hi, len(rows), n_people, "Wilson")
+        return wilson_cell(values, n_people)
 
     def notes(self, simulated_line: str) -> list[str]:
         o = self.options
