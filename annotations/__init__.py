@@ -40,9 +40,9 @@ _LAZY: dict[str, tuple[str, str]] = {
     "WorldSensePlanOptions": ("benchlab.annotations.worldsense.plan", "WorldSensePlanOptions"),
     "prepare_sort_session": ("benchlab.annotations.sort.session", "prepare_sort_session"),
     # the choice-task kit (a benchmark from one items file)
-    "make_choice_task": ("benchlab.annotations.choice_task", "make_choice_task"),
-    "ChoiceTask": ("benchlab.annotations.choice_task", "ChoiceTask"),
-    "prepare_choice_session": ("benchlab.annotations.choice_task", "prepare_choice_session"),
+    "make_choice_task": ("benchlab.annotations.choice.task", "make_choice_task"),
+    "ChoiceTask": ("benchlab.annotations.choice.task", "ChoiceTask"),
+    "prepare_choice_session": ("benchlab.annotations.choice.task", "prepare_choice_session"),
 }
 
 __all__ = [  # a literal list, so linters and IDEs read it; a test checks it matches _LAZY
@@ -75,7 +75,7 @@ __getattr__, __dir__ = lazy_attributes(globals(), _LAZY)
 
 
 if TYPE_CHECKING:  # what type checkers and IDEs see; at run time the names load on first use
-    from benchlab.annotations.choice_task import ChoiceTask, make_choice_task, prepare_choice_session
+    from benchlab.annotations.choice.task import ChoiceTask, make_choice_task, prepare_choice_session
     from benchlab.annotations.options import Options, option, parse_options
     from benchlab.annotations.registry import register
     from benchlab.annotations.registry import registry as task_registry

@@ -15,7 +15,7 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from benchlab.annotations.choice_task import ChoicePlanOptions, ChoiceTask, build_choice_plan, make_choice_task
+from benchlab.annotations.choice.task import ChoicePlanOptions, ChoiceTask, build_choice_plan, make_choice_task
 from benchlab.annotations.options import OptionError, option_infos
 from benchlab.annotations.session_runner import SessionText
 from benchlab.annotations.simulate import SimulatedParticipant, simulate_session

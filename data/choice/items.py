@@ -1,4 +1,4 @@
-"""The items of a choice task (a plug-in benchmark made with ``benchlab.annotations.choice_task``): one JSONL file.
+"""The items of a choice task (a plug-in benchmark made with ``benchlab.annotations.choice.task``): one JSONL file.
 
 Each line is one item::
 

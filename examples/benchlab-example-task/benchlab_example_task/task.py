@@ -6,7 +6,7 @@ benchlab's choice-task kit.
 
 from pathlib import Path
 
-from benchlab.annotations.choice_task import make_choice_task
+from benchlab.annotations.choice.task import make_choice_task
 
 HERE = Path(__file__).resolve().parent
 
