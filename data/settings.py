@@ -4,6 +4,9 @@ Why one object: the variables used to be read wherever they were needed (and two
 folder from where the package was installed, which is wrong for an installed copy). Now they are read once, here,
 typed and documented in the README's "Settings" table; every reader calls :func:`get_settings`.
 
+A plain frozen dataclass, not pydantic-settings: importing pydantic-settings costs ~170 ms, and the lean scoring
+path (``python -m benchlab.data.worldsense``, which reads the cache folder from here) loads no pydantic at all.
+
 User folders come from ``platformdirs`` (XDG on Linux) unless a variable overrides them. The shared datasets
 folder is ``$BENCHLAB_SHARED_DATASETS`` or ``../shared/datasets`` seen from the current directory (a lab's
 checkout beside its data), never a path derived from the installed package.
@@ -11,14 +14,18 @@ checkout beside its data), never a path derived from the installed package.
 
 from __future__ import annotations
 
+import os
+from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 
 from platformdirs import user_cache_dir, user_config_dir, user_data_dir, user_log_dir
-from pydantic import Field
-from pydantic_settings import BaseSettings, SettingsConfigDict
+
+from benchlab.data.errors import BenchlabError
 
 APP_NAME = "benchlab"
+PREFIX = "BENCHLAB_"
+_TRUE, _FALSE = {"1", "true", "yes", "on"}, {"0", "false", "no", "off"}
 
 
 def _user_dir(kind: str) -> Path:
@@ -26,22 +33,49 @@ def _user_dir(kind: str) -> Path:
     return Path(finders[kind](APP_NAME, appauthor=False))
 
 
-class Settings(BaseSettings):
+def _env(name: str) -> str | None:
+    """``$BENCHLAB_<NAME>``; an empty value counts as unset."""
+    value = os.environ.get(PREFIX + name.upper(), "").strip()
+    return value or None
+
+
+def _path(name: str) -> Path | None:
+    value = _env(name)
+    return Path(value) if value is not None else None
+
+
+def _flag(name: str) -> bool:
+    value = _env(name)
+    if value is None or value.lower() in _FALSE:
+        return False
+    if value.lower() in _TRUE:
+        return True
+    raise BenchlabError(f"${PREFIX}{name.upper()} must be 1/true/yes/on or 0/false/no/off, not {value!r}")
+
+
+@dataclass(frozen=True)
+class Settings:
     """benchlab's settings: field ``x`` is read from ``$BENCHLAB_X`` (see the README's "Settings" table)."""
 
-    model_config = SettingsConfigDict(env_prefix="BENCHLAB_", env_ignore_empty=True, extra="ignore",
-                                      frozen=True)
-
-    shared_datasets: Path = Field(default_factory=lambda: Path.cwd().parent / "shared" / "datasets",
-                                  description="The full datasets (read-only); default ../shared/datasets.")
-    fastbook_benchmark: Path | None = Field(None, description="The fastbook-benchmark JSON opened by default.")
-    curator: str | None = Field(None, description="Name written in the fastbook change log (default: login name).")
-    worldsense_base_url: str | None = Field(None, description="Where `benchlab fetch worldsense` downloads from.")
-    require_full_data: bool = Field(False, description="Tests needing the full datasets fail instead of skipping.")
-    cache_dir: Path = Field(default_factory=lambda: _user_dir("cache"), description="Caches (safe to delete).")
-    config_dir: Path = Field(default_factory=lambda: _user_dir("config"), description="User configuration.")
-    data_dir: Path = Field(default_factory=lambda: _user_dir("data"), description="Downloaded data.")
-    crash_dir: Path = Field(default_factory=lambda: _user_dir("log") / "crash", description="Crash reports.")
+    #: The full datasets (read-only); default ../shared/datasets from the current directory.
+    shared_datasets: Path = field(default_factory=lambda: _path("shared_datasets")
+                                  or Path.cwd().parent / "shared" / "datasets")
+    #: The fastbook-benchmark JSON opened by default.
+    fastbook_benchmark: Path | None = field(default_factory=lambda: _path("fastbook_benchmark"))
+    #: Name written in the fastbook change log (default: the login name).
+    curator: str | None = field(default_factory=lambda: _env("curator"))
+    #: Where ``benchlab fetch worldsense`` downloads from.
+    worldsense_base_url: str | None = field(default_factory=lambda: _env("worldsense_base_url"))
+    #: Tests needing the full datasets fail instead of skipping.
+    require_full_data: bool = field(default_factory=lambda: _flag("require_full_data"))
+    #: Caches (safe to delete).
+    cache_dir: Path = field(default_factory=lambda: _path("cache_dir") or _user_dir("cache"))
+    #: User configuration.
+    config_dir: Path = field(default_factory=lambda: _path("config_dir") or _user_dir("config"))
+    #: Downloaded data.
+    data_dir: Path = field(default_factory=lambda: _path("data_dir") or _user_dir("data"))
+    #: Crash reports.
+    crash_dir: Path = field(default_factory=lambda: _path("crash_dir") or _user_dir("log") / "crash")
 
     @property
     def fastbook_dataset_dir(self) -> Path:
