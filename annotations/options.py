@@ -35,7 +35,7 @@ class Options(BaseModel):
     library code as much as :func:`parse_options` in a front end, so callers catch one error type.
     """
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)
 
     @model_validator(mode="wrap")
     @classmethod
