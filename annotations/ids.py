@@ -13,14 +13,11 @@ class IdError(OptionError):
     """A wrong participant or session id. It reads the same on the command line and in the form ("participant id
     'P 1' must be ..."): the quoted value already shows which option is meant."""
 
-    def worded(self, name: str) -> str:
-        return f"{self.label} {self.problem}"
-
 
 def check_id(value: str, what: str) -> str:
     """``value`` if it can name files (the WorldSense results name also splits on ``___``); ``what`` is the field
     (``participant`` or ``session``)."""
     if not _ID_RE.match(value):
         raise IdError(what, f"{value!r} must be 1-64 letters, digits, '.' or '-' (starting with a letter or digit); "
-                      "it becomes part of file names", label=f"{what} id")
+                      "it becomes part of file names", label=f"{what} id", lead=False)
     return value

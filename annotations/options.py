@@ -10,6 +10,7 @@ flag, and the form highlights the field itself.
 
 from __future__ import annotations
 
+import re
 import types
 import typing
 from collections.abc import Mapping
@@ -46,18 +47,32 @@ class Options(BaseModel):
             raise _option_error(cls, exc) from None
 
 
-class OptionError(BenchlabError):
-    """A wrong option value, naming the field. ``str()`` uses the field's label; the CLI shows its flag instead."""
+_PLACEHOLDER = re.compile(r"\{([a-z][a-z0-9_]*)\}")
 
-    def __init__(self, field: str, problem: str, *, label: str | None = None, path: Path | None = None) -> None:
+
+class OptionError(BenchlabError):
+    """A wrong option value, naming the field. ``str()`` uses the field's label; the CLI shows its flag instead.
+
+    ``problem`` may name other fields as ``{field_name}`` (e.g. "add {resume} to continue it"): the library shows
+    their names, the CLI their flags. ``lead=False`` keeps the label at the start on the command line too (for a
+    sentence about a value, such as "participant id 'P 1' must be ...").
+    """
+
+    def __init__(self, field: str, problem: str, *, label: str | None = None, path: Path | None = None,
+                 lead: bool = True) -> None:
         self.field = field
         self.problem = problem
         self.label = label or field.replace("_", " ")
-        super().__init__(f"{self.label} {problem}", path)
+        self.lead = lead
+        super().__init__(f"{self.label} {self.filled({})}", path)
 
-    def worded(self, name: str) -> str:
-        """The message with ``name`` (a flag such as ``--tuples-per-cell``) where the field's label was."""
-        return f"{name} {self.problem}"
+    def filled(self, names: Mapping[str, str]) -> str:
+        """``problem`` with every ``{field}`` replaced by ``names[field]`` (default: the field name in words)."""
+        return _PLACEHOLDER.sub(lambda m: names.get(m.group(1), m.group(1).replace("_", " ")), self.problem)
+
+    def worded(self, name: str, names: Mapping[str, str] | None = None) -> str:
+        """The message as the CLI prints it: ``name`` (the field's flag) and ``names`` (field -> flag) for fields."""
+        return f"{name if self.lead else self.label} {self.filled(names or {})}"
 
 
 def option(

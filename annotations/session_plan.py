@@ -17,6 +17,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
+from benchlab.annotations.options import OptionError
 from benchlab.data.atomic import atomic_write_text
 from benchlab.data.errors import BenchlabError
 from benchlab.data.jsonl import describe_validation_error
@@ -115,7 +116,6 @@ def load_or_build_plan(
                 f"this plan is for {plan.task} participant {plan.participant} session {plan.session}", plan_path)
         return plan
     if plan_path.exists():
-        raise BenchlabError(
-            f"session {session} of participant {participant}{what} was already started; add --resume to continue "
-            "it, or choose another --session", plan_path)
+        raise OptionError("session", f"{session} of participant {participant}{what} was already started; add "
+                          "{resume} to continue it, or choose another {session}", path=plan_path, lead=False)
     return build(seed if seed is not None else secrets.randbelow(2**31))

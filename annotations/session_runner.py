@@ -18,10 +18,10 @@ from enum import StrEnum
 from pathlib import Path
 from typing import Any, Protocol
 
+from benchlab.annotations.options import OptionError
 from benchlab.annotations.session_lock import SessionLock
 from benchlab.annotations.session_plan import PlannedStep, SessionPlan
 from benchlab.data.atomic import append_line
-from benchlab.data.errors import BenchlabError
 from benchlab.data.record_log import KeyedRecordLog
 
 
@@ -171,9 +171,8 @@ class SessionRunner:
             practice_done = self.practice_log.answered()
             planned_main = set(self.plan.main_items)
             if not self.resume and (main_done & planned_main or practice_done & set(self.plan.practice)):
-                raise BenchlabError(
-                    "this session already has recorded responses; add --resume to continue it", self.files.results
-                )
+                raise OptionError("resume", "already has recorded responses; add {resume} to continue it",
+                                  label="this session", path=self.files.results, lead=False)
             started_main = bool(main_done & planned_main)
             self._pending = [
                 s for s in self._steps

@@ -150,3 +150,16 @@ def test_the_command_line_starts_without_loading_the_data_stack() -> None:
     probe = "import sys; import benchlab.tui.cli; print('pandas' in sys.modules)"
     out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "False"
+
+
+def test_an_error_about_other_fields_names_them_in_the_library_and_by_flag_on_the_cli() -> None:
+    from benchlab.annotations.sort.session import one_configuration
+    from benchlab.annotations.sort.task import TASK as SORT
+    from benchlab.tui.commands.declared import reworded
+
+    error = one_configuration("e250/s20, e1000/s20")
+    assert error.field == "excerpt_length"  # the form highlights the excerpt length
+    assert "(pass excerpt length and segment length)" in str(error) and "--" not in str(error)
+    cli = str(reworded(error, SORT.session_options, SORT.plan_options))
+    assert cli == ("a SORT session uses one configuration; the selection has e250/s20, e1000/s20 (pass "
+                   "--excerpt-length and --segment-length)")

@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 from session_helpers import write_testset
 
+from benchlab.annotations.options import OptionError
 from benchlab.annotations.session_runner import EndReason, ResponseTiming, SessionRunner, SessionText, Stage
 from benchlab.annotations.simulate import SimulatedParticipant, simulate_session
 from benchlab.annotations.worldsense.plan import WorldSensePlanOptions
@@ -91,8 +92,10 @@ def test_resume_continues_at_the_next_unanswered_trial_without_duplicates(trials
     for _ in range(5):
         runner.respond(runner.options()[0], _t())
     runner.close()
-    with pytest.raises(BenchlabError, match="already started; add --resume"):
+    # the library names the fields (the CLI says --resume / --session, test_session_cli)
+    with pytest.raises(OptionError, match="already started; add resume to continue it") as started:
         _open(trials, tmp_path, practice=0)
+    assert started.value.field == "session"
     # a killed writer leaves a torn line: it is cut, and that trial is asked again
     with runner.files.results.open("a") as fh:
         fh.write('{"Key": 12, "resp": "TR')

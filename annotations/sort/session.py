@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from benchlab.annotations.ids import check_id
+from benchlab.annotations.options import OptionError
 from benchlab.annotations.session_plan import PlannedStep, SessionPlan, load_or_build_plan
 from benchlab.annotations.session_runner import (
     Feedback,
@@ -113,6 +114,12 @@ def _balanced_pick(pool: Sequence[BookSortRecord], n: int, rng: random.Random, *
     return picked
 
 
+def one_configuration(listing: str) -> OptionError:
+    """A SORT session shows one excerpt and segment length; the data selected holds several (or none)."""
+    return OptionError("excerpt_length", f"uses one configuration; the selection has {listing} (pass "
+                       "{excerpt_length} and {segment_length})", label="a SORT session", lead=False)
+
+
 def build_sort_plan(
     test: Sequence[BookSortRecord], validation: Sequence[BookSortRecord], *, dataset: str, participant: str,
     session: str, seed: int, options: SortPlanOptions | None = None, exclude_excerpts: Iterable[tuple[int, int]] = (),
@@ -122,8 +129,7 @@ def build_sort_plan(
     configs = {r.config for r in [*test, *validation]}
     if len(configs) != 1:
         listing = ", ".join(f"e{le}/s{ls}" for le, ls in sorted(configs)) or "none"
-        raise BenchlabError(f"a SORT session uses one configuration; the selection has {listing} "
-                            "(pass --excerpt-length and --segment-length)")
+        raise one_configuration(listing)
     rng = random.Random(f"benchlab/sort/{seed}/{participant}/{session}")
     unique = opts.condition == "stm"
     used: set[tuple[int, int]] = set(exclude_excerpts)
@@ -239,8 +245,7 @@ def prepare_sort_session(
     configs = {r.config for r in test}
     if len(configs) != 1:
         listing = ", ".join(f"e{le}/s{ls}" for le, ls in sorted(configs)) or "none"
-        raise BenchlabError(f"a SORT session uses one configuration; the selection has {listing} "
-                            "(pass --excerpt-length and --segment-length)")
+        raise one_configuration(listing)
     (le, ls), = configs
     opts = request.options
     files = sort_files(request.out, request.participant, request.session, le, ls, opts.condition)

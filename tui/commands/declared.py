@@ -93,8 +93,9 @@ def flags_of(*models: type[BaseModel]) -> dict[str, str]:
 
 def reworded(exc: OptionError, *models: type[BaseModel]) -> BenchlabError:
     """The same error naming the flag instead of the field label (only the CLI speaks in flags)."""
-    flag = flags_of(*models).get(exc.field)
-    return BenchlabError(exc.worded(flag), exc.path) if flag else exc
+    flags = flags_of(*models)
+    flag = flags.get(exc.field)
+    return BenchlabError(exc.worded(flag, flags), exc.path) if flag else exc
 
 
 def _raw(info: OptionInfo, value: Any) -> Any:
