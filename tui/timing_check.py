@@ -22,6 +22,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 from benchlab.data.errors import BenchlabError
 from benchlab.data.samples import sample_path
@@ -48,9 +49,22 @@ def run_timing_check(
     dataset = testset or str(sample_path("worldsense"))
     folder = keep or Path(tempfile.mkdtemp(prefix="benchlab-timing-"))
     out = folder / f"session-{time.strftime('%Y%m%dT%H%M%S')}"
-    argv = [sys.executable, "-m", "benchlab.tui.cli", "run", "worldsense", "-t", dataset, "--participant",
+    seen, sent = _drive_session(_session_argv(dataset, seed, out), size, n_trials, min_delay, max_delay, seed)
+    records = _read_results(out)
+    source = "bundled sample" if testset is None else Path(dataset).name
+    return _report(records, seen, sent, source, size, out if keep is not None else None)
+
+
+def _session_argv(dataset: str, seed: int, out: Path) -> list[str]:
+    """The ``benchlab run worldsense`` command line: no practice, no instructions, one block, results in ``out``."""
+    return [sys.executable, "-m", "benchlab.tui.cli", "run", "worldsense", "-t", dataset, "--participant",
             "timing-check", "--practice", "0", "--no-instructions",
             "--block-size", "100000", "--seed", str(seed), "--out", str(out)]
+
+
+def _drive_session(argv: list[str], size: tuple[int, int], n_trials: int, min_delay: float, max_delay: float,
+                   seed: int) -> tuple[list[float], list[float]]:
+    """Answer each question after a scripted delay, then end the session; return when each was seen and answered."""
     rng = random.Random(seed)
     app = PtyApp(argv, size=size)
     sent: list[float] = []
@@ -66,27 +80,42 @@ def run_timing_check(
                 break  # the plan has fewer trials than requested
             seen.append(when_seen)
             sent.append(app.send_at(b"1" if k % 2 else b"2", when_seen + rng.uniform(min_delay, max_delay)))
-        time.sleep(0.3)
-        app.send(CHORD)
-        _, offset = app.wait_for(b"Experimenter menu", offset, timeout=10)
-        app.send(b"e")
-        _, offset = app.wait_for(b"End the session now?", offset, timeout=10)
-        app.send(b"y")
-        app.wait(30)
+        _end_session(app, offset)
     finally:
         app.close()
+    return seen, sent
+
+
+def _end_session(app: PtyApp, offset: int) -> None:
+    """End the session through the experimenter menu, as a person would, so the results file is complete."""
+    time.sleep(0.3)
+    app.send(CHORD)
+    _, offset = app.wait_for(b"Experimenter menu", offset, timeout=10)
+    app.send(b"e")
+    _, offset = app.wait_for(b"End the session now?", offset, timeout=10)
+    app.send(b"y")
+    app.wait(30)
+
+
+def _read_results(out: Path) -> list[dict[str, Any]]:
+    """The session's result records in trial order."""
     results = out / "results" / "basic___human-timing-check___results.jsonl"
     try:
         records = [json.loads(line) for line in results.read_text().splitlines()]
     except OSError as exc:
         raise BenchlabError("the session wrote no results", results) from exc
     records.sort(key=lambda r: r["trial_index"])
+    return records
+
+
+def _report(records: list[dict[str, Any]], seen: list[float], sent: list[float], source: str,
+            size: tuple[int, int], kept_in: Path | None) -> str:
+    """The printed report; with ``kept_in``, also the per-trial figures as ``timing-check.json`` there."""
     n = min(len(records), len(sent))
     key_lat = [(records[i]["response_mono"] - sent[i]) * 1000 for i in range(n)]
     onset_off = [(records[i]["onset_mono"] - seen[i]) * 1000 for i in range(n)]
     rt_err = [records[i]["rt_ms"] - (sent[i] - seen[i]) * 1000 for i in range(n)]
     scripted = [(sent[i] - seen[i]) * 1000 for i in range(n)]
-    source = "bundled sample" if testset is None else Path(dataset).name
     lines = [
         f"benchlab {__version__} timing check: {n} scripted key presses in a {size[0]}x{size[1]} pseudo-terminal "
         f"(WorldSense trial screen, {source}), scripted RTs {min(scripted):.0f}-{max(scripted):.0f} ms",
@@ -96,10 +125,10 @@ def run_timing_check(
         "  Not included: keyboard hardware (typically 4-30 ms) and the terminal emulator's drawing.",
         "  Targets on an idle 2-core machine: |median| RT error <= 2 ms, |p95| <= 5 ms.",
     ]
-    if keep is not None:
+    if kept_in is not None:
         per_trial = [{"trial_index": records[i]["trial_index"], "scripted_rt_ms": scripted[i], "rt_error_ms": rt_err[i],
                       "key_latency_ms": key_lat[i], "onset_offset_ms": onset_off[i],
                       "onset_source": records[i].get("onset_source", "")} for i in range(n)]
-        (out / "timing-check.json").write_text(json.dumps(per_trial, indent=1))
-        lines.append(f"  Session files and per-trial figures (timing-check.json) kept in {out}")
+        (kept_in / "timing-check.json").write_text(json.dumps(per_trial, indent=1))
+        lines.append(f"  Session files and per-trial figures (timing-check.json) kept in {kept_in}")
     return "\n".join(lines)
