@@ -24,6 +24,9 @@ from benchlab.annotations.session_plan import PlannedStep, SessionPlan
 from benchlab.data.atomic import append_line
 from benchlab.data.record_log import KeyedRecordLog
 
+#: How to continue an unfinished session started from the command line.
+CLI_RESUME_HINT = "Resume later with the same command plus --resume."
+
 
 class Stage(StrEnum):
     CONSENT = "consent"
@@ -331,6 +334,20 @@ class SessionRunner:
     def recorded_practice(self) -> int:
         return len(self.practice_log.answered() & set(self.plan.practice))
 
+    def position(self) -> str:
+        """Where the session stands, in the experimenter's words (the menu's status line): a break after practice
+        is "end of practice", not a block break."""
+        if self.stage is Stage.TRIAL:
+            step = self.current
+            if step.practice:
+                return f"practice trial {step.index + 1} of {self.n_practice}"
+            return f"question {self.recorded_main + 1} of {self.n_main} (block {step.block} of {self.n_blocks})"
+        if self.stage is Stage.BREAK:
+            if self.break_kind is BreakKind.PRACTICE_DONE:
+                return "end of practice (before the first question)"
+            return f"break after block {self.next_block - 1} of {self.n_blocks}"
+        return self.stage.value
+
     @property
     def next_block(self) -> int:
         """The block the next main trial belongs to (for break screens)."""
@@ -339,8 +356,11 @@ class SessionRunner:
                 return step.block
         return self.n_blocks
 
-    def summary(self) -> str:
-        """What the experimenter needs at the end: where the results are and how many trials were recorded."""
+    def summary(self, resume_hint: str = CLI_RESUME_HINT) -> str:
+        """What the experimenter needs at the end: where the results are and how many trials were recorded.
+
+        ``resume_hint`` says how to continue an unfinished session in the words of the front end that ran it
+        (a launcher user has no command to repeat)."""
         reason = self.end_reason.value if self.end_reason else "open"
         if self.end_reason is EndReason.DECLINED:
             return "Consent declined: nothing was recorded."
@@ -358,5 +378,5 @@ class SessionRunner:
         if self.files.plan.exists():
             lines.append(f"Plan:     {self.files.plan}")
         if self.end_reason is EndReason.ABORTED and self.recorded_main < self.n_main:
-            lines.append("Resume later with the same command plus --resume (or tick Resume in the launcher).")
+            lines.append(resume_hint)
         return "\n".join(lines)

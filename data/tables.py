@@ -132,3 +132,8 @@ def _latex(frame: pd.DataFrame) -> str:
         body.append(" & ".join(latex_escape(c) for c in cells) + r" \\")
     return "\n".join([rf"\begin{{tabular}}{{{cols}}}", r"\toprule", head + r" \\", r"\midrule", *body,
                       r"\bottomrule", r"\end{tabular}"])
+
+
+def counted(n: int, noun: str, plural: str | None = None) -> str:
+    """``"1 participant"``, ``"2 participants"``: counts said the way a reader says them."""
+    return f"{n:,} {noun if n == 1 else plural or noun + 's'}"

@@ -75,6 +75,8 @@ async def test_a_plugin_task_runs_from_the_launcher_and_shows_in_results(numbers
         await settle(pilot)
         assert isinstance(app.screen, HandbackScreen)
         await pilot.press("ctrl+x", "ctrl+e")
+        await pilot.pause()
+        await pilot.press("enter")  # the experimenter closes the session summary
         await settle(pilot)
         assert isinstance(app.screen, LauncherScreen)
         app.push_screen(ResultsScreen(benchmark=numbers.name))

@@ -78,7 +78,7 @@ async def test_loads_tables_with_cis_and_tests(lab: Path) -> None:
         tests = table_text(screen.query_one("#tests", DataTable))
         assert any(r[1] == "GPT4" and "sign-flip permutation test" in r[-1] for r in tests)
         status = str(screen.query_one("#status", Static).render())
-        assert "2 participants" in status and "1 models" in status and "12:00:00" in status
+        assert "2 participants" in status and "1 model," in status and "12:00:00" in status
         # the chart tab draws bars for pooled humans and the model
         screen.query_one(TabbedContent).active = "tab-chart"
         await pilot.pause()

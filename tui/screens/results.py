@@ -36,7 +36,7 @@ from benchlab.annotations.task import ComparisonSource, Task
 from benchlab.data.analysis.compare import POOLED, Comparison
 from benchlab.data.analysis.stats import AttentionCriterion
 from benchlab.data.errors import BenchlabError
-from benchlab.data.tables import Table
+from benchlab.data.tables import Table, counted
 
 
 def comparable_tasks() -> dict[str, Task]:
@@ -313,9 +313,9 @@ class ResultsScreen(Screen[None]):
         self._draw_rt(comp)
         pooled = comp.cell(POOLED, comp.conditions[0]) if comp.conditions else None
         self._status(
-            f"{len(comp.participants) - len(comp.simulated)} participants ({len(flags)} flagged)"
+            f"{counted(len(comp.participants) - len(comp.simulated), 'participant')} ({len(flags)} flagged)"
             + (f", {len(comp.simulated)} simulated (not pooled)" if comp.simulated else "")
-            + f", {len(comp.models)} models, "
+            + f", {counted(len(comp.models), 'model')}, "
             f"{pooled.n_units if pooled else 0} distinct {comp.unit} answered by people; updated {self.now()}"
             + (" (live)" if self.query_one("#live", Switch).value else "")
         )
