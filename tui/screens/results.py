@@ -62,16 +62,20 @@ def fill_table(widget: DataTable[str], table: Table) -> None:
 
 
 def export_comparison(comp: Comparison, folder: Path) -> Path:
-    """``tables.md``, ``tables.csv`` (long numeric) and ``figure.png`` (when matplotlib is installed) in ``folder``."""
+    """``tables.md``, one numeric CSV per table in ``tables/`` and ``figure.png`` (when matplotlib is installed) in
+    ``folder``."""
     from benchlab.data.atomic import atomic_write_text
-    from benchlab.data.tables import render
+    from benchlab.data.tables import csv_files, render
 
     try:
         folder.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
         raise BenchlabError(f"cannot create the export folder ({exc.strerror or exc})", folder) from exc
     atomic_write_text(folder / "tables.md", render(comp.tables(), "markdown"))
-    atomic_write_text(folder / "tables.csv", render(comp.tables(numeric=True), "csv"))
+    csv_folder = folder / "tables"
+    csv_folder.mkdir(exist_ok=True)
+    for name, text in csv_files(comp.tables(numeric=True)).items():
+        atomic_write_text(csv_folder / name, text)
     try:
         from benchlab.data.analysis.plots import save_comparison_plot
 
