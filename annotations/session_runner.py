@@ -163,6 +163,8 @@ class SessionRunner:
         self.end_reason: EndReason | None = None
         self.recorded_this_run = 0  # scored trials answered (or skipped) in this run
         self.practice_this_run = 0
+        #: The files opening this session created (plan, event log), for :meth:`discard`.
+        self._created: list[Path] | None = None
 
     # -- lifecycle -------------------------------------------------------------------------------------------
 
@@ -194,6 +196,7 @@ class SessionRunner:
     def _start(self) -> None:
         """The session starts: save the plan (once), then instructions or the first trial."""
         if not self.files.plan.exists():
+            self._created = [p for p in (self.files.plan, self.files.events) if not p.exists()]
             self.plan.save(self.files.plan)
         self._event("resumed" if self.resume else "started", consent=self.text.consent is not None,
                     recorded=self.recorded_main, planned=self.n_main, simulated=self.simulated)
@@ -218,6 +221,16 @@ class SessionRunner:
     def close(self) -> None:
         """Release the lock (safe to call more than once)."""
         self._lock.release()
+
+    def discard(self) -> None:
+        """The experimenter went back before handing over (the launcher's preview): undo what opening wrote, so the
+        same participant and session can be started again as if nothing happened. A session with answers on disk
+        is only closed, never touched."""
+        if self._created is not None and not (self.recorded_this_run or self.practice_this_run):
+            for path in self._created:
+                with contextlib.suppress(OSError):
+                    path.unlink(missing_ok=True)
+        self.close()
 
     def _event(self, event: str, **fields: Any) -> None:
         """Append one event (fsynced) once the session has started; before consent nothing is written."""
@@ -333,6 +346,10 @@ class SessionRunner:
     @property
     def recorded_practice(self) -> int:
         return len(self.practice_log.answered() & set(self.plan.practice))
+
+    def remaining_steps(self) -> list[PlannedStep]:
+        """The trials still to present in this run (practice included), in order."""
+        return self._pending[self._pos:]
 
     def position(self) -> str:
         """Where the session stands, in the experimenter's words (the menu's status line): a break after practice

@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from session_helpers import write_testset
+from session_helpers import hand_over, write_testset
 from textual.pilot import Pilot
 from textual.widgets import Button, Static
 
@@ -281,7 +281,7 @@ async def test_launcher_starts_a_session_from_the_form(testset: Path, tmp_path: 
         app.screen.query_one("#f-participant").value = "P05"  # type: ignore[attr-defined]
         await pilot.press("ctrl+s")
         await app.workers.wait_for_complete()
-        await settle(pilot)
+        await hand_over(app, pilot)
         assert isinstance(app.screen, InstructionsScreen) and app.kiosk
         await pilot.press("ctrl+q")
         await settle(pilot)

@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from session_helpers import write_testset
+from session_helpers import hand_over, write_testset
 from textual.pilot import Pilot
 from textual.widgets import Input, Static
 
@@ -52,7 +52,7 @@ async def start_from_launcher(app: BenchlabApp, pilot: Pilot[Any], testset: Path
         form.query_one(f"#f-{field}", Input).value = value
     await pilot.press("ctrl+s")
     await app.workers.wait_for_complete()
-    await settle(pilot)
+    await hand_over(app, pilot)
 
 
 async def assert_handback_holds(app: BenchlabApp, pilot: Pilot[Any], out: Path) -> None:

@@ -7,6 +7,7 @@ from typing import Any
 
 import pandas as pd
 import pytest
+from session_helpers import hand_over
 from textual.pilot import Pilot
 from textual.widgets import Static
 
@@ -204,7 +205,7 @@ async def test_launcher_runs_a_sort_session_with_its_own_fields(tmp_path: Path) 
         form.query_one("#f-excerpt_length", Input).value = "1000"
         await pilot.press("ctrl+s")
         await app.workers.wait_for_complete()
-        await settle(pilot)
+        await hand_over(app, pilot)
         from benchlab.tui.screens.instructions import InstructionsScreen
 
         assert isinstance(app.screen, InstructionsScreen)
