@@ -143,7 +143,10 @@ def csv_files(tables: Sequence[Table]) -> dict[str, str]:
         slug = re.sub(r"[^a-z0-9]+", "-", table.title.lower()).strip("-")[:60].rstrip("-") or "table"
         buf = io.StringIO()
         # A "#" column name would read as a comment line to some CSV readers.
-        table.frame.rename_axis(index=["number" if n == "#" else n for n in table.frame.index.names]).to_csv(buf)
+        names = ["number" if n == "#" else n for n in table.frame.index.names]
+        frame = table.frame.copy()
+        frame.index.names = names
+        frame.to_csv(buf)
         files[f"{number:02d}-{slug}.csv"] = buf.getvalue()
     return files
 
