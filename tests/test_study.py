@@ -5,12 +5,15 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
+from textual.pilot import Pilot
 
 from benchlab.annotations.registry import registry
 from benchlab.annotations.study import load_study
 from benchlab.data.errors import BenchlabError
+from benchlab.tui.app import BenchlabApp
 from benchlab.tui.cli import main
 
 STUDY = """\
@@ -80,7 +83,7 @@ def test_balanced_assignment_by_arrival_and_the_same_arm_again_on_resume(tmp_pat
     assert [start(folder, p) for p in ("P01", "P02", "P03", "P04")] == ["stm", "ltm", "stm", "ltm"]
     study = load_study(folder, registry())
     again = study.assign("P02", "1", resume=True)
-    assert again.arm == "ltm" and not again.new and again.plan_options.condition == "ltm"  # type: ignore[attr-defined]
+    assert again.arm == "ltm" and not again.new and again.plan_options.condition == "ltm"
     study.record(again)
     assert len(study.assignments()) == 4  # looked up, not recorded twice
     assert start(folder, "P02", "2") == "ltm"  # a between-participant arm: later sessions stay in it
@@ -142,3 +145,107 @@ def test_run_study_pilots_sessions_without_taking_people_s_places_and_flags_a_ch
     assert "1 simulated pilot session (not counted)" in out
     code, out = cli(capsys, "run", "--study", str(folder))
     assert code == 2 and "--participant is needed with --study" in out
+
+
+# -- a lab day from the launcher ----------------------------------------------------------------------------------
+
+LAB_DAY = """\
+title = "Order memory, lab day"
+benchmark = "sort"
+
+[options]
+trials = 2
+practice = 0
+no_instructions = true
+
+[[arms]]
+name = "stm"
+options = { condition = "stm" }
+
+[[arms]]
+name = "ltm"
+options = { condition = "ltm" }
+"""
+
+
+async def _participant_from_launcher(app: BenchlabApp, pilot: Pilot[Any], folder: Path, participant: str, *,
+                                     resume: bool = False, answer: int = 2) -> str:
+    """Open study -> folder and id -> preview -> the participant answers ``answer`` trials; the preview's arm."""
+    from textual.widgets import Checkbox, Input, OptionList, Static
+
+    from benchlab.tui.screens.launcher import LauncherScreen
+    from benchlab.tui.screens.session_preview import SessionPreviewScreen
+    from benchlab.tui.screens.study_open import StudyOpenScreen
+    from benchlab.tui.sort.trial_screen import SortTrialScreen
+
+    assert isinstance(app.screen, LauncherScreen)
+    menu = app.screen.query_one(OptionList)
+    menu.highlighted = menu.get_option_index("entry:open-study")
+    await pilot.press("enter")
+    await pilot.pause()
+    form = app.screen
+    assert isinstance(form, StudyOpenScreen)
+    form.query_one("#f-study", Input).value = str(folder)
+    form.query_one("#f-participant", Input).value = participant
+    form.query_one("#f-resume", Checkbox).value = resume
+    await pilot.press("ctrl+s")
+    await app.workers.wait_for_complete()
+    await pilot.pause()
+    assert isinstance(app.screen, SessionPreviewScreen)
+    text = "\n".join(str(w.render()) for w in app.screen.query(Static))
+    arm = text.split("Arm\n", 1)[1].split(" ", 1)[0] if "Arm\n" in text else ""
+    await pilot.press("enter")
+    await pilot.pause()
+    for _ in range(answer):
+        screen = app.screen
+        assert isinstance(screen, SortTrialScreen)
+        if screen.phase == "reading":
+            await pilot.press("enter")
+            await pilot.pause()
+        await pilot.press("a")
+        await pilot.pause()
+        await pilot.pause()
+    return arm
+
+
+async def _back_to_launcher(app: BenchlabApp, pilot: Pilot[Any], *, abort: bool = False) -> None:
+    """The experimenter takes the terminal back (ending the session first when ``abort``)."""
+    from benchlab.tui.screens.end import EndScreen
+
+    if abort:
+        await pilot.press("ctrl+x", "ctrl+e")
+        await pilot.pause()
+        await pilot.press("e", "y")
+    elif isinstance(app.screen, EndScreen):
+        await pilot.press("enter")
+    await pilot.pause()
+    await pilot.press("ctrl+x", "ctrl+e")  # the hand-back screen
+    await pilot.pause()
+    await pilot.press("enter")  # the session summary
+    await pilot.pause()
+
+
+async def test_a_lab_day_from_a_study_file_runs_from_the_launcher_without_a_flag(tmp_path: Path) -> None:
+    """Three participants in two arms and one resume, all from the launcher: only a folder and ids are typed."""
+    import pandas as pd
+
+    folder = write_study(tmp_path / "study", LAB_DAY)
+    app = BenchlabApp(guard_s=0.0, min_rt_s=0.0, repeat_window_s=0.0)
+    async with app.run_test(size=(110, 40)) as pilot:
+        await pilot.pause()
+        assert await _participant_from_launcher(app, pilot, folder, "P01") == "stm"
+        await _back_to_launcher(app, pilot)
+        assert await _participant_from_launcher(app, pilot, folder, "P02", answer=1) == "ltm"
+        await _back_to_launcher(app, pilot, abort=True)  # P02 has to stop after one trial
+        assert await _participant_from_launcher(app, pilot, folder, "P03") == "stm"
+        await _back_to_launcher(app, pilot)
+        # P02 comes back: the same arm, the remaining trial only
+        assert await _participant_from_launcher(app, pilot, folder, "P02", resume=True, answer=1) == "ltm"
+        await _back_to_launcher(app, pilot)
+    results = folder / "results"
+    counts = {p: len(pd.read_csv(results / f"250-s20-human_{p}_results.csv")) for p in ("P01", "P02", "P03")}
+    assert counts == {"P01": 2, "P02": 2, "P03": 2}  # P02: one before the break-off, one after, no duplicate
+    study = load_study(folder, registry())
+    assert [(r["participant"], r["arm"]) for r in study.assignments()] == [("P01", "stm"), ("P02", "ltm"),
+                                                                           ("P03", "stm")]
+    assert {r["study_sha256"] for r in study.assignments()} == {study.sha256}
