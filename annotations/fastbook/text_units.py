@@ -21,8 +21,8 @@ def _paragraph_bounds(text: str, index: int) -> tuple[int, int]:
     start = 0
     for m in _PARAGRAPH_BREAK.finditer(text, 0, index):
         start = m.end()
-    m = _PARAGRAPH_BREAK.search(text, index)
-    end = m.start() if m else len(text)
+    following = _PARAGRAPH_BREAK.search(text, index)
+    end = following.start() if following else len(text)
     return start, end
 
 

@@ -3,12 +3,13 @@ panel reflowed the chapter and lost its scroll position."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
 
 from rich.table import Table
 from textual import events
 from textual.app import ComposeResult
-from textual.binding import Binding
+from textual.binding import Binding, BindingType
 from textual.containers import VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Static
@@ -40,12 +41,12 @@ class CurateKeysScreen(ModalScreen[None]):
             self.dismiss(None)
 
 
-def binding_rows(*owners: tuple[str, list[Binding]]) -> list[tuple[str, str, str]]:
+def binding_rows(*owners: tuple[str, Sequence[BindingType]]) -> list[tuple[str, str, str]]:
     """(key, description, where) for every described binding of the given (where, bindings) pairs."""
     rows: list[tuple[str, str, str]] = []
     for where, bindings in owners:
         for binding in bindings:
-            if not binding.description:
+            if not isinstance(binding, Binding) or not binding.description:
                 continue
             keys = ", ".join(_shown(k) for k in binding.key.split(","))
             rows.append((keys, binding.tooltip or binding.description, where))
