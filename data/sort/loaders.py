@@ -3,8 +3,9 @@
 Layouts: the hosted parquet files (``test_e250_s20.parquet``, ``validation_e250_s20.parquet``), the original
 script's three CSVs per configuration (``books_/excerpts_/segments_250-s20-n110.csv``) and JSONL (one record per
 line, all 15 fields). Files may add the optional ``design`` column (``excerpt`` when missing, as in every
-published file; ``whole-book`` for the paper's human design, :mod:`benchlab.data.sort.whole_book`). ``path`` may be one file or a folder holding any of these. Files are picked by the
-configuration in their names before anything is read, so asking for e250 never opens a 300 MB e20000 file.
+published file; ``whole-book`` for the paper's human design, :mod:`benchlab.data.sort.whole_book`). ``path`` may
+be one file or a folder holding any of these. Files are picked by the configuration in their names before
+anything is read, so asking for e250 never opens a 300 MB e20000 file.
 """
 
 from __future__ import annotations
