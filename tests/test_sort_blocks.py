@@ -59,11 +59,11 @@ def test_every_block_holds_every_bin_and_both_orders_as_evenly_as_possible(desig
 
 
 def test_seed_7_first_block_is_no_longer_two_bins() -> None:
-    """QA: with seed 7 (20 trials, blocks of 10) block 1 held only the d62/d125 bins."""
-    for block in _blocks("excerpt", 7, 20, 10):
+    """QA: with seed 7 (P01, 12 trials in blocks of 6) block 1 held only the d62/d125 bins (3 each)."""
+    for block in _blocks("excerpt", 7, 12, 6):
         counts = Counter(r.distance_bin for r in block)
-        assert set(counts) == {62, 83, 125, 200} and sorted(counts.values()) == [2, 2, 3, 3]
-        assert sum(r.present_seg1_first for r in block) == 5
+        assert set(counts) == {62, 83, 125, 200} and sorted(counts.values()) == [1, 1, 2, 2]
+        assert sum(r.present_seg1_first for r in block) == 3
 
 
 def test_blocks_are_seeded_and_shuffled_inside() -> None:
