@@ -17,7 +17,7 @@ from benchlab.data.sort.compare import compare_sort
 from benchlab.data.sort.generator import check_trials
 from benchlab.data.sort.loaders import Selection, available_configs, load_records
 from benchlab.data.sort.records import BookSortRecord
-from benchlab.data.sort.whole_book import GAP_EDGES, generate_whole_book, gap_bin_label
+from benchlab.data.sort.whole_book import GAP_EDGES, gap_bin_label, generate_whole_book
 from benchlab.data.sort.writers import records_frame
 from benchlab.tui.cli import cli, main
 from tests.conftest import full_data

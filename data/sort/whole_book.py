@@ -83,18 +83,21 @@ def feasible_bins(n_words: int, segment_length: int) -> tuple[list[tuple[int, in
     bins: list[tuple[int, int]] = []
     left_out: list[int] = []
     for lo, hi in itertools.pairwise(GAP_EDGES):
-        (bins.append((lo, hi)) if lo + 2 * segment_length < n_words else left_out.append(hi))
+        if lo + 2 * segment_length < n_words:
+            bins.append((lo, hi))
+        else:
+            left_out.append(hi)
     return bins, left_out
 
 
-def generate_whole_book(book: PreparedBook, segment_length: int = 20, seed: int | None = None, *,
-                        pairs_per_bin: int = PAIRS_PER_BIN) -> tuple[list[BookSortRecord], WholeBookReport]:
-    """The whole-book design for one book: ``pairs_per_bin`` pairs in every gap bin the text holds, validated."""
+def generate_whole_book(book: PreparedBook, segment_length: int = 20,
+                        seed: int | None = None) -> tuple[list[BookSortRecord], WholeBookReport]:
+    """The whole-book design for one book: 110 pairs (test 0-99, validation 100-109) in every gap bin the text
+    holds, validated. The count is fixed so that every layout's split rule (excerpt_idx < 100) holds."""
     n_words = len(book.words)
+    pairs_per_bin = PAIRS_PER_BIN
     if segment_length < 1:
         raise BenchlabError("the segment length must be positive", book.source)
-    if pairs_per_bin != PAIRS_PER_BIN:
-        raise ValueError(f"the whole-book design has {PAIRS_PER_BIN} pairs per bin (test 0-99, validation 100-109)")
     seed = default_seed(book.book_idx, n_words, segment_length) if seed is None else seed
     report = WholeBookReport(book.book_idx, n_words, segment_length, seed)
     bins, report.left_out = feasible_bins(n_words, segment_length)
