@@ -58,6 +58,14 @@ def run_session(task: Task, session: SessionOptions, plan: Any, *, given: Mappin
 
     ``given``: the plan options typed on the command line (warned about on resume when they differ from the plan).
     """
+    if session.web_session and not session.simulate:
+        from benchlab.tui.web.run import run_web_session
+
+        try:
+            run_web_session(task, session, plan)
+        except OptionError as exc:
+            raise reworded(exc, task.session_options, task.plan_options) from None
+        return
     try:
         runner = task.prepare(session, plan, session_text(task, session, plan))
     except OptionError as exc:
