@@ -142,6 +142,8 @@ class BenchlabApp(CrashSafeApp[list[str]]):
         return driver.client if isinstance(driver, WebSessionDriver) else None
 
     def _web_event(self, event: str, **fields: Any) -> None:
+        if self._initial_session is not None:
+            fields = {**fields, "task": self._initial_session[1].name}  # read before the plan exists (consent)
         if self.flow is not None:
             self.flow.runner.log_event(event, **fields)
         else:
@@ -155,7 +157,7 @@ class BenchlabApp(CrashSafeApp[list[str]]):
         flow, self.flow = self.flow, None
         if flow is not None:
             if not flow.finished and flow.runner.stage is not Stage.END:
-                flow.runner.log_event("disconnected", reason=message.reason)
+                flow.runner.log_event("disconnected", reason=message.reason, task=flow.task.name)
             flow.finished = True
             flow.runner.close()
         self.exit(self.summaries)
