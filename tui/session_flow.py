@@ -110,7 +110,7 @@ class SessionFlow:
         if r.end_reason is EndReason.DECLINED:
             title, message = "Thank you", "You chose not to take part. Nothing has been recorded."
             if self.web:
-                r.log_event("declined", task=self.task.name)  # no answers, no plan: only that the link was used and declined
+                r.log_event("declined", task=self.task.name)  # no answers, no plan: only that it was declined
         elif self.web:
             title, message = "Thank you!", "You have answered all the questions. Your answers are saved."
         else:
