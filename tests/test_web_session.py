@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 from web_packets import ONSET, WebApp
 
+from benchlab.annotations.sort.human_record import HUMAN_COLUMNS
 from benchlab.data.errors import BenchlabError
 from benchlab.tui.app import BenchlabApp
 from benchlab.tui.driver_choice import app_driver_class
@@ -67,8 +68,9 @@ def test_web_session_records_page_timing_refuses_early_keys_exits_on_eof_and_res
         time.sleep(0.3)
         assert not results.exists()
         app.press("2", 1400.0)  # every question has at least two options
+        before = pos
         mark2, pos = app.next_onset(pos)  # the next question: the answer was recorded before it was shown
-        assert mark2 != mark and "Question 2 of" in app.output
+        assert mark2 != mark and "Question 2 of" in app.output[before:pos]  # the marker follows its frame
         (record,) = lines(results)
         first_item = json.loads(plan.read_text())["blocks"][0][0]
         assert str(record["Key"]) == first_item and record["resp"] != ""
@@ -133,3 +135,31 @@ def test_sigterm_logs_disconnected_before_the_app_exits(tmp_path: Path) -> None:
         app.stop()
     log = lines(out / "sessions" / "human-W2_session-1.events.jsonl")
     assert log[-1]["event"] == "disconnected" and log[-1]["reason"] == "SIGTERM"
+
+
+def test_sort_excerpt_and_segments_each_get_a_marker_after_their_frame(tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    app = WebApp(["sort", "--participant", "S1", "--out", str(out), "--practice", "0", "--trials", "2", "--seed", "3",
+                  "--no-instructions"], cwd=tmp_path)
+    try:
+        excerpt, pos = app.next_onset()
+        assert "Read this passage" in app.output[:pos]
+        app.send_meta({"type": "benchlab_onset", "mark": excerpt, "page_ms": 100.0})
+        time.sleep(0.3)
+        app.press("Enter", 2000.0, "\r")
+        before = pos
+        question, pos = app.next_onset(pos)
+        assert "Which segment appeared" in app.output[before:pos]  # not a leftover frame of the reading view
+        app.send_meta({"type": "benchlab_onset", "mark": question, "page_ms": 2500.0})
+        time.sleep(0.3)
+        app.press("a", 3100.0)
+        app.next_onset(pos)  # the next excerpt: the answer is on disk
+        app.close_stdin()
+        app.proc.wait(5)
+    finally:
+        app.stop()
+    header = (out / "results" / "250-s20-human_S1_results.csv").read_text().splitlines()[0].split(",")
+    assert header == HUMAN_COLUMNS  # the SORT results format has no room for more: the page timing goes beside it
+    (timing,) = [e for e in lines(out / "sessions" / "human_S1_e250_s20_stm_session-1.events.jsonl")
+                 if e["event"] == "client_timing"]
+    assert timing["client_rt_ms"] == 600.0 and timing["client_onset_ms"] == 2500.0 and timing["practice"] is False
