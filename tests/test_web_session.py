@@ -47,6 +47,17 @@ def test_without_textual_driver_the_terminal_keeps_its_timed_driver(monkeypatch:
     assert BenchlabApp(web_session=True).driver_class is WebSessionDriver  # --web-session alone speaks packets
 
 
+def test_web_session_is_a_hidden_flag_of_run(capsys: pytest.CaptureFixture[str]) -> None:
+    from benchlab.tui.cli import main
+
+    main(["run", "worldsense", "--help"])
+    shown = capsys.readouterr().out
+    assert "--participant" in shown and "--web-session" not in shown  # for the server, not for people
+    with pytest.raises(SystemExit) as done:
+        main(["run", "worldsense", "--web-session", "--bogus"])
+    assert done.value.code == 2 and "--bogus" in capsys.readouterr().err  # the flag itself is accepted
+
+
 # -- a whole web session over the packet protocol ---------------------------------------------------------------
 
 def test_web_session_records_page_timing_refuses_early_keys_exits_on_eof_and_resumes(tmp_path: Path) -> None:

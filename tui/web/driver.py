@@ -20,6 +20,7 @@ from __future__ import annotations
 import asyncio
 import json
 import math
+import os
 import signal
 import sys
 from codecs import getincrementaldecoder
@@ -46,11 +47,22 @@ def _number(value: object) -> float | None:
     return number if math.isfinite(number) else None
 
 
+def _environ_size() -> tuple[int, int] | None:
+    try:
+        width = int(os.environ.get("COLUMNS", "80"))
+        height = int(os.environ.get("LINES") or os.environ.get("ROWS") or "24")
+    except ValueError:
+        return None
+    return (width, height) if 0 < width <= 1000 and 0 < height <= 1000 else None
+
+
 class WebSessionDriver(WebDriver):
     """The web driver of a participant session (see the module docstring)."""
 
     def __init__(self, app: Any, *, debug: bool = False, mouse: bool = True,
                  size: tuple[int, int] | None = None) -> None:
+        if size is None:  # the server passes the page's first size as COLUMNS/LINES (Textual reads only ROWS)
+            size = _environ_size()
         super().__init__(app, debug=debug, mouse=mouse, size=size)
         self.frame_clock = FrameClock()
         self.client = ClientState()
