@@ -10,6 +10,7 @@ Selected with ``TEXTUAL_DRIVER=benchlab.tui.web.driver:WebSessionDriver`` (what 
 - reads the page's meta packets (``benchlab_client``, ``benchlab_clock``, ``benchlab_onset``, ``benchlab_key``;
   see ``notes/WEB_PROTOCOL.md``) into a :class:`~benchlab.tui.web.client.ClientState` and ties each key stamp to
   the key event parsed from the data packet that follows it;
+- writes every packet whole, and takes a closed stdout for a disconnect;
 - turns stdin EOF and SIGTERM/SIGINT into one :class:`~benchlab.tui.web.client.WebDisconnected` message (the app
   logs ``disconnected`` and exits) instead of Textual's silent end of input or bare exit;
 - survives malformed meta packets (a bad packet is dropped, the input thread keeps reading).
@@ -68,8 +69,23 @@ class WebSessionDriver(WebDriver):
         self.client = ClientState()
         self._pending_key: KeyStamp | None = None
         self._disconnected = False
+        self._stdout_gone = False
+        self._write = self._write_all  # type: ignore[assignment]
 
     # -- output ---------------------------------------------------------------------------------------------
+
+    def _write_all(self, data: bytes) -> None:
+        """Every byte of a packet (a short write would tear the stream); a closed stdout (the server is gone) is a
+        disconnect, not a crash."""
+        if self._stdout_gone:
+            return
+        view = memoryview(data)
+        try:
+            while view:
+                view = view[os.write(self.fileno, view):]
+        except OSError:
+            self._stdout_gone = True
+            self._disconnect("stdout closed")
 
     def write(self, data: str) -> None:
         item = self.frame_clock.number(data)
