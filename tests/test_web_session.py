@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 from web_packets import ONSET, WebApp
 
+from benchlab.annotations.session_status import read_statuses
 from benchlab.annotations.sort.human_record import HUMAN_COLUMNS
 from benchlab.data.errors import BenchlabError
 from benchlab.tui.app import BenchlabApp
@@ -19,9 +20,9 @@ from benchlab.tui.driver_choice import app_driver_class
 from benchlab.tui.web.driver import WebSessionDriver
 
 
-def args(participant: str, out: Path) -> list[str]:
-    return ["worldsense", "--participant", participant, "--out", str(out), "--practice", "0", "--block-size", "50",
-            "--seed", "3", "--no-instructions"]
+def args(participant: str, out: Path, practice: int = 0) -> list[str]:
+    return ["worldsense", "--participant", participant, "--out", str(out), "--practice", str(practice),
+            "--block-size", "50", "--seed", "3", "--no-instructions"]
 
 
 def lines(path: Path) -> list[dict[str, Any]]:
@@ -133,11 +134,16 @@ def test_web_session_records_page_timing_refuses_early_keys_exits_on_eof_and_res
     assert next(e for e in log[resumed_at:] if e["event"] == "connected")["reconnect"] is True
 
 
-def test_sigterm_logs_disconnected_before_the_app_exits(tmp_path: Path) -> None:
+def test_sigterm_logs_disconnected_before_the_app_exits_and_the_status_shows_it(tmp_path: Path) -> None:
     out = tmp_path / "out"
-    app = WebApp(args("W2", out), cwd=tmp_path)
+    app = WebApp(args("W2", out, practice=2), cwd=tmp_path)
     try:
-        app.next_onset()
+        mark, pos = app.next_onset()
+        app.send_meta({"type": "benchlab_onset", "mark": mark, "page_ms": 100.0})
+        time.sleep(0.3)
+        app.press("1", 700.0)  # a practice answer: its feedback follows
+        app.wait_for("Correct|Not quite", since=pos)
+        assert [s.state for s in read_statuses(out)] == ["practice"]
         app.proc.terminate()
         sent = time.monotonic()
         app.proc.wait(5)
@@ -146,6 +152,10 @@ def test_sigterm_logs_disconnected_before_the_app_exits(tmp_path: Path) -> None:
         app.stop()
     log = lines(out / "sessions" / "human-W2_session-1.events.jsonl")
     assert log[-1]["event"] == "disconnected" and log[-1]["reason"] == "SIGTERM"
+    (practised,) = [e for e in log if e["event"] == "practice_answered"]
+    (status,) = read_statuses(out, expected=("W2",))
+    assert (status.participant, status.state, status.trial) == ("W2", "disconnected", 0)
+    assert status.practice_accuracy == (1.0 if practised["correct"] else 0.0)
 
 
 def test_sort_excerpt_and_segments_each_get_a_marker_after_their_frame(tmp_path: Path) -> None:
