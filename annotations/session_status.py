@@ -144,8 +144,7 @@ def _started(folder: Path, plan_path: Path) -> SessionStatus | None:
         plan = SessionPlan.load(plan_path)
     except BenchlabError:
         return None
-    base = folder.parent
-    files = FILES[plan.task](base, plan) if plan.task in FILES else None
+    files = _files_of(folder.parent, plan, plan_path)
     events_path = plan_path.with_name(plan_path.name.removesuffix(".plan.json") + ".events.jsonl")
     events = _events(events_path)
     names = [e["event"] for e in events]
@@ -181,6 +180,16 @@ def _started(folder: Path, plan_path: Path) -> SessionStatus | None:
                              files.practice if files else None),
         practice_accuracy=accuracy,
     )
+
+
+def _files_of(base: Path, plan: SessionPlan, plan_path: Path) -> SessionFiles | None:
+    """The session's files: the task's own layout, else the plug-in kit's (when its plan is where that puts it)."""
+    if plan.task in FILES:
+        return FILES[plan.task](base, plan)
+    from benchlab.annotations.choice.task import choice_files
+
+    files = choice_files(base, plan.participant, plan.session)
+    return files if files.plan == plan_path else None
 
 
 def _safe_id(record: dict[str, Any]) -> str | None:

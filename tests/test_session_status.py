@@ -144,3 +144,31 @@ async def test_the_sessions_screen_shows_every_participant_and_refreshes(folder:
         while "No such folder" not in str(screen.query_one("#status").render()):
             await pilot.pause(0.05)
         assert table.row_count == 0
+
+
+def test_a_plug_in_choice_task_session_is_read_too(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from importlib.metadata import entry_points
+
+    from benchlab.annotations.session_runner import SessionText
+    from benchlab.annotations.task import SessionOptions
+    from tests.plugin_helpers import install_example
+
+    folder, _ = install_example(tmp_path / "site")
+    monkeypatch.syspath_prepend(str(folder))
+    task = {ep.name: ep for ep in entry_points(group="benchlab.tasks")}["numbers"].load()
+    out = tmp_path / "out"
+    options = task.plan_options()
+    runner = task.prepare(SessionOptions(participant="PLUG", out=out, seed=3), options, SessionText())
+    try:
+        while runner.current.practice:
+            answer(runner, 1)
+            if runner.stage is Stage.BREAK:
+                runner.continue_after_break()
+        answer(runner, 1)
+        (status,) = read_statuses(out)
+        assert (status.task, status.state, status.trial, status.n_trials) == ("numbers", "trial", 2,
+                                                                              len(runner.plan.main_items))
+    finally:
+        runner.close()
+    (status,) = read_statuses(out)
+    assert status.state == "disconnected"  # closed without an end: resumable
