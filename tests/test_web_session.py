@@ -15,6 +15,7 @@ from web_packets import ONSET, WebApp
 from benchlab.annotations.session_status import read_statuses
 from benchlab.annotations.sort.human_record import HUMAN_COLUMNS
 from benchlab.data.errors import BenchlabError
+from benchlab.data.worldsense.results import read_results as read_worldsense_results
 from benchlab.tui.app import BenchlabApp
 from benchlab.tui.driver_choice import app_driver_class
 from benchlab.tui.web.driver import WebSessionDriver
@@ -127,6 +128,9 @@ def test_web_session_records_page_timing_refuses_early_keys_exits_on_eof_and_res
     records = lines(results)
     assert [str(r["Key"]) for r in records] == json.loads(plan.read_text())["blocks"][0][:2]  # no loss, no duplicate
     assert records[1]["client_rt_ms"] == 250.0
+    scored = read_worldsense_results(results)  # the scorers' reader: the page timing is an extra field it keeps
+    assert [(line.Key, line.resp) for line in scored] == [(r["Key"], r["resp"]) for r in records]
+    assert scored[1].extras["client_rt_ms"] == 250.0
     log = lines(events)
     resumed_at = [e["event"] for e in log].index("resumed")
     after = [e["event"] for e in log[resumed_at:]]

@@ -176,13 +176,13 @@ class SessionFlow:
     def answer(self, response: str, timing: ResponseTiming) -> None:
         """Record (fsync) first, then show feedback or the next screen."""
         timing = self._mark_interrupted(timing)
-        step = self.runner.current
+        step = self.runner.current if self.web else None
         try:
             feedback = self.runner.respond(response, timing)
         except BenchlabError as exc:
             self._fail(exc)
             return
-        if self.web and step.practice:
+        if step is not None and step.practice:
             checked = feedback or self.runner.task.feedback(step.item_id, response)
             self.runner.log_event("practice_answered", item_id=step.item_id,
                                   correct=checked.correct if checked is not None else None)
