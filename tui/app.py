@@ -155,12 +155,16 @@ class BenchlabApp(CrashSafeApp[list[str]]):
     def on_web_disconnected(self, message: WebDisconnected) -> None:
         """The page is gone: log it (fsynced), release the session and exit now; a reconnect resumes."""
         flow, self.flow = self.flow, None
-        if flow is not None:
-            if not flow.finished and flow.runner.stage is not Stage.END:
+        try:
+            if flow is not None and not flow.finished and flow.runner.stage is not Stage.END:
                 flow.runner.log_event("disconnected", reason=message.reason, task=flow.task.name)
-            flow.finished = True
-            flow.runner.close()
-        self.exit(self.summaries)
+        except OSError:
+            pass  # a full or vanished disk: every answer is on disk already, leave all the same
+        finally:
+            if flow is not None:
+                flow.finished = True
+                flow.runner.close()
+            self.exit(self.summaries)
 
     # -- stimulus onset ---------------------------------------------------------------------------------------
 
