@@ -65,7 +65,7 @@ def run_session(task: Task, session: SessionOptions, plan: Any, *, given: Mappin
         from benchlab.tui.web.run import run_web_session
 
         try:
-            run_web_session(task, session, plan)
+            run_web_session(task, session, plan, on_prepared=on_prepared)
         except OptionError as exc:
             raise reworded(exc, task.session_options, task.plan_options) from None
         return

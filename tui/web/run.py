@@ -9,6 +9,7 @@ stdout: it carries the page's packet stream.
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Callable
 from typing import Any
 
 from benchlab.annotations.options import OptionError
@@ -39,12 +40,16 @@ def prepare_web_session(task: Task, session: SessionOptions, plan: Any) -> Sessi
     return runner
 
 
-def run_web_session(task: Task, session: SessionOptions, plan: Any) -> None:
-    """Run the session on the web session driver (or ``TEXTUAL_DRIVER``'s); raises what the session raised."""
+def run_web_session(task: Task, session: SessionOptions, plan: Any, *,
+                    on_prepared: Callable[[SessionRunner], None] | None = None) -> None:
+    """Run the session on the web session driver (or ``TEXTUAL_DRIVER``'s); raises what the session raised.
+    ``on_prepared``: as for a terminal session (a study records its assignment once the runner holds the session)."""
     from benchlab.tui.app import BenchlabApp
 
     runner = prepare_web_session(task, session, plan)
     try:
+        if on_prepared is not None:
+            on_prepared(runner)
         app = BenchlabApp(session=(runner, task), web_session=True)
         app.run()
         if app.error is not None:
