@@ -191,8 +191,11 @@ class SessionRunner:
             practice_done = self.practice_log.answered()
             planned_main = set(self.plan.main_items)
             if not self.resume and (main_done & planned_main or practice_done & set(self.plan.practice)):
-                raise OptionError("resume", "already has recorded responses; add {resume} to continue it",
-                                  label="this session", path=self.files.results, lead=False)
+                # Only a new plan gets here (a saved one without resume is refused before): its items are in the
+                # participant's files from another session, so continuing is not the way out, another file is.
+                raise OptionError("participant", "has items of this new plan already recorded in this file (by "
+                                  "another session); use another {participant} id or {out} folder",
+                                  label="this participant", path=self.files.results, lead=False)
             started_main = bool(main_done & planned_main)
             self._pending = [
                 s for s in self._steps
