@@ -6,8 +6,9 @@ last record cut on resume, no item written twice), kept as a script the project 
 participant in its own folder:
 
 1. ``benchlab run <task> --simulate random --sim-delay S`` is started as a real process and killed with SIGKILL at
-   a random moment, uniform over the length of an uninterrupted run of that task (measured first), so kills land
-   during start-up, mid-session, at breaks and (rarely) after the end;
+   a random moment: one kill in five uniform over the start-up (interpreter, data, plan; a session killed there
+   has saved nothing), the others uniform over the trials once the plan is saved, both spans measured first on an
+   uninterrupted run; so kills land during start-up, mid-trial, at breaks and (rarely) after the end;
 2. what is on disk right then is read (complete records only; a torn last record is counted);
 3. the session is resumed with ``--resume`` (a session killed before its plan was saved is started again without
    it, as the error says) and must run to its end;
@@ -139,13 +140,39 @@ def _expected(task: str, out: Path, participant: str) -> dict[str, tuple[str, fl
         runner.close()
 
 
-def _one_kill(task: str, index: int, root: Path, rng: random.Random, span_s: float, delay: float) -> Tally:
+@dataclass(frozen=True)
+class Span:
+    """How long a simulated run of a task takes: start-up (until its plan is saved), then its trials."""
+
+    startup_s: float
+    session_s: float
+
+
+#: The share of kills drawn during start-up (interpreter, data, plan), the rest during the trials.
+STARTUP_SHARE = 0.2
+
+
+def _wait_for_plan(proc: subprocess.Popen[bytes], out: Path, limit_s: float) -> bool:
+    """Wait until the session has saved its plan (True), or ended, or ``limit_s`` passed (False)."""
+    deadline = time.monotonic() + limit_s
+    while time.monotonic() < deadline and proc.poll() is None:
+        if any((out / "sessions").glob("*.plan.json")):
+            return True
+        time.sleep(0.005)
+    return False
+
+
+def _one_kill(task: str, index: int, root: Path, rng: random.Random, span: Span, delay: float) -> Tally:
     tally = Tally(kills=1)
     participant, out, seed = f"F{index:03d}", root / f"{task}-{index:03d}", rng.randrange(2**31)
+    in_startup = rng.random() < STARTUP_SHARE
+    moment = rng.uniform(0.0, span.startup_s if in_startup else span.session_s)
     proc = subprocess.Popen(_cli(task, participant, out, seed, delay), stdout=subprocess.DEVNULL,
                             stderr=subprocess.PIPE)
+    if not in_startup:
+        _wait_for_plan(proc, out, 120.0)
     try:
-        proc.wait(rng.uniform(0.0, span_s))  # the kill moment (or the session's own end, if that comes first)
+        proc.wait(moment)  # the kill moment (or the session's own end, if that comes first)
         ended = True
     except subprocess.TimeoutExpired:
         ended = False
@@ -207,14 +234,17 @@ def _one_kill(task: str, index: int, root: Path, rng: random.Random, span_s: flo
     return tally
 
 
-def _calibrate(task: str, root: Path, delay: float) -> float:
-    """Seconds an uninterrupted simulated run of ``task`` takes (start-up included): the span kills are drawn in."""
+def _calibrate(task: str, root: Path, delay: float) -> Span:
+    """How long an uninterrupted simulated run of ``task`` takes here: the spans kill moments are drawn in."""
+    out = root / f"{task}-calibration"
     start = time.monotonic()
-    done = subprocess.run(_cli(task, "CAL", root / f"{task}-calibration", 1, delay), capture_output=True,
-                          text=True, timeout=600)
-    if done.returncode != 0:
-        raise BenchlabError(f"a simulated {task} session does not run here: {done.stderr.strip()}")
-    return time.monotonic() - start
+    proc = subprocess.Popen(_cli(task, "CAL", out, 1, delay), stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    _wait_for_plan(proc, out, 600.0)
+    planned = time.monotonic()
+    _, stderr = proc.communicate(timeout=600)
+    if proc.returncode != 0:
+        raise BenchlabError(f"a simulated {task} session does not run here: {stderr.decode(errors='replace')}")
+    return Span(planned - start, time.monotonic() - planned)
 
 
 def run_faults(kills: int, seed: int = 0, sim_delay: float = 0.01, keep: Path | None = None,

@@ -19,6 +19,9 @@ class _KillAtTheEnd(random.Random):
     def uniform(self, a: float, b: float) -> float:
         return b
 
+    def random(self) -> float:
+        return 0.99  # not in start-up
+
 
 @pytest.mark.slow
 def test_bench_faults_kills_resumes_and_counts(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -45,7 +48,7 @@ def test_the_harness_counts_a_lost_and_a_duplicated_record(tmp_path: Path, monke
         return done
 
     monkeypatch.setattr(session_faults.subprocess, "run", damaging_run)
-    tally = session_faults._one_kill("sort", 0, tmp_path, _KillAtTheEnd(1), 120.0, 0.001)
+    tally = session_faults._one_kill("sort", 0, tmp_path, _KillAtTheEnd(1), session_faults.Span(120.0, 120.0), 0.001)
     assert tally.lost >= 1 and tally.duplicated == 1 and tally.resumed == 0
     table = faults_table({"sort": tally}, seed=1)
     assert "duplicated 1" in table and "problem: sort kill 0" in table
