@@ -36,6 +36,9 @@ HUMAN_COLOUR = "#0072B2"
 MODEL_COLOURS = ["#E69F00", "#009E73", "#D55E00", "#CC79A7", "#56B4E9", "#F0E442", "#000000"]
 PILOT_COLOUR = "#999999"
 LINESTYLES = ["-", "--", ":", "-."]
+#: read when the file is written: SVG text stays text (searchable, editable), PDF fonts are TrueType (Type 42), as
+#: journals ask, not Type 3
+SAVE_RC = {"svg.fonttype": "none", "pdf.fonttype": 42, "ps.fonttype": 42}
 
 
 @dataclass(frozen=True)
@@ -193,8 +196,7 @@ def comparison_figure(comp: Comparison, width: PlotWidth = "page", *, include_pi
     foot_text = "\n".join(textwrap.fill(n, 70 if width == "column" else 140) for n in foot)
     foot_height = 0.13 * (foot_text.count("\n") + 1) if foot_text else 0.0
     height = sum(row_heights) + rt_height + 0.5 + foot_height + 0.2
-    with plt.rc_context({"font.size": style.font, "svg.fonttype": "none", "pdf.fonttype": 42,
-                         "ps.fonttype": 42, "hatch.linewidth": 0.6}):
+    with plt.rc_context({"font.size": style.font, "hatch.linewidth": 0.6, **SAVE_RC}):
         fig = plt.figure(figsize=(style.width, height), layout="constrained")
         ratios = row_heights + ([rt_height] if content.rts else []) + ([foot_height] if foot_text else [])
         grid = fig.add_gridspec(len(ratios), 1, height_ratios=ratios)
@@ -257,7 +259,8 @@ def write_figure(comp: Comparison, path: str | Path, *, width: PlotWidth = "page
     try:
         for p, fmt in plot_paths(path, formats):
             buf = io.BytesIO()
-            fig.savefig(buf, format=fmt, dpi=DPI, metadata={"Software": "benchlab"} if fmt == "png" else None)
+            with plt.rc_context(SAVE_RC):
+                fig.savefig(buf, format=fmt, dpi=DPI, metadata={"Software": "benchlab"} if fmt == "png" else None)
             atomic_write_bytes(p, buf.getvalue())
             written.append(p)
     finally:
