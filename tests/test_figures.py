@@ -221,3 +221,21 @@ def test_cli_width_formats_and_notes(three_configs: Path, tmp_path: Path, capsys
     svg = (base.parent / "figure.svg").read_text()
     assert 'width="252pt"' in svg
     assert run_cli(["compare", "sort", str(three_configs), "--plot", str(base), "--plot-format", "jpg"]) == 2
+
+
+def test_flagged_participants_are_marked(three_configs: Path, tmp_path: Path) -> None:
+    """Partial/attention-flagged people are marked in the figure (open markers, a key, a note)."""
+    from matplotlib.colors import to_rgba
+
+    from benchlab.data.analysis.plots import comparison_figure
+    from benchlab.data.analysis.stats import AttentionCriterion
+
+    comp = compare_sort([three_configs], n_boot=200, criterion=AttentionCriterion(fast_ms=2000.0))
+    assert {e.name for e in comp.flagged} == {"p1", "PILOT"}  # p1: 11 of 20 answers under 2 s
+    fig = comparison_figure(comp, "column")
+    open_markers = [c for ax in fig.axes for c in ax.collections if c.get_label() == "flagged participants"]
+    assert len(open_markers) == len(comp.conditions)
+    assert all(tuple(fc) == to_rgba("none") for c in open_markers for fc in c.get_facecolors())
+    written, notes = write(comp, tmp_path / "fig.svg", width="column")
+    assert "open: flagged" in svg_text(written[0])
+    assert any("Flagged by the attention criterion" in n and "p1" in n for n in notes)

@@ -150,7 +150,10 @@ def _dots(comp: Comparison, people: Sequence[Entry], condition: str) -> tuple[Do
 
 
 def _chunks(rows: list[Row], size: int) -> list[list[Row]]:
-    return [rows[i:i + size] for i in range(0, len(rows), size)] or [[]]
+    """At most ``size`` rows per chunk, as even as possible (no panel of one orphan row)."""
+    parts = max(1, -(-len(rows) // size))
+    even = -(-len(rows) // parts) if rows else size
+    return [rows[i:i + even] for i in range(0, len(rows), even)] or [[]]
 
 
 def _panels(rows_by_panel: dict[str, list[Row]], max_rows: int, pilots: bool) -> list[Panel]:

@@ -52,6 +52,7 @@ class Style:
     panel_cols: int
 
 
+MAX_ROWS = {"column": 8, "page": 10}  # conditions per panel before a panel is split in parts
 STYLES = {"column": Style(3.5, 8.0, 6.5, 0.16, 1), "page": Style(7.0, 9.0, 7.0, 0.17, 2)}
 
 
@@ -102,7 +103,6 @@ def _draw_panel(ax: Axes, content: FigureContent, panel: Panel, style: Style) ->
 
     heading = mtransforms.blended_transform_factory(ax.transAxes, ax.transData)
     ticks, labels = [], []
-    dots_labelled = False
     for y, label, bar in _layout(panel):
         if bar is None:
             ax.text(0.0, y, label, transform=heading, fontsize=style.font, fontstyle="italic", va="center",
@@ -130,9 +130,8 @@ def _draw_panel(ax: Axes, content: FigureContent, panel: Panel, style: Style) ->
             flagged = [(x, o) for (x, o), d in zip(zip(xs, offsets, strict=True), bar.dots, strict=True)
                        if d.flagged]
             if plain:
-                ax.scatter([p[0] for p in plain], [p[1] for p in plain], s=6, color="black", zorder=3, clip_on=False,
-                           label="participants" if not dots_labelled else None)
-                dots_labelled = True
+                ax.scatter([p[0] for p in plain], [p[1] for p in plain], s=7, color="black", edgecolors="white",
+                           linewidths=0.3, zorder=3, clip_on=False, label="participants")
             if flagged:
                 ax.scatter([p[0] for p in flagged], [p[1] for p in flagged], s=12, facecolors="none",
                            edgecolors="black", zorder=3, linewidths=0.7, clip_on=False, label="flagged participants")
@@ -183,7 +182,7 @@ def comparison_figure(comp: Comparison, width: PlotWidth = "page", *, include_pi
     """The figure of ``comp`` at ``width`` (see the module docstring); every condition, in panels."""
     plt = _pyplot()
     style = STYLES[width]
-    content = content or figure_content(comp, max_rows=6 if width == "column" else 8, include_pilots=include_pilots)
+    content = content or figure_content(comp, max_rows=MAX_ROWS[width], include_pilots=include_pilots)
     panels = content.panels
     cols = min(style.panel_cols, max(1, len(panels)))
     prow = (len(panels) + cols - 1) // cols
@@ -218,7 +217,11 @@ def comparison_figure(comp: Comparison, width: PlotWidth = "page", *, include_pi
             ax.text(0, 1, foot_text, fontsize=style.small, va="top", ha="left", transform=ax.transAxes)
         fig.suptitle(textwrap.fill(content.title, 55 if width == "column" else 110), fontsize=style.font + 0.5)
         if first is not None:
-            first.text(1.0, 1.0, f"dashed: chance ({content.chance:.0%})", transform=first.transAxes,
+            flagged = any(d.flagged for p in panels for r in p.rows for b in r.bars for d in b.dots)
+            key = f"dashed: chance ({content.chance:.0%})"
+            if any(b.dots for p in panels for r in p.rows for b in r.bars):
+                key += "; dots: participants" + (" (open: flagged)" if flagged else "")
+            first.text(1.0, 1.0, key, transform=first.transAxes,
                        fontsize=style.small, ha="right", va="bottom", color="#444444")
     return fig
 
@@ -253,7 +256,7 @@ def write_figure(comp: Comparison, path: str | Path, *, width: PlotWidth = "page
     out, where no interval exists), which the caller prints so nothing is dropped silently."""
     check_plot_path(path, formats)
     plt = _pyplot()
-    content = figure_content(comp, max_rows=6 if width == "column" else 8, include_pilots=include_pilots)
+    content = figure_content(comp, max_rows=MAX_ROWS[width], include_pilots=include_pilots)
     fig = comparison_figure(comp, width, content=content)
     written = []
     try:
