@@ -239,3 +239,21 @@ def test_flagged_participants_are_marked(three_configs: Path, tmp_path: Path) ->
     written, notes = write(comp, tmp_path / "fig.svg", width="column")
     assert "open: flagged" in svg_text(written[0])
     assert any("Flagged by the attention criterion" in n and "p1" in n for n in notes)
+
+
+def test_bad_input_gives_a_figure_with_notes_never_a_traceback(tmp_path: Path) -> None:
+    """Only a pilot (no people, no model), then one person with a single trial: a figure and notes, no crash."""
+    res = tmp_path / "results"
+    write_csv(res / "250-s20-human-PILOT_results.csv", "human-PILOT", [True] * 8, "PILOT", simulated="oracle")
+    comp = compare_sort([res], n_boot=200)
+    content = figure_content(comp)
+    assert content.panels == [] and content.title == "SORT: accuracy (no data)"
+    assert any("no data from people or models" in n for n in content.notes)
+    written, notes = write(comp, tmp_path / "only_pilot.svg", width="column")
+    assert "no data from people or models" in svg_text(written[0])
+    assert any(n.startswith("Left out: simulated pilots PILOT") for n in notes)
+    write_csv(res / "250-s20-human-p9_results.csv", "human-p9", [True], "p9", [900.0])
+    comp = compare_sort([res], n_boot=200)
+    written, _ = write(comp, tmp_path / "one_trial.svg", width="column")
+    text = svg_text(written[0])
+    assert "n=1 person, 1 trial" in text and "SORT: accuracy, 1 person (95% CI)" in text

@@ -177,6 +177,20 @@ def _draw_rt(fig: Figure, grid: Any, content: FigureContent, style: Style) -> No
         ax.spines[["top", "right"]].set_visible(False)
 
 
+def _panel_rows(panels: list[Panel], cols: int) -> list[list[Panel]]:
+    """Panels side by side (up to ``cols``) only when they are about as tall, so none is stretched; a panel of
+    another height (the overall one) gets a row of its own."""
+    rows: list[list[Panel]] = []
+    for panel in panels:
+        last = rows[-1] if rows else None
+        if (last is not None and len(last) < cols
+                and abs(_panel_units(panel) - _panel_units(last[0])) <= 0.15 * _panel_units(last[0])):
+            last.append(panel)
+        else:
+            rows.append([panel])
+    return rows
+
+
 def comparison_figure(comp: Comparison, width: PlotWidth = "page", *, include_pilots: bool = False,
                       content: FigureContent | None = None) -> Figure:
     """The figure of ``comp`` at ``width`` (see the module docstring); every condition, in panels."""
@@ -184,10 +198,9 @@ def comparison_figure(comp: Comparison, width: PlotWidth = "page", *, include_pi
     style = STYLES[width]
     content = content or figure_content(comp, max_rows=MAX_ROWS[width], include_pilots=include_pilots)
     panels = content.panels
-    cols = min(style.panel_cols, max(1, len(panels)))
-    prow = (len(panels) + cols - 1) // cols
-    row_heights = [max(_panel_units(p) for p in panels[r * cols:(r + 1) * cols]) * style.row_in + 0.6
-                   for r in range(prow)]
+    layout = _panel_rows(panels, style.panel_cols) or [[Panel("no data from people or models", ())]]
+    prow = len(layout)
+    row_heights = [max(_panel_units(p) for p in row) * style.row_in + 0.6 for row in layout]
     rt_groups = len({c.group for c in content.rts})
     rt_cols = min(rt_groups, 2 if width == "column" else 3)
     rt_height = ((rt_groups + rt_cols - 1) // rt_cols) * 1.45 if content.rts else 0.0
@@ -199,16 +212,17 @@ def comparison_figure(comp: Comparison, width: PlotWidth = "page", *, include_pi
         fig = plt.figure(figsize=(style.width, height), layout="constrained")
         ratios = row_heights + ([rt_height] if content.rts else []) + ([foot_height] if foot_text else [])
         grid = fig.add_gridspec(len(ratios), 1, height_ratios=ratios)
-        bars_grid = grid[0:prow].subgridspec(prow, cols, height_ratios=row_heights)
         first = None
-        for k, panel in enumerate(panels):
-            ax = fig.add_subplot(bars_grid[k // cols, k % cols])
-            first = first or ax
-            if panel.rows:
-                _draw_panel(ax, content, panel, style)
-            else:
-                ax.text(0.5, 0.5, "no data", ha="center", va="center", transform=ax.transAxes)
-                ax.set_axis_off()
+        for r, row in enumerate(layout):
+            cells = grid[r].subgridspec(1, len(row))
+            for k, panel in enumerate(row):
+                ax = fig.add_subplot(cells[0, k])
+                first = first or ax
+                if panel.rows:
+                    _draw_panel(ax, content, panel, style)
+                else:
+                    ax.text(0.5, 0.5, panel.title, ha="center", va="center", transform=ax.transAxes)
+                    ax.set_axis_off()
         if content.rts:
             _draw_rt(fig, grid[prow], content, style)
         if foot_text:
