@@ -15,7 +15,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, VerticalScroll
 from textual.screen import Screen
-from textual.widgets import Button, Footer, Header, LoadingIndicator, Static
+from textual.widgets import Button, Footer, Header, Input, LoadingIndicator, Static
 
 from benchlab.annotations.fastbook.open_options import CurateOpenOptions, working_copy
 from benchlab.annotations.options import OptionError, parse_options
@@ -105,14 +105,14 @@ class CurateOpenScreen(Screen[None]):
             self._error(exc)
             return
         benchmark = self.form.field("benchmark")
-        if benchmark is not None:
-            benchmark.value = str(copy)  # type: ignore[assignment]
+        if isinstance(benchmark, Input):
+            benchmark.value = str(copy)
         if not chapters:  # the chapters stay where they are: point the copy at them
             from benchlab.data.fastbook import locate
 
             field = self.form.field("chapters")
-            if field is not None:
-                field.value = str(locate.chapters_dir_for(source))  # type: ignore[assignment]
+            if isinstance(field, Input):
+                field.value = str(locate.chapters_dir_for(source))
         self.notify(f"Working copy made: {copy}", timeout=8)
         self.action_open()
 
