@@ -145,8 +145,8 @@ class CuratorAgreement:
             ("chapter span overlap F1, pooled characters",
              _num(span_pooled) if located else "not computed (no chapter texts: --chapters DIR)"),
             ("passages not found in their chapter", f"{unlocated}" if located else "n/a"),
-            ("explicit_context: agreement / Cohen's kappa", f"{_num(exp_pa)} / {_num(exp_k)}"),
-            ("extraneous_answer: agreement / Cohen's kappa", f"{_num(ext_pa)} / {_num(ext_k)}"),
+            ("explicit_context: agreement / Cohen's kappa", f"{_num(exp_pa)} / {_kappa(exp_k, exp_pa)}"),
+            ("extraneous_answer: agreement / Cohen's kappa", f"{_num(ext_pa)} / {_kappa(ext_k, ext_pa)}"),
             ("only in A", f"{len(self.only_in_a)}"),
             ("only in B", f"{len(self.only_in_b)}"),
         ]
@@ -161,6 +161,7 @@ class CuratorAgreement:
                 "differs": c.what_differs,
                 "contexts A": len(c.contexts_a), "contexts B": len(c.contexts_b),
                 "words A": c.words_a, "words B": c.words_b, "overlap F1": _num(c.f1),
+                "span F1": _num(c.span_f1) if c.chars_a is not None else "n/a (no chapter text)",
                 "precision (B vs A)": _num(c.precision), "recall (B vs A)": _num(c.recall),
                 "explicit A/B": f"{c.explicit_a}/{c.explicit_b}",
                 "extraneous A/B": f"{c.extraneous_a}/{c.extraneous_b}",
@@ -188,6 +189,16 @@ def _pct(k: int, n: int) -> str:
 
 def _num(x: float) -> str:
     return "n/a" if x != x else f"{x:.3f}"
+
+
+def _kappa(kappa: float, agreement: float) -> str:
+    """Kappa, or why there is none: with one value used throughout by both curators chance agreement is 1 and
+    kappa is undefined (not a failure to agree)."""
+    if kappa == kappa:
+        return f"{kappa:.3f}"
+    if agreement == agreement:
+        return "n/a (both curators used one value throughout)"
+    return "n/a (no components compared)"
 
 
 def _words(contexts: tuple[str, ...]) -> list[str]:

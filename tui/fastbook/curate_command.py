@@ -36,14 +36,26 @@ def curate() -> None:
               help="Retrieval-run JSONL files to re-score after every edit (repeatable).")
 @click.option("--curator", default=None, help="Your name for the change log (default: $BENCHLAB_CURATOR or $USER).")
 @click.option("--k", type=click.IntRange(min=1), default=10, show_default=True, help="Cut-off for MRR@k, Recall@k.")
+@click.option("--review", "review", nargs=2, type=click.Path(dir_okay=False, path_type=Path), default=None,
+              metavar="A B", help="Review two curators' copies: every disagreement, take A, B or your own, save a "
+                                  "merged file (never over A or B).")
+@click.option("--out", "out", type=click.Path(dir_okay=False, path_type=Path), default=None,
+              help="With --review: the merged file (default: A's name with .merged before the suffix).")
 def curate_fastbook(benchmark_path: Path | None, chapters_dir: Path | None, run_paths: tuple[Path, ...],
-                    curator: str | None, k: int) -> None:
+                    curator: str | None, k: int, review: tuple[Path, Path] | None, out: Path | None) -> None:
     """Edit the contexts of the fastbook-benchmark: select spans of the chapter text, undo/redo, save safely.
 
     Saves keep the previous file as <file>.bak and refuse to overwrite a file changed on disk since it was
     loaded unless you confirm. Every edit is appended to <file>.changes.jsonl (who, when, question, component,
     before, after) the moment you make it.
     """
+    if review:
+        from benchlab.tui.fastbook.review_app import build_review_app
+
+        build_review_app(review[0], review[1], chapters_dir, run_paths, curator, k=k, output=out).run()
+        return
+    if out is not None:
+        raise click.UsageError("--out names the merged file of a --review")
     app = build_app(benchmark_path, chapters_dir, run_paths, curator, k)
     app.run()
 

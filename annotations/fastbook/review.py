@@ -1,0 +1,186 @@
+"""Reviewing two curators' versions of the fastbook benchmark and merging them.
+
+Every answer component on which the two files disagree (contexts, flags, answer text, or a component only one of
+them has) is a :class:`Disagreement`; the reviewer takes A's version, B's, or writes their own. The merged file
+starts as A's and takes each decision in; it is saved beside A (never over A or B) with its own change log: one
+line per decided component, naming the reviewer, the choice and both versions.
+
+Both files must be versions of the same benchmark (the same questions with the same question and gold answer), and
+neither may change while the review is open: saving checks their sha256 against what was loaded, and refuses
+otherwise with nothing written.
+"""
+
+from __future__ import annotations
+
+import copy
+import hashlib
+import secrets
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Literal
+
+from benchlab.annotations.fastbook.change_log import ChangeLog, ChangeRecord, log_path_for, utc_now
+from benchlab.data.errors import BenchlabError
+from benchlab.data.fastbook.benchmark import Benchmark, Component, Question, QuestionId, load_benchmark, save_benchmark
+
+Choice = Literal["A", "B", "edited"]
+
+
+@dataclass(frozen=True)
+class Disagreement:
+    """One answer component (by question and position) on which A and B differ; ``None`` where a file lacks it."""
+
+    qid: QuestionId
+    index: int
+    a: Component | None
+    b: Component | None
+
+    @property
+    def what(self) -> str:
+        if self.a is None or self.b is None:
+            return "only in " + ("B" if self.a is None else "A")
+        parts = []
+        if self.a.answer_component != self.b.answer_component:
+            parts.append("answer text")
+        if self.a.context != self.b.context:
+            parts.append("order" if sorted(self.a.context) == sorted(self.b.context) else "contexts")
+        if self.a.explicit_context != self.b.explicit_context:
+            parts.append("explicit")
+        if self.a.extraneous_answer != self.b.extraneous_answer:
+            parts.append("extraneous")
+        return ", ".join(parts)
+
+
+def _sha(path: Path) -> str:
+    try:
+        return hashlib.sha256(path.read_bytes()).hexdigest()
+    except OSError as exc:
+        raise BenchlabError(f"cannot read the file ({exc.strerror or exc})", path) from exc
+
+
+def _same_benchmark(a: Benchmark, b: Benchmark, path_a: Path, path_b: Path) -> None:
+    """Two curators' copies of one benchmark: same questions, same question and gold answer texts."""
+    ids_a = [q.id for q in a.questions]
+    ids_b = [q.id for q in b.questions]
+    if set(ids_a) != set(ids_b):
+        only = sorted(set(ids_a) ^ set(ids_b))[:3]
+        where = ", ".join(f"chapter {c} question {n}" for c, n in only)
+        raise BenchlabError(f"not a version of the same benchmark as {path_a.name}: the questions differ ({where} "
+                            "is in one file only)", path_b)
+    by_id = {q.id: q for q in b.questions}
+    for qa in a.questions:
+        qb = by_id[qa.id]
+        if qa.question_text != qb.question_text or qa.gold_standard_answer != qb.gold_standard_answer:
+            raise BenchlabError(f"not a version of the same benchmark as {path_a.name}: chapter {qa.chapter} "
+                                f"question {qa.question_number} has another question or gold answer", path_b)
+
+
+def disagreements(a: Benchmark, b: Benchmark) -> list[Disagreement]:
+    """Every component position where the two versions differ, in file order."""
+    by_id = {q.id: q for q in b.questions}
+    out: list[Disagreement] = []
+    for qa in a.questions:
+        qb = by_id[qa.id]
+        for i in range(max(len(qa.answer_context), len(qb.answer_context))):
+            ca = qa.answer_context[i] if i < len(qa.answer_context) else None
+            cb = qb.answer_context[i] if i < len(qb.answer_context) else None
+            if ca is None or cb is None or ca.model_dump() != cb.model_dump():
+                out.append(Disagreement(qa.id, i, ca, cb))
+    return out
+
+
+@dataclass
+class Review:
+    """A review in progress: the two versions, the disagreements, the decisions so far."""
+
+    path_a: Path
+    path_b: Path
+    a: Benchmark
+    b: Benchmark
+    items: list[Disagreement]
+    reviewer: str
+    sha_a: str
+    sha_b: str
+    decisions: dict[int, tuple[Choice, Component | None]] = field(default_factory=dict)
+    session: str = field(default_factory=lambda: secrets.token_hex(4))
+
+    @classmethod
+    def open(cls, path_a: str | Path, path_b: str | Path, reviewer: str) -> Review:
+        pa, pb = Path(path_a), Path(path_b)
+        if pa.resolve() == pb.resolve():
+            raise BenchlabError("A and B are the same file: review two curators' copies", pb)
+        a, b = load_benchmark(pa), load_benchmark(pb)
+        _same_benchmark(a, b, pa, pb)
+        return cls(pa, pb, a, b, disagreements(a, b), reviewer, _sha(pa), _sha(pb))
+
+    def default_output(self) -> Path:
+        return self.path_a.with_name(f"{self.path_a.stem}.merged{self.path_a.suffix}")
+
+    def decide(self, number: int, choice: Choice, edited: Component | None = None) -> None:
+        """Decide disagreement ``number``: ``A``, ``B``, or ``edited`` with the reviewer's own component."""
+        item = self.items[number]
+        if choice == "edited":
+            if edited is None:
+                raise ValueError("an edited decision needs the component")
+            self.decisions[number] = (choice, edited)
+        else:
+            self.decisions[number] = (choice, item.a if choice == "A" else item.b)
+
+    def undecide(self, number: int) -> None:
+        self.decisions.pop(number, None)
+
+    @property
+    def pending(self) -> list[int]:
+        return [i for i in range(len(self.items)) if i not in self.decisions]
+
+    def merged(self) -> Benchmark:
+        """A's file with every decision taken in (undecided components stay as in A)."""
+        merged = copy.deepcopy(self.a)
+        for question in merged.questions:
+            picks = sorted(((item.index, self.decisions[n][1]) for n, item in enumerate(self.items)
+                            if item.qid == question.id and n in self.decisions), key=lambda p: p[0])
+            _apply_picks(question, picks)
+        return merged
+
+    def save(self, target: Path | None = None) -> Path:
+        """Write the merged file (atomically) and its change log; refuses if A or B changed since loading."""
+        out = target or self.default_output()
+        for path in (self.path_a, self.path_b):
+            if out.resolve() == path.resolve():
+                raise BenchlabError("the merged file must not overwrite a curator's file: choose another name", out)
+        for path, sha in ((self.path_a, self.sha_a), (self.path_b, self.sha_b)):
+            if _sha(path) != sha:
+                raise BenchlabError("changed on disk since the review began; nothing was written (start the review "
+                                    "again to see its current version)", path)
+        save_benchmark(self.merged(), out, backup=out.exists())
+        log = ChangeLog(log_path_for(out))
+        for n, (choice, component) in sorted(self.decisions.items()):
+            item = self.items[n]
+            log.append(ChangeRecord(
+                time=utc_now(), curator=self.reviewer, session=self.session, action=f"review_take_{choice.lower()}",
+                file=out.name, chapter=item.qid[0], question_number=item.qid[1], component=item.index,
+                field=f"answer_context[{item.index}]", before=_record(item.a),
+                after=_record(component)))
+        log.append(ChangeRecord(time=utc_now(), curator=self.reviewer, session=self.session, action="save",
+                                file=out.name, sha256=_sha(out)))
+        return out
+
+
+def _record(component: Component | None) -> Any:
+    return None if component is None else component.model_dump(mode="json")
+
+
+def _apply_picks(question: Question, picks: list[tuple[int, Component | None]]) -> None:
+    """Set each picked component at its position; ``None`` (taking the side that lacks it) removes it; a position
+    past A's components (only B has it) is appended. Removals and replacements go from the end, so a removal does
+    not shift positions still to set; appends in order."""
+    components = question.answer_context
+    present = len(components)
+    for index, component in sorted((p for p in picks if p[0] < present), key=lambda p: -p[0]):
+        if component is None:
+            del components[index]
+        else:
+            components[index] = copy.deepcopy(component)
+    for _, component in sorted((p for p in picks if p[0] >= present), key=lambda p: p[0]):
+        if component is not None:
+            components.append(copy.deepcopy(component))
