@@ -30,7 +30,7 @@ def utf8_error(raw: bytes, exc: UnicodeDecodeError, path: str | Path | None, fir
 
 
 def decode_utf8(raw: bytes, path: str | Path | None, first_line: int = 1) -> str:
-    """``raw`` decoded strictly (a leading byte-order mark is dropped), else a :class:`BenchlabError` naming the line."""
+    """``raw`` decoded strictly (a leading byte-order mark is dropped), else an error naming the line."""
     try:
         return raw.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
@@ -159,7 +159,7 @@ class Utf8CheckedReader(io.RawIOBase):
 
 @dataclass
 class CsvRecords:
-    """A CSV file's header and rows, each row with the line it starts on; ``torn_line`` if a cut last row was left out."""
+    """A CSV file's header and rows, each with the line it starts on; ``torn_line``: where a cut last row began."""
 
     path: Path
     header: list[str]

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable
+from itertools import pairwise
 from pathlib import Path
 from typing import Literal
 
@@ -132,7 +133,7 @@ def _distance_bins(frame: pd.DataFrame, p: Path, lines: list[int], le: pd.Series
     bins = []
     for i, (d, e, s) in enumerate(zip(distance.tolist(), le.tolist(), ls.tolist(), strict=True)):
         edges = distance_bin_edges(int(e), int(s))
-        right = next((hi for lo, hi in zip(edges, edges[1:], strict=False) if lo < d < hi), None)
+        right = next((hi for lo, hi in pairwise(edges) if lo < d < hi), None)
         if right is None:
             raise BenchlabError(f"no 'distance_bin' column, and the segment distance {d} is in no distance bin of "
                                 f"e{e}/s{s} (edges {edges}); add the column", p, lines[i])
