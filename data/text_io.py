@@ -29,10 +29,10 @@ def utf8_error(raw: bytes, exc: UnicodeDecodeError, path: str | Path | None, fir
                          path, line)
 
 
-def decode_utf8(raw: bytes, path: str | Path | None, first_line: int = 1) -> str:
-    """``raw`` decoded strictly (a leading byte-order mark is dropped), else an error naming the line."""
+def decode_utf8(raw: bytes, path: str | Path | None, first_line: int = 1, *, strip_bom: bool = True) -> str:
+    """``raw`` decoded strictly (a leading byte-order mark dropped unless told), else an error naming the line."""
     try:
-        return raw.decode("utf-8-sig")
+        return raw.decode("utf-8-sig" if strip_bom else "utf-8")
     except UnicodeDecodeError as exc:
         raise utf8_error(raw, exc, path, first_line) from exc
 
@@ -43,10 +43,19 @@ def check_utf8(raw: bytes, path: str | Path | None) -> None:
         decode_utf8(raw, path)
 
 
-def read_text(path: str | Path, expected: str = "a file") -> str:
-    """A whole text file, strictly UTF-8; every problem (missing, unreadable, bad bytes) is one clear error."""
+def read_text(path: str | Path, expected: str = "a file", *, keep_newlines: bool = True,
+              strip_bom: bool = True) -> str:
+    """A whole text file, strictly UTF-8; every problem (missing, unreadable, bad bytes) is one clear error.
+
+    ``keep_newlines=False`` turns ``\r\n`` and ``\r`` into ``\n`` (as Python's text mode does).
+    """
     p = Path(path)
-    return decode_utf8(read_bytes(p, expected), p)
+    if p.is_dir():
+        raise BenchlabError(f"is a folder, expected {expected}", p)
+    text = decode_utf8(read_bytes(p, expected), p, strip_bom=strip_bom)
+    if not keep_newlines and "\r" in text:
+        text = text.replace("\r\n", "\n").replace("\r", "\n")
+    return text
 
 
 @dataclass
