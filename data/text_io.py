@@ -86,7 +86,7 @@ def read_text_with_tail(path: str | Path, expected: str = "a file") -> SplitText
     except UnicodeDecodeError as exc:
         if exc.reason != "unexpected end of data":
             raise utf8_error(raw[cut:], exc, p, tail_line) from exc
-        return SplitText(head, raw[cut:exc.start].decode("utf-8"), tail_line, tail_undecodable=True)
+        return SplitText(head, raw[cut:cut + exc.start].decode("utf-8"), tail_line, tail_undecodable=True)
 
 
 def open_binary(path: str | Path) -> IO[bytes]:
