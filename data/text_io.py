@@ -78,7 +78,7 @@ def read_text_with_tail(path: str | Path, expected: str = "a file") -> SplitText
     raw = read_bytes(p, expected)
     cut = raw.rfind(b"\n") + 1
     head = decode_utf8(raw[:cut], p)
-    tail_line = head.count("\n") + 1
+    tail_line = raw.count(b"\n", 0, cut) + 1
     if cut == len(raw):
         return SplitText(head, None, tail_line)
     try:
@@ -172,57 +172,92 @@ class CsvRecords:
 
     path: Path
     header: list[str]
-    rows: list[tuple[int, list[str]]] = field(default_factory=list)
+    rows: list[tuple[int, list[str]]] = field(default_factory=list)  # the ``columns`` of each row
+    columns: list[str] = field(default_factory=list)
     torn_line: int | None = None
 
 
 def read_csv_records(path: str | Path, *, rows_end_with_newline: bool | Callable[[list[str]], bool] = False,
-                     expected: str = "a CSV file") -> CsvRecords:
+                     expected: str = "a CSV file", keep: Callable[[str], bool] | None = None) -> CsvRecords:
     """Parse a CSV file strictly (UTF-8, quotes closed, every row as wide as the header), naming file and line.
 
     A last row that is incomplete (cut inside a quoted field or a character, or with fewer fields than the
-    header) and has no newline is what a power cut or a full disk leaves: it is left out and ``torn_line``
-    says where it started. With ``rows_end_with_newline`` (files whose writer ends every row with a newline) a
-    last row without its newline is left out even when it looks complete (a callable decides from the
-    header). Anything malformed before the last
-    row is an error naming its line.
+    header) is what a power cut or a full disk leaves: it is left out and ``torn_line`` says where it started.
+    With ``rows_end_with_newline`` (files whose writer ends every row with a newline) a last row without its
+    newline is left out even when it looks complete (a callable decides from the header). Anything malformed
+    before the last row is an error naming its line. ``keep`` chooses the columns the rows hold (``header``
+    still lists all), so long texts a reader does not need (a 20,000-word excerpt per row) are dropped as they
+    are parsed. The file is streamed line by line, never held whole.
     """
     p = Path(path)
-    split = read_text_with_tail(p, expected)
-    text = split.text + (split.tail or "")
-    reader = csv.reader(io.StringIO(text, newline=""), strict=True)
+    if p.is_dir():
+        raise BenchlabError(f"is a folder, expected {expected}", p)
+    state = {"unterminated": False, "undecodable": False}
+
+    def lines(handle: IO[bytes]) -> Iterator[str]:
+        for lineno, raw in enumerate(handle, start=1):
+            complete = raw.endswith(b"\n")
+            state["unterminated"] = not complete
+            try:
+                yield raw.decode("utf-8-sig" if lineno == 1 else "utf-8")
+            except UnicodeDecodeError as exc:
+                if complete or exc.reason != "unexpected end of data":
+                    raise utf8_error(raw, exc, p, lineno) from exc
+                state["undecodable"] = True  # cut inside a character: certainly a torn last row
+                yield raw[: exc.start].decode("utf-8")
+
+    try:
+        with open(p, "rb") as handle:
+            return _parse_csv(p, lines(handle), state, rows_end_with_newline, keep)
+    except OSError as exc:
+        raise read_error(exc, p, expected) from exc
+
+
+def _parse_csv(p: Path, lines: Iterator[str], state: dict[str, bool],
+               rows_end_with_newline: bool | Callable[[list[str]], bool],
+               keep: Callable[[str], bool] | None) -> CsvRecords:
+    reader = csv.reader(lines, strict=True)
     records = CsvRecords(p, [])
+    kept: list[int] | None = None
 
     def newline_ended(header: list[str]) -> bool:
         return rows_end_with_newline(header) if callable(rows_end_with_newline) else rows_end_with_newline
 
     start = 1
-    tail_start = split.tail_line if split.tail is not None else None
     while True:
         try:
             row = next(reader)
         except StopIteration:
             break
         except csv.Error as exc:
-            if tail_start is not None and "unexpected end of data" in str(exc):
+            # A quoted field still open at the end of a file cut mid-line is a cut last row; one opened earlier
+            # and never closed (the rest of the file swallowed into it) is an error, never a silent cut.
+            one_line = reader.line_num == start
+            if ("unexpected end of data" in str(exc) and state["unterminated"]
+                    and (one_line or not newline_ended(records.header))):
                 records.torn_line = start
                 break
             raise BenchlabError(f"malformed CSV row ({exc})", p, start) from exc
         end = reader.line_num
-        is_tail = tail_start is not None and end >= tail_start
-        if is_tail and (split.tail_undecodable or newline_ended(records.header)
-                        or (records.header and len(row) != len(records.header))):
+        # The last row, without its newline (nothing is read after it): complete, or cut by a killed writer?
+        if state["unterminated"] and (state["undecodable"] or newline_ended(records.header)
+                                      or (records.header and len(row) != len(records.header))):
             records.torn_line = start
             break
         if not records.header and start == 1:
             if not row:
                 raise BenchlabError("the CSV file has an empty first line (expected a header)", p, 1)
             records.header = row
+            if keep is not None:
+                kept = [i for i, name in enumerate(row) if keep(name)]
+                records.columns = [row[i] for i in kept]
+            else:
+                records.columns = row
         elif row:  # blank lines are skipped, as pandas does
             if len(row) != len(records.header):
                 raise BenchlabError(f"expected {len(records.header)} fields (as the header), found {len(row)}", p,
                                     start)
-            records.rows.append((start, row))
+            records.rows.append((start, row if kept is None else [row[i] for i in kept]))
         start = end + 1
     if not records.header and records.torn_line is None:
         raise BenchlabError("the CSV file is empty (expected a header line)", p)

@@ -326,3 +326,14 @@ def test_library_readers_name_file_and_line_of_bad_bytes(tmp_path: Path) -> None
     bad_byte_on_line(sort_file, 4)
     with pytest.raises(BenchlabError, match=r"_results.csv:4: not valid UTF-8"):
         SortResultsLog(sort_file).peek()
+
+
+def test_sort_quote_never_closed_in_the_middle_is_an_error_not_a_cut(tmp_path: Path,
+                                                                    capsys: pytest.CaptureFixture[str]) -> None:
+    """An opening quote that swallows the rest of the file must not pass for a torn last row (rows lost silently)."""
+    path = sort_human_file(tmp_path)
+    lines = path.read_bytes().split(b"\n")
+    lines[4] = lines[4] + b',"never closed'  # line 5: a quote opens a field that runs to the end of the file
+    path.write_bytes(b"\n".join(lines)[:-1])
+    code, _out, err = run(["score", "sort", str(path)], capsys)
+    assert_one_line_error(code, err, f"{path}:5", "malformed CSV row")

@@ -71,18 +71,27 @@ def find_results(paths: Iterable[str | Path]) -> list[Path]:
     return out
 
 
+#: The columns scoring reads (the long texts of a results file, excerpt and prompt, are never held).
+SCORING_COLUMNS = frozenset({
+    "answer", "ground_truth", "A_is_first", "present_seg1_first", "model_name", "participant", "condition",
+    "simulated", "practice", "excerpt_length", "segment_length", "book_idx", "excerpt_idx", "distance_bin",
+    "seg1_pos", "seg2_pos", "rt_ms", "reading_ms",
+})
+
+
 def read_table(p: Path, on_warning: Callable[[str], None] | None = None) -> tuple[pd.DataFrame, list[int]]:
-    """A results CSV as strings, with the line each row starts on; a cut last row is left out with a warning.
+    """A results CSV's scoring columns as strings, with the line each row starts on; a cut last row is left out
+    with a warning.
 
     Read strictly (UTF-8, closed quotes, every row as wide as the header): anything malformed before the last
     row is an error naming its line. A human file's rows always end with a newline, so its last row without
     one is torn even when it looks complete (as ``--resume`` would cut it).
     """
     records = read_csv_records(p, rows_end_with_newline=lambda header: "trial_id" in header,
-                               expected="a SORT results file")
+                               expected="a SORT results file", keep=SCORING_COLUMNS.__contains__)
     if records.torn_line is not None and on_warning is not None:
         on_warning(torn_record_warning(p, records.torn_line))
-    header = [c if c else f"Unnamed: {i}" for i, c in enumerate(records.header)]
+    header = records.columns
     if len(set(header)) != len(header):
         dup = next(c for c in header if header.count(c) > 1)
         raise BenchlabError(f"the column {dup!r} appears twice in the header", p, 1)
