@@ -14,6 +14,8 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from benchlab.annotations.session_plan import SessionPlan
 from benchlab.annotations.session_texts import read_text_file
@@ -337,3 +339,30 @@ def test_sort_quote_never_closed_in_the_middle_is_an_error_not_a_cut(tmp_path: P
     path.write_bytes(b"\n".join(lines)[:-1])
     code, _out, err = run(["score", "sort", str(path)], capsys)
     assert_one_line_error(code, err, f"{path}:5", "malformed CSV row")
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(position=st.integers(min_value=0, max_value=10_000), junk=st.binary(min_size=1, max_size=4),
+       cut=st.booleans())
+def test_fast_readers_only_ever_accept_or_name_the_problem(tmp_path: Path, position: int, junk: bytes,
+                                                          cut: bool) -> None:
+    """Any bytes spliced into a results or trials file (and the file perhaps cut there): read, or one
+    BenchlabError; never an internal error from the fast paths (pyarrow, the byte scanner, the cache)."""
+    from benchlab.data.errors import BenchlabError
+    from benchlab.data.worldsense.columns import read_result_columns, read_trial_columns
+
+    results = _ws_first_lines(40)
+    trials = bz2.decompress((WS_SAMPLE / "trials.jsonl.bz2").read_bytes())[:20_000]
+    trials = trials[: trials.rfind(b"\n") + 1]
+    for name, data, read in (
+        ("basic___x___results.jsonl", results, lambda p: read_result_columns(p, "basic", "x")),
+        ("trials.jsonl", trials, read_trial_columns),
+    ):
+        at = position % len(data)
+        spliced = data[:at] + junk + (b"" if cut else data[at:])
+        path = tmp_path / name
+        path.write_bytes(spliced)
+        try:
+            read(path)
+        except BenchlabError:
+            pass
