@@ -245,6 +245,9 @@ def _parse_csv(p: Path, lines: Iterator[str], state: dict[str, bool],
             records.torn_line = start
             break
         if not records.header and start == 1:
+            if state["unterminated"]:  # a header without its newline has no rows after it: cut while written
+                records.torn_line = 1
+                break
             if not row:
                 raise BenchlabError("the CSV file has an empty first line (expected a header)", p, 1)
             records.header = row

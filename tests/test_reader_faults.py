@@ -365,3 +365,17 @@ def test_fast_readers_only_ever_accept_or_name_the_problem(tmp_path: Path, posit
         path.write_bytes(spliced)
         with contextlib.suppress(BenchlabError):  # a named problem is fine; anything else fails the test
             read(path)
+
+
+def test_sort_file_cut_in_its_header_is_left_out_of_a_folder_with_a_warning(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """The first write (header and first row) cut short: nothing was recorded; the folder's other files score."""
+    good = sort_human_file(tmp_path / "results", participant="P1")
+    code, expected, _ = run(["score", "sort", str(good), "--format", "csv"], capsys)
+    cut = sort_human_file(tmp_path / "results", participant="P2")
+    cut.write_bytes(cut.read_bytes()[:40])
+    code, out, err = run(["score", "sort", str(tmp_path / "results"), "--format", "csv"], capsys)
+    assert code == 0, err
+    assert err == (f"benchlab: warning: {cut}:1: the last row is incomplete (the writer was stopped mid-row?); "
+                   "ignored\n")
+    assert out == expected

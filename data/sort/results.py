@@ -92,6 +92,8 @@ def read_table(p: Path, on_warning: Callable[[str], None] | None = None) -> tupl
     if records.torn_line is not None and on_warning is not None:
         on_warning(torn_record_warning(p, records.torn_line))
     header = records.columns
+    if not records.header:  # killed while writing the header with the first row: nothing recorded yet
+        header = sorted(SCORING_COLUMNS)
     if len(set(header)) != len(header):
         dup = next(c for c in header if header.count(c) > 1)
         raise BenchlabError(f"the column {dup!r} appears twice in the header", p, 1)
