@@ -379,3 +379,27 @@ def test_sort_file_cut_in_its_header_is_left_out_of_a_folder_with_a_warning(
     assert err == (f"benchlab: warning: {cut}:1: the last row is incomplete (the writer was stopped mid-row?); "
                    "ignored\n")
     assert out == expected
+
+
+def test_sort_whole_book_gap_bin_is_derived_from_the_segment_positions(tmp_path: Path,
+                                                                      capsys: pytest.CaptureFixture[str]) -> None:
+    """Whole-book trials: the gap bin [lo, hi) holding seg2_pos - seg1_pos - segment_length, as the design made it."""
+    import pandas as pd
+
+    records = load_records(sample_path("booksort-whole-book"), Selection(split="test"))[:40]
+    frame = pd.DataFrame([r.model_dump() for r in records]).drop(columns=["segment_1", "segment_2"])
+    frame["model_name"] = "llama"
+    frame["answer"] = ["A" if i % 3 else "B" for i in range(len(frame))]
+    frame["ground_truth"] = ["A" if p else "B" for p in frame["present_seg1_first"]]
+    le = records[0].excerpt_length
+    written = tmp_path / "written" / f"{le}-s20-hf_llama_results.csv"
+    written.parent.mkdir()
+    frame.to_csv(written)
+    code, expected, _ = run(["score", "sort", str(written), "--format", "csv"], capsys)
+    assert code == 0 and "gap" in expected
+    derived = tmp_path / "derived" / written.name
+    derived.parent.mkdir()
+    frame.drop(columns=["distance_bin"]).to_csv(derived)
+    code, out, err = run(["score", "sort", str(derived), "--format", "csv"], capsys)
+    assert code == 0 and out == expected.replace(str(written), str(derived))
+    assert "no 'distance_bin' column; derived" in err

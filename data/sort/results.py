@@ -51,7 +51,7 @@ def human_model_name(participant: str) -> str:
 
 READ_COLUMNS = ["source", "line", "model_name", "is_human", "participant", "condition", "simulated", "excerpt_length",
                 "segment_length", "book_idx", "distance_bin", "answer", "ground_truth", "correct", "practice", "rt_ms",
-                "reading_ms"]
+                "reading_ms", "design"]
 
 
 def find_results(paths: Iterable[str | Path]) -> list[Path]:
@@ -75,7 +75,7 @@ def find_results(paths: Iterable[str | Path]) -> list[Path]:
 SCORING_COLUMNS = frozenset({
     "answer", "ground_truth", "A_is_first", "present_seg1_first", "model_name", "participant", "condition",
     "simulated", "practice", "excerpt_length", "segment_length", "book_idx", "excerpt_idx", "distance_bin",
-    "seg1_pos", "seg2_pos", "rt_ms", "reading_ms",
+    "seg1_pos", "seg2_pos", "rt_ms", "reading_ms", "design",
 })
 
 
@@ -129,25 +129,35 @@ def _design(frame: pd.DataFrame, p: Path, lines: list[int], col: str, why: str) 
 
 
 def _distance_bins(frame: pd.DataFrame, p: Path, lines: list[int], le: pd.Series, ls: pd.Series,
-                   on_warning: Callable[[str], None] | None) -> pd.Series:
-    """``distance_bin``, else derived from the segment positions with the published bin edges (spec 3.2 and 8).
+                   design: pd.Series, on_warning: Callable[[str], None] | None) -> pd.Series:
+    """``distance_bin``, else derived from the segment positions with the design's bin edges.
 
-    The bin is the right edge of the interval holding ``seg2_pos - seg1_pos`` (strictly inside it), so a file
-    without the column but with both positions loses nothing; without either it cannot be grouped by distance.
+    Excerpt trials (spec 3.2 and 8): the right edge of the published interval strictly holding
+    ``seg2_pos - seg1_pos``. Whole-book trials: the right edge of the gap bin ``[lo, hi)`` holding the words
+    between the segments, ``seg2_pos - seg1_pos - segment_length``. So a file without the column but with both
+    positions loses nothing; without either it cannot be grouped by distance.
     """
     if "distance_bin" in frame.columns:
         return _ints(frame, p, lines, "distance_bin", None)
     if "seg1_pos" not in frame.columns or "seg2_pos" not in frame.columns:
         raise BenchlabError("missing column 'distance_bin' (the trials cannot be grouped by distance; it can only be "
                             "derived from seg1_pos and seg2_pos, which are missing too)", p)
+    from benchlab.data.sort.whole_book import GAP_EDGES, WHOLE_BOOK
+
     distance = (_ints(frame, p, lines, "seg2_pos", None) - _ints(frame, p, lines, "seg1_pos", None)).abs()
     bins = []
-    for i, (d, e, s) in enumerate(zip(distance.tolist(), le.tolist(), ls.tolist(), strict=True)):
-        edges = distance_bin_edges(int(e), int(s))
-        right = next((hi for lo, hi in pairwise(edges) if lo < d < hi), None)
+    for i, (d, e, s, kind) in enumerate(zip(distance.tolist(), le.tolist(), ls.tolist(), design.tolist(),
+                                            strict=True)):
+        if kind == WHOLE_BOOK:
+            gap = int(d) - int(s)
+            right = next((hi for lo, hi in pairwise(GAP_EDGES) if lo <= gap < hi), None)
+            what = f"the gap {gap} is in no whole-book gap bin (edges {list(GAP_EDGES)})"
+        else:
+            edges = distance_bin_edges(int(e), int(s))
+            right = next((hi for lo, hi in pairwise(edges) if lo < d < hi), None)
+            what = f"the segment distance {d} is in no distance bin of e{e}/s{s} (edges {edges})"
         if right is None:
-            raise BenchlabError(f"no 'distance_bin' column, and the segment distance {d} is in no distance bin of "
-                                f"e{e}/s{s} (edges {edges}); add the column", p, lines[i])
+            raise BenchlabError(f"no 'distance_bin' column, and {what}; add the column", p, lines[i])
         bins.append(right)
     if on_warning is not None and len(frame):
         on_warning(f"{p}: no 'distance_bin' column; derived from seg2_pos - seg1_pos with the published bin edges")
@@ -200,10 +210,21 @@ def _optional_float(frame: pd.DataFrame, col: str) -> pd.Series:
     return pd.to_numeric(frame[col], errors="coerce")
 
 
+def _designs(frame: pd.DataFrame, p: Path, lines: list[int]) -> pd.Series:
+    """``excerpt`` or ``whole-book`` per row (the optional ``design`` column; files without it are excerpt trials)."""
+    design = _optional(frame, "design", "").astype(str).str.strip().replace("", "excerpt")
+    bad = ~design.isin(["excerpt", "whole-book"])
+    if bad.any():
+        i, line = _bad_line(bad, lines)
+        raise BenchlabError(f"field 'design': {design.iloc[i]!r} is not excerpt or whole-book", p, line)
+    return design
+
+
 def read_results(path: str | Path, on_warning: Callable[[str], None] | None = None) -> pd.DataFrame:
     """One results file as a scoring frame (``READ_COLUMNS`` plus ``excerpt_idx``); practice rows kept and flagged.
 
-    ``correct`` is recomputed as answer == ground_truth (files written before the original added the column
+    ``design`` is ``whole-book`` for the paper's whole-book trials (their ``distance_bin`` is a gap bin), else
+    ``excerpt``. ``correct`` is recomputed as answer == ground_truth (files written before the original added the column
     score the same); ground truth comes from ``ground_truth``, else ``A_is_first``, else ``present_seg1_first``.
     As WorldSense's scorer (through :func:`benchlab.data.record_log.first_records`): a trial answered again in
     the same file (same model or participant, condition, configuration, book, excerpt and bin) counts once,
@@ -218,7 +239,8 @@ def read_results(path: str | Path, on_warning: Callable[[str], None] | None = No
     ls = _ints(frame, p, lines, "segment_length", int(m["ls"]) if m else None)
     book = _design(frame, p, lines, "book_idx", "the book of each trial")
     excerpt = _design(frame, p, lines, "excerpt_idx", "the excerpt of each trial")
-    distance_bin = _distance_bins(frame, p, lines, le, ls, on_warning)
+    design = _designs(frame, p, lines)
+    distance_bin = _distance_bins(frame, p, lines, le, ls, design, on_warning)
     answer = _answers(frame, p, lines)
     truth = _ground_truth(frame, p, lines)
     model = _model_names(frame, p, m)
@@ -234,7 +256,7 @@ def read_results(path: str | Path, on_warning: Callable[[str], None] | None = No
         "book_idx": book, "distance_bin": distance_bin,
         "answer": answer, "ground_truth": truth, "correct": answer == truth, "practice": practice.astype(bool),
         "rt_ms": _optional_float(frame, "rt_ms"), "reading_ms": _optional_float(frame, "reading_ms"),
-        "excerpt_idx": excerpt,
+        "design": design, "excerpt_idx": excerpt,
     })[[*READ_COLUMNS, "excerpt_idx"]]
     labels = [f"e{a}-s{b}/{bk}/{x}/{d}" for a, b, bk, x, d in zip(
         out["excerpt_length"], out["segment_length"], out["book_idx"], out["excerpt_idx"], out["distance_bin"],
