@@ -386,7 +386,7 @@ def test_sort_whole_book_gap_bin_is_derived_from_the_segment_positions(tmp_path:
     """Whole-book trials: the gap bin [lo, hi) holding seg2_pos - seg1_pos - segment_length, as the design made it."""
     import pandas as pd
 
-    records = load_records(sample_path("booksort-whole-book"), Selection(split="test"))[:40]
+    records = load_records(sample_path("booksort-whole-book"), Selection(split="test"))[::20]  # every gap bin
     frame = pd.DataFrame([r.model_dump() for r in records]).drop(columns=["segment_1", "segment_2"])
     frame["model_name"] = "llama"
     frame["answer"] = ["A" if i % 3 else "B" for i in range(len(frame))]
