@@ -177,6 +177,22 @@ class CsvRecords:
     torn_line: int | None = None
 
 
+def read_csv_header(path: str | Path, expected: str = "a CSV file") -> list[str]:
+    """The column names on a CSV file's first line (strict UTF-8), to decide how to read it before reading it."""
+    p = Path(path)
+    if p.is_dir():
+        raise BenchlabError(f"is a folder, expected {expected}", p)
+    try:
+        with open(p, "rb") as handle:
+            first = handle.readline()
+    except OSError as exc:
+        raise read_error(exc, p, expected) from exc
+    try:
+        return next(csv.reader([decode_utf8(first, p).rstrip("\r\n")], strict=True), [])
+    except csv.Error as exc:
+        raise BenchlabError(f"malformed CSV header ({exc})", p, 1) from exc
+
+
 def read_csv_records(path: str | Path, *, rows_end_with_newline: bool | Callable[[list[str]], bool] = False,
                      expected: str = "a CSV file", keep: Callable[[str], bool] | None = None) -> CsvRecords:
     """Parse a CSV file strictly (UTF-8, quotes closed, every row as wide as the header), naming file and line.

@@ -284,6 +284,7 @@ CASES: dict[str, tuple[list[str], Callable[[Path], tuple[list[str], Path]], int]
                                              lambda t: _ws_trials(t, True), 10),
     "score sort": (["score", "sort"], _sort_results, 7),
     "compare sort": (["compare", "sort"], _sort_results, 7),
+    "export trials sort": (["export", "trials", "sort"], _sort_results, 7),
     "booksort info: CSV triple": (["booksort", "info"], _booksort_csv, 3),
     "booksort check: JSONL": (["booksort", "check"], _booksort_jsonl, 4),
     "score fastbook: benchmark JSON": (["score", "fastbook"], _fastbook_benchmark, 5),
