@@ -21,6 +21,7 @@ from benchlab.annotations.options import OptionError
 from benchlab.data.atomic import atomic_write_text
 from benchlab.data.errors import BenchlabError
 from benchlab.data.jsonl import describe_validation_error
+from benchlab.data.text_io import decode_utf8
 from benchlab.data.version import __version__
 
 
@@ -73,7 +74,7 @@ class SessionPlan(BaseModel):
     def load(cls, path: str | Path) -> SessionPlan:
         p = Path(path)
         try:
-            raw = p.read_text(encoding="utf-8")
+            raw = decode_utf8(p.read_bytes(), p)  # strict UTF-8: bad bytes name their line
         except FileNotFoundError as exc:
             raise BenchlabError("no saved session plan here (nothing to resume)", p) from exc
         except OSError as exc:

@@ -10,6 +10,7 @@ from typing import Any
 from benchlab.annotations.session_runner import SessionText
 from benchlab.annotations.task import SessionOptions, Task
 from benchlab.data.errors import BenchlabError
+from benchlab.data.text_io import decode_utf8
 
 _PAGE_BREAK = re.compile(r"^\s*---\s*$", re.MULTILINE)
 
@@ -17,7 +18,7 @@ _PAGE_BREAK = re.compile(r"^\s*---\s*$", re.MULTILINE)
 def read_text_file(path: str | Path, what: str) -> str:
     p = Path(path)
     try:
-        text = p.read_text(encoding="utf-8")
+        text = decode_utf8(p.read_bytes(), p).replace("\r\n", "\n").replace("\r", "\n")  # file:line on bad bytes
     except FileNotFoundError as exc:
         raise BenchlabError(f"no such {what} file", p) from exc
     except (OSError, UnicodeDecodeError) as exc:

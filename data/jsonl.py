@@ -6,68 +6,38 @@ archives, a torn last line after a crash, blank lines) the same everywhere.
 
 from __future__ import annotations
 
-import bz2
 import json
 import os
 from collections.abc import Iterator
 from pathlib import Path
-from typing import IO, Any, TypeVar
+from typing import Any, TypeVar
 
 from pydantic import BaseModel, ValidationError
 
-from benchlab.data.errors import BenchlabError, read_error
+from benchlab.data.errors import BenchlabError
+from benchlab.data.text_io import iter_lines
 
 M = TypeVar("M", bound=BaseModel)
-
-
-def open_text(path: str | Path) -> IO[str]:
-    """Open a ``.jsonl`` or ``.jsonl.bz2`` file for reading text, with a clear error when it cannot be read."""
-    p = Path(path)
-    if p.is_dir():
-        raise BenchlabError("is a folder, expected a file", p)
-    try:
-        if p.suffix == ".bz2":
-            return bz2.open(p, "rt", encoding="utf-8")
-        return open(p, encoding="utf-8")
-    except OSError as exc:
-        raise read_error(exc, p) from exc
 
 
 def iter_json_lines(path: str | Path, *, allow_torn_tail: bool = False) -> Iterator[tuple[int, dict[str, Any]]]:
     """Yield ``(line_number, object)`` for each non-blank line (line numbers start at 1).
 
     ``allow_torn_tail`` skips an unparsable *last* line that has no newline: that is what a process killed
-    mid-write leaves behind, and the lines before it are intact.
+    mid-write leaves behind, and the lines before it are intact. Bytes that are not UTF-8 are an error naming
+    the line (in a torn last line they are part of the tear).
     """
     p = Path(path)
-    with open_text(p) as handle:
-        lineno = 0
-        try:
-            pending: tuple[int, str] | None = None
-            for raw in handle:
-                lineno += 1
-                if pending is not None:
-                    yield _parse(p, *pending)
-                    pending = None
-                if not raw.strip():
-                    continue
-                if not raw.endswith("\n") and allow_torn_tail:
-                    pending = (lineno, raw)
-                    continue
+    for lineno, raw, complete in iter_lines(p, allow_torn_tail=allow_torn_tail):
+        if not raw.strip():
+            continue
+        if not complete and allow_torn_tail:
+            try:
                 yield _parse(p, lineno, raw)
-            if pending is not None:
-                try:
-                    yield _parse(p, *pending)
-                except BenchlabError:
-                    return
-        except EOFError as exc:
-            raise BenchlabError(
-                f"the compressed file is truncated after line {lineno} (download it again)", p
-            ) from exc
-        except (OSError, UnicodeDecodeError) as exc:
-            if isinstance(exc, BenchlabError):
-                raise
-            raise BenchlabError(f"cannot read after line {lineno}: {exc}", p, lineno + 1) from exc
+            except BenchlabError:
+                return
+            return
+        yield _parse(p, lineno, raw)
 
 
 def _parse(path: Path, lineno: int, raw: str) -> tuple[int, dict[str, Any]]:

@@ -2,14 +2,17 @@
 
 One place holds the guarantees the session engine relies on: a torn last record left by a killed process is cut on
 recovery, an item recorded twice is an error naming the line (it would silently break scoring), and ``append``
-refuses an item already recorded and returns only after the record is fsynced. Subclasses only say how records are
+refuses an item already recorded and returns only after the record is fsynced. Scoring reads the same files more
+leniently, with the same two rules worded once here: a torn last record is ignored with a warning naming its line
+(:func:`torn_record_warning`) and an item recorded again is warned and its first record kept
+(:func:`first_records`). Subclasses only say how records are
 read (``_read_rows``) and written (``_write``).
 """
 
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -17,6 +20,38 @@ from pydantic import BaseModel
 
 from benchlab.data.errors import BenchlabError
 from benchlab.data.jsonl import drop_torn_tail
+
+
+def first_records(ids: Sequence[str], lines: Sequence[int], path: str | Path,
+                  warn: Callable[[str], None] | None = None, unit: str = "trial",
+                  labels: Sequence[str] | None = None) -> list[bool]:
+    """Which records scoring keeps when an item is recorded more than once: the first of each, with one warning.
+
+    A session never writes an item twice (``append`` refuses it), but a file copied into itself or rows pasted
+    again do; WorldSense's scorer keeps each trial's first answer and says so, and every benchmark's scoring
+    reader does the same through here, so n counts items, not rows. ``labels`` name the items in the warning
+    (default: the ids).
+    """
+    seen: set[str] = set()
+    keep: list[bool] = []
+    repeats: list[tuple[str, int]] = []
+    for i, (item, line) in enumerate(zip(ids, lines, strict=True)):
+        if item in seen:
+            keep.append(False)
+            repeats.append((labels[i] if labels is not None else item, line))
+        else:
+            seen.add(item)
+            keep.append(True)
+    if repeats and warn is not None:
+        item, line = repeats[0]
+        warn(f"{path}: {len(repeats)} repeated answer(s) to the same {unit} (e.g. {item} again on line {line}); "
+             "the first answer of each is scored")
+    return keep
+
+
+def torn_record_warning(path: str | Path, line: int, unit: str = "row") -> str:
+    """The one warning for a last record cut mid-write (a killed writer, a power cut, a full disk)."""
+    return f"{path}:{line}: the last {unit} is incomplete (the writer was stopped mid-{unit}?); ignored"
 
 
 class KeyedRecordLog(ABC):

@@ -16,6 +16,7 @@ from typing import Any
 from benchlab.data.atomic import atomic_write_text
 from benchlab.data.errors import BenchlabError
 from benchlab.data.settings import get_settings
+from benchlab.data.text_io import decode_utf8
 
 #: Fields that identify one session: never carried over to the next participant.
 NOT_REMEMBERED = frozenset({"participant", "session", "resume"})
@@ -30,10 +31,12 @@ def remembered(task_name: str) -> tuple[dict[str, Any], str | None]:
     (the form then shows the declared defaults: a convenience must never block a session)."""
     path = memory_file(task_name)
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
+        data = json.loads(decode_utf8(path.read_bytes(), path))  # strict UTF-8, bad bytes named by line
     except FileNotFoundError:
         return {}, None
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+    except BenchlabError as exc:
+        return {}, f"{exc}; remembered form values not read, showing the defaults"
+    except (OSError, json.JSONDecodeError) as exc:
         return {}, f"{path}: remembered form values not read ({exc}); showing the defaults"
     if not isinstance(data, dict):
         return {}, f"{path}: remembered form values not read (not a JSON object); showing the defaults"

@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from benchlab.data.errors import BenchlabError
+from benchlab.data.jsonl import iter_json_lines
 from benchlab.data.samples import sample_path
 from benchlab.data.version import __version__
 from benchlab.tui.pty_driver import PtyApp
@@ -100,10 +101,9 @@ def _end_session(app: PtyApp, offset: int) -> None:
 def _read_results(out: Path) -> list[dict[str, Any]]:
     """The session's result records in trial order."""
     results = out / "results" / "basic___human-timing-check___results.jsonl"
-    try:
-        records = [json.loads(line) for line in results.read_text().splitlines()]
-    except OSError as exc:
-        raise BenchlabError("the session wrote no results", results) from exc
+    if not results.exists():
+        raise BenchlabError("the session wrote no results", results)
+    records = [record for _line, record in iter_json_lines(results)]  # strict UTF-8, errors name file:line
     records.sort(key=lambda r: r["trial_index"])
     return records
 

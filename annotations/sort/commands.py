@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Literal
 
 from benchlab.annotations.command_options import ComparisonOptions, FormatOptions
-from benchlab.annotations.command_output import err, say
+from benchlab.annotations.command_output import err, say, warn
 from benchlab.annotations.options import Options, option
 from benchlab.annotations.task import Command, ToolGroup
 from benchlab.data.errors import BenchlabError
@@ -40,7 +40,7 @@ def score(opts: ScoreOptions) -> str:
     from benchlab.data.sort.scoring import score_paths
     from benchlab.data.tables import render
 
-    return render(score_paths(opts.paths, opts.include_practice), opts.fmt)
+    return render(score_paths(opts.paths, opts.include_practice, on_warning=warn), opts.fmt)
 
 
 # -- compare sort --------------------------------------------------------------------------------------------------

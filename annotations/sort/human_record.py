@@ -22,6 +22,7 @@ from benchlab.data.errors import BenchlabError
 from benchlab.data.record_log import KeyedRecordLog
 from benchlab.data.sort.records import BookSortRecord
 from benchlab.data.sort.results import DATASET_COLUMNS, SCORE_COLUMNS, Answer
+from benchlab.data.text_io import read_csv_records
 from benchlab.data.version import __version__
 
 HUMAN_EXTRA_COLUMNS = [
@@ -130,19 +131,16 @@ class SortResultsLog(KeyedRecordLog):
     def _read_rows(self) -> Iterator[tuple[int, dict[str, Any]]]:
         if not self.path.exists() or self.path.stat().st_size == 0:
             return
-        # A torn last row may end inside a UTF-8 sequence; it is dropped, so undecodable bytes there do not matter.
-        with open(self.path, encoding="utf-8", errors="replace", newline="") as handle:
-            lines = handle.read().split("\n")[:-1]  # after the last newline: nothing, or a torn row
-        reader = csv.reader(lines)
-        header = next(reader, None)
-        if header not in (HUMAN_COLUMNS, PREVIOUS_HUMAN_COLUMNS, LEGACY_HUMAN_COLUMNS):
+        # Strict UTF-8 (file:line on bad bytes); a torn last row, even one cut inside a character, is left out.
+        records = read_csv_records(self.path, rows_end_with_newline=True, expected="a SORT results file")
+        if records.header not in (HUMAN_COLUMNS, PREVIOUS_HUMAN_COLUMNS, LEGACY_HUMAN_COLUMNS):
+            if not records.header and records.torn_line == 1:
+                return  # killed while writing the header: nothing recorded yet
             raise BenchlabError("not a benchlab human SORT results file (unexpected header); choose another --out "
                                 "folder", self.path, 1)
-        self._header = header
-        for lineno, row in enumerate(reader, start=2):
-            if len(row) != len(header):
-                raise BenchlabError(f"expected {len(header)} columns, found {len(row)}", self.path, lineno)
-            yield lineno, dict(zip(header, row, strict=True))
+        self._header = records.header
+        for lineno, row in records.rows:
+            yield lineno, dict(zip(records.header, row, strict=True))
 
     def _write(self, record: dict[str, Any]) -> dict[str, Any]:
         values = HumanSortRow.model_validate(record).model_dump(mode="python")

@@ -4,12 +4,11 @@ design adds are carried verbatim, so an export never silently loses them."""
 
 from __future__ import annotations
 
-import csv
 from pathlib import Path
 from typing import Any
 
 from benchlab.annotations.trial_export import flags_text, session_files
-from benchlab.data.errors import BenchlabError
+from benchlab.data.text_io import read_csv_header, read_csv_records
 
 #: Columns of the human file that are mapped to export columns (or too large to export: the excerpt text).
 _MAPPED = {"", "participant", "session", "trial_index", "block", "practice", "simulated", "answer", "correct",
@@ -67,12 +66,10 @@ def _row(r: dict[str, str], n: int, path: Path) -> dict[str, Any]:
 def rows(paths: list[Path], testset: Path | None) -> list[dict[str, Any]]:
     out: list[dict[str, Any]] = []
     for path in session_files(paths, ("*_results.csv", "*_practice.csv")):
-        try:
-            with open(path, encoding="utf-8", newline="") as handle:
-                reader = csv.DictReader(handle)
-                if "participant" not in (reader.fieldnames or []):
-                    continue  # a model's results file
-                out += [_row(r, n, path) for n, r in enumerate(reader) if r.get("participant")]
-        except OSError as exc:
-            raise BenchlabError(f"cannot read ({exc.strerror or exc})", path) from exc
+        if "participant" not in read_csv_header(path, "a SORT results file"):
+            continue  # a model's results file
+        # Strict UTF-8 and every row as wide as the header (file:line otherwise); a torn last row is left out.
+        records = read_csv_records(path, rows_end_with_newline=True, expected="a SORT results file")
+        table = [dict(zip(records.header, row, strict=True)) for _line, row in records.rows]
+        out += [_row(r, n, path) for n, r in enumerate(table) if r.get("participant")]
     return out

@@ -18,8 +18,9 @@ from typing import Any, Literal, NamedTuple
 
 from pydantic import BaseModel, ConfigDict, PrivateAttr, ValidationError
 
+from benchlab.data import text_io
 from benchlab.data.atomic import atomic_write_bytes, atomic_write_text
-from benchlab.data.errors import BenchlabError, read_error
+from benchlab.data.errors import BenchlabError
 from benchlab.data.jsonl import describe_validation_error
 
 Flag = Literal["true", "false"]
@@ -302,21 +303,12 @@ def _describe_partial(obj: dict[str, Any], index: int) -> str:
 
 
 def read_text(path: str | Path, *, keep_newlines: bool = False) -> str:
-    """Read a UTF-8 text file with one clear error for every way that can fail.
+    """Read a UTF-8 text file with one clear error for every way that can fail (bad bytes: file and line).
 
     ``keep_newlines`` leaves ``\r\n`` as it is (the benchmark file is read that way so a save of a Windows
     checkout changes nothing).
     """
-    p = Path(path)
-    if p.is_dir():
-        raise BenchlabError("is a folder, expected a file", p)
-    try:
-        with open(p, encoding="utf-8", newline="" if keep_newlines else None) as handle:
-            return handle.read()
-    except UnicodeDecodeError as exc:
-        raise BenchlabError(f"not UTF-8 text (byte {exc.start})", p) from exc
-    except OSError as exc:
-        raise read_error(exc, p) from exc
+    return text_io.read_text(path, keep_newlines=keep_newlines, strip_bom=False)
 
 
 def load_benchmark(path: str | Path) -> Benchmark:

@@ -23,6 +23,7 @@ from typing import Any
 from pydantic import BaseModel, ValidationError
 
 from benchlab.data.errors import BenchlabError
+from benchlab.data.text_io import read_text
 
 CHUNK_SIZE = 500
 CHUNK_OVERLAP = 64
@@ -92,10 +93,10 @@ def notebook_to_text(path: str | Path) -> str:
     and each followed by one newline; raw cells and all outputs are left out.
     """
     p = Path(path)
+    if not p.exists():
+        raise BenchlabError("no such notebook", p)
     try:
-        nb = json.loads(p.read_text(encoding="utf-8"))
-    except FileNotFoundError as exc:
-        raise BenchlabError("no such notebook", p) from exc
+        nb = json.loads(read_text(p, "a notebook", keep_newlines=False))
     except json.JSONDecodeError as exc:
         raise BenchlabError(f"not a valid notebook (JSON: {exc.msg})", p, exc.lineno) from exc
     except (OSError, UnicodeDecodeError) as exc:
@@ -211,10 +212,7 @@ def load_chapter(folder: str | Path, number: int) -> Chapter:
         if candidate.is_file():
             if candidate.suffix == ".ipynb":
                 return Chapter(number, notebook_to_text(candidate), candidate)
-            try:
-                text = candidate.read_text(encoding="utf-8")
-            except (OSError, UnicodeDecodeError) as exc:
-                raise BenchlabError(f"cannot read this chapter ({exc})", candidate) from exc
+            text = read_text(candidate, "a chapter text", keep_newlines=False, strip_bom=False)
             return Chapter(number, text, candidate)
     raise BenchlabError(
         f"chapter {number} not found: expected chapter_{number}.txt or {NOTEBOOK_NAMES.get(number, 'its notebook')} "

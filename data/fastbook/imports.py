@@ -9,11 +9,13 @@ re-encoding a cell as Mac-Roman and decoding it as UTF-8 restores it. These read
 
 from __future__ import annotations
 
+import io
 import json
 import math
 from pathlib import Path
 from typing import Any
 
+from benchlab.data import text_io
 from benchlab.data.errors import BenchlabError
 from benchlab.data.fastbook.benchmark import Benchmark, QuestionId, read_text
 from benchlab.data.fastbook.runs import Run, run_name
@@ -72,7 +74,8 @@ def _table_rows(path: Path) -> list[dict[str, Any]]:
                 raise BenchlabError(EXCEL_HINT, path) from exc
             frame = pd.read_excel(path, sheet_name=0, dtype=object)
         else:
-            frame = pd.read_csv(path, dtype=object, keep_default_na=False)
+            text = text_io.read_text(path, "a results table")  # strict UTF-8: bad bytes name their line
+            frame = pd.read_csv(io.StringIO(text), dtype=object, keep_default_na=False)
     except FileNotFoundError as exc:
         raise BenchlabError("no such file", path) from exc
     except BenchlabError:

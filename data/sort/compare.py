@@ -17,7 +17,7 @@ SORT's own (:class:`SortDesign`); :mod:`benchlab.data.analysis.pipeline` builds 
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 import pandas as pd
@@ -76,9 +76,10 @@ class SortDesign(Design):
     pool_first = ("config", "bin")
     agreement_items_sorted = True
 
-    def __init__(self, options: Options, several_configs: bool) -> None:
+    def __init__(self, options: Options, several_configs: bool, warnings: Sequence[str] = ()) -> None:
         self.options = options
         self.several_configs = several_configs
+        self.warnings = list(warnings)
 
     def subset(self, frame: pd.DataFrame, condition: str) -> pd.DataFrame:
         if condition == OVERALL:
@@ -128,12 +129,13 @@ class SortDesign(Design):
             f"Attention criterion: {o.criterion.describe()} (control accuracy = accuracy on all trials).",
             "Agreement: answers (A/B/X) to the same item by two or more participants; Fleiss' kappa.",
             "Items: configuration / book / excerpt / distance bin; practice rows are left out.",
-        ]
+        ] + [f"scoring warning: {w}" for w in self.warnings]
 
 
-def read_sort(paths: Sequence[str | Path], by_bin: bool = True) -> Readings:
+def read_sort(paths: Sequence[str | Path], by_bin: bool = True,
+              on_warning: Callable[[str], None] | None = None) -> Readings:
     """SORT results CSVs in the pipeline's terms: trials as units (``unit`` = item), participants' answers."""
-    frame = read_rows(paths)
+    frame = read_rows(paths, on_warning)
     frame = frame.assign(unit=frame["item"], score=frame["correct"].astype(float))
     configs = sorted(frame["config"].unique(), key=_sort_key)
     bins = sorted(frame["bin"].unique(), key=_sort_key) if by_bin else []
@@ -165,13 +167,22 @@ def compare_sort(
     participant_tests: bool = True,
     rt_quantiles: int = 4,
     include_simulated: bool = False,
+    on_warning: Callable[[str], None] | None = None,
 ) -> Comparison:
     """Build the comparison from results CSVs or folders (humans: model names ``human-<id>``).
 
     Simulated participants (the ``simulated`` column, e.g. ``run sort --simulate oracle``) keep their own labelled
-    row but stay out of the pooled humans, spread and agreement unless ``include_simulated``.
+    row but stay out of the pooled humans, spread and agreement unless ``include_simulated``. Reading warnings
+    (a trial answered twice, a cut last row) go to ``on_warning`` and into the comparison's notes.
     """
     options = Options(criterion or AttentionCriterion(), exclude_flagged, n_boot, seed, rt_quantiles,
                       participant_tests, include_simulated)
-    readings = read_sort(paths, by_bin)
-    return run_comparison(SortDesign(options, len(readings.groups) > 1), readings, options)
+    warnings: list[str] = []
+
+    def warn(message: str) -> None:
+        warnings.append(message)
+        if on_warning is not None:
+            on_warning(message)
+
+    readings = read_sort(paths, by_bin, warn)
+    return run_comparison(SortDesign(options, len(readings.groups) > 1, warnings), readings, options)

@@ -7,10 +7,9 @@ does not depend on the comparison.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
-import numpy as np
 import pandas as pd
 
 from benchlab.data.errors import BenchlabError
@@ -31,23 +30,16 @@ def bin_name(config: str, distance_bin: int, design: str = "excerpt") -> str:
     return f"{config} d{distance_bin}"
 
 
-def read_rows(paths: Sequence[str | Path]) -> pd.DataFrame:
-    """Scoring rows plus ``item`` (configuration/book/excerpt/bin), ``config``, ``bin`` and ``rt_ms``."""
-    frames = []
-    for file in find_results(paths):
-        scored = read_results(file)
-        try:
-            raw = pd.read_csv(file, keep_default_na=False, dtype=str, index_col=False)
-        except (OSError, ValueError, pd.errors.ParserError) as exc:  # read_results would have raised first
-            raise BenchlabError(f"cannot read this CSV ({exc})", file) from exc
-        n = len(scored)
-        excerpt = raw["excerpt_idx"] if "excerpt_idx" in raw.columns else pd.Series([""] * n)
-        rt = pd.to_numeric(raw["rt_ms"], errors="coerce") if "rt_ms" in raw.columns else pd.Series([np.nan] * n)
-        scored = scored.assign(
-            excerpt_idx=excerpt.to_numpy(), rt_ms=rt.to_numpy(dtype=float),
-        )
-        frames.append(scored)
-    frame = pd.concat(frames, ignore_index=True)
+def read_rows(paths: Sequence[str | Path], on_warning: Callable[[str], None] | None = None) -> pd.DataFrame:
+    """Scoring rows plus ``item`` (configuration/book/excerpt/bin), ``config``, ``bin`` and ``who``."""
+    files = find_results(paths)
+    if not files:
+        raise BenchlabError("no results files given")
+    return item_rows(pd.concat([read_results(f, on_warning) for f in files], ignore_index=True))
+
+
+def item_rows(frame: pd.DataFrame) -> pd.DataFrame:
+    """Rows of :func:`benchlab.data.sort.results.read_results` without practice, with their item identity."""
     frame = frame[~frame["practice"]].copy()
     if frame.empty:
         raise BenchlabError("no scored trials (only practice rows?)")
@@ -55,9 +47,9 @@ def read_rows(paths: Sequence[str | Path]) -> pd.DataFrame:
                        for a, b in zip(frame["excerpt_length"], frame["segment_length"], strict=True)]
     frame["bin"] = [bin_name(c, b, d) for c, b, d in zip(frame["config"], frame["distance_bin"], frame["design"],
                                                           strict=True)]
-    frame["item"] = [f"{c}/{bk}/{ex}/{b}" if ex != "" else ""
-                     for c, bk, ex, b in zip(frame["config"], frame["book_idx"], frame["excerpt_idx"],
-                                             frame["distance_bin"], strict=True)]
+    frame["item"] = [f"{c}/{bk}/{ex}/{b}" for c, bk, ex, b in zip(frame["config"], frame["book_idx"],
+                                                                  frame["excerpt_idx"], frame["distance_bin"],
+                                                                  strict=True)]
     frame["who"] = [p if h and p else (m[len("human-"):] if h else m)
                     for p, h, m in zip(frame["participant"], frame["is_human"], frame["model_name"], strict=True)]
     frame["correct"] = frame["correct"].astype(bool)

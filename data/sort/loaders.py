@@ -10,6 +10,7 @@ anything is read, so asking for e250 never opens a 300 MB e20000 file.
 
 from __future__ import annotations
 
+import io
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -18,7 +19,7 @@ from pathlib import Path
 import pandas as pd
 from pydantic import ValidationError
 
-from benchlab.data.errors import BenchlabError
+from benchlab.data.errors import BenchlabError, read_bytes
 from benchlab.data.jsonl import describe_validation_error, iter_json_lines
 from benchlab.data.sort.records import (
     BOOK_COLUMNS,
@@ -30,6 +31,7 @@ from benchlab.data.sort.records import (
     BookSortRecord,
     Split,
 )
+from benchlab.data.text_io import check_utf8
 
 PARQUET_RE = re.compile(r"^(?P<split>test|validation)_e(?P<le>\d+)_s(?P<ls>\d+)\.parquet$")
 CSV_RE = re.compile(r"^(?P<kind>books|excerpts|segments)_(?P<le>\d+)-s(?P<ls>\d+)-n(?P<n>\d+)\.csv$")
@@ -239,10 +241,10 @@ def _read_parquet(src: Source) -> pd.DataFrame:
 
 
 def _read_csv(path: Path, needed: list[str]) -> pd.DataFrame:
+    raw = read_bytes(path, "a BookSORT CSV file")
+    check_utf8(raw, path)  # bad bytes name their line (pandas would say neither, or decode them wrongly)
     try:
-        frame = pd.read_csv(path, keep_default_na=False)
-    except FileNotFoundError as exc:
-        raise BenchlabError("no such file", path) from exc
+        frame = pd.read_csv(io.BytesIO(raw), keep_default_na=False)
     except (OSError, ValueError, pd.errors.ParserError) as exc:
         raise BenchlabError(f"cannot read this CSV ({str(exc).strip()})", path) from exc
     frame = frame.drop(columns=[c for c in frame.columns if c.startswith("Unnamed:")])

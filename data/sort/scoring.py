@@ -18,7 +18,7 @@ participants are listed under their own name and never pooled.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 
 import pandas as pd
@@ -26,7 +26,7 @@ from scipy import stats as sps
 
 from benchlab.data.analysis.stats import bootstrap_ci, format_p, sign_flip_p, stars, stratified_mean, wilson_ci
 from benchlab.data.errors import BenchlabError
-from benchlab.data.sort.items import read_rows
+from benchlab.data.sort.items import item_rows, read_rows
 from benchlab.data.sort.results import read_many
 from benchlab.data.sort.whole_book import gap_bin_label
 from benchlab.data.tables import Table
@@ -51,12 +51,15 @@ def _subjects(frame: pd.DataFrame) -> list[tuple[str, pd.DataFrame]]:
     return [(str(name), group) for name, group in frame.groupby(labels, sort=True)]
 
 
-def pooled_items(paths: Iterable[str | Path]) -> pd.DataFrame:
+def pooled_items(paths: Iterable[str | Path], on_warning: Callable[[str], None] | None = None) -> pd.DataFrame:
     """One row per (condition, item) answered by real people: mean correctness over the people who answered it.
 
     Items and first answers as in :func:`benchlab.data.sort.items.read_rows` (practice rows left out).
     """
-    rows = read_rows(list(paths))
+    return _pooled(read_rows(list(paths), on_warning))
+
+
+def _pooled(rows: pd.DataFrame) -> pd.DataFrame:
     people = rows[rows["is_human"] & (rows["simulated"] == "") & (rows["item"] != "")]
     people = people.drop_duplicates(["who", "condition", "item"], keep="first")
     if people.empty:
@@ -194,9 +197,12 @@ def score_frame(frame: pd.DataFrame, include_practice: bool = False,
     return tables
 
 
-def score_paths(paths: Iterable[str | Path], include_practice: bool = False) -> list[Table]:
-    """Read human and model results files (or folders) and score them, with the pooled humans."""
-    paths = list(paths)
-    frame = read_many(paths)
+def score_paths(paths: Iterable[str | Path], include_practice: bool = False,
+                on_warning: Callable[[str], None] | None = None) -> list[Table]:
+    """Read human and model results files (or folders) and score them, with the pooled humans.
+
+    Warnings (a trial answered twice in a file, a cut last row, a derived distance bin) go to ``on_warning``.
+    """
+    frame = read_many(list(paths), on_warning)
     real = frame["is_human"] & (frame["simulated"] == "") & ~frame["practice"]
-    return score_frame(frame, include_practice, pooled_items(paths) if real.any() else None)
+    return score_frame(frame, include_practice, _pooled(item_rows(frame)) if real.any() else None)

@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from benchlab.data.errors import BenchlabError, read_bytes
+from benchlab.data.text_io import Utf8CheckedReader, check_utf8, read_text_with_tail
 from benchlab.data.worldsense.compact import read_compact_results
 from benchlab.data.worldsense.loader import find_trials_file
 from benchlab.data.worldsense.rules import GOLD_OBFUSCATION
@@ -32,7 +33,7 @@ if TYPE_CHECKING:
 
     from benchlab.data.worldsense.records import Trial
 
-CACHE_VERSION = "1"
+CACHE_VERSION = "2"  # 2: entries are made only from files whose every byte is UTF-8
 
 
 def _codes(values: Sequence[str] | np.ndarray) -> tuple[np.ndarray, list[str]]:
@@ -229,6 +230,14 @@ def _open_decompressed(file: Path, raw: bytes) -> Any:
         return bz2.open(io.BytesIO(raw), "rb")
 
 
+def _open_checked(file: Path, raw: bytes) -> Any:
+    """The decompressed text, checked to be UTF-8 as arrow reads it (arrow skips the fields it does not need)."""
+    if file.suffix != ".bz2":
+        check_utf8(raw, file)  # raises the file:line error at once; the stream then needs no checking
+        return io.BytesIO(raw)
+    return Utf8CheckedReader(_open_decompressed(file, raw))
+
+
 def _option_combinations(column: Any) -> tuple[np.ndarray, list[str]] | None:
     """Codes of each trial's option list (joined by "|"), from the list column's offsets and values.
 
@@ -290,7 +299,7 @@ def _arrow_trials(file: Path, raw: bytes) -> pa.Table | None:
     options = pj.ParseOptions(explicit_schema=schema, unexpected_field_behavior="ignore")
     # Streamed: arrow pulls 1 MB blocks from the decompressor, so the 70 MB of text is never held at once.
     try:
-        with _open_decompressed(file, raw) as handle:
+        with _open_checked(file, raw) as handle:
             reader = pj.open_json(pa.PythonFile(handle, mode="r"), parse_options=options,
                                   read_options=pj.ReadOptions(block_size=1 << 20),
                                   memory_pool=pa.system_memory_pool())
@@ -404,9 +413,14 @@ def _fast_results(raw: bytes) -> tuple[np.ndarray, np.ndarray, list[str]] | None
         return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int32), []
     if not raw.endswith(b"\n"):
         return None  # possibly a torn tail: let the careful reader decide
-    compact = read_compact_results(raw)
+    compact = read_compact_results(raw)  # checks every byte of the published form, so it needs no UTF-8 pass
     if compact is not None:
         return compact
+    if not raw.isascii():
+        try:
+            raw.decode("utf-8")
+        except UnicodeDecodeError:
+            return None  # the careful reader names the line
     import pyarrow as pa
     import pyarrow.json as pj
 
@@ -430,25 +444,30 @@ def _slow_results(path: Path) -> tuple[list[int], list[str], list[str]]:
     """Line-by-line reading with one precise message per problem."""
     from pydantic import ValidationError
 
-    from benchlab.data.jsonl import describe_validation_error, open_text
+    from benchlab.data.jsonl import describe_validation_error
     from benchlab.data.worldsense.records import ResultLine
 
     keys: list[int] = []
     resps: list[str] = []
     notes: list[str] = []
-    with open_text(path) as handle:
-        lines = handle.read().split("\n")
-    torn_tail = lines[-1] != ""
-    if not torn_tail:
-        lines.pop()
+    split = read_text_with_tail(path, "a results file")
+    lines = split.text.split("\n")
+    lines.pop()  # after the last newline: the tail, handled below
+    torn_tail = split.tail is not None and split.tail.strip() != ""
+    if torn_tail:
+        lines.append(split.tail or "")
     for index, text in enumerate(lines):
         lineno = index + 1
         if not text.strip():
             continue
+        is_tail = torn_tail and index == len(lines) - 1
+        if is_tail and split.tail_undecodable:
+            notes.append(f"line {lineno} is incomplete (the writer was stopped mid-line?); ignored")
+            break
         try:
             obj = json.loads(text)
         except json.JSONDecodeError as exc:
-            if torn_tail and index == len(lines) - 1:
+            if is_tail:
                 notes.append(f"line {lineno} is incomplete (the writer was stopped mid-line?); ignored")
                 break
             raise BenchlabError(f"not valid JSON ({exc.msg}, column {exc.colno})", path, lineno) from exc

@@ -15,7 +15,7 @@ from pathlib import Path
 
 from benchlab.data.atomic import atomic_write_bytes
 from benchlab.data.errors import BenchlabError
-from benchlab.data.jsonl import open_text
+from benchlab.data.text_io import iter_lines
 from benchlab.data.worldsense.loader import find_trials_file
 from benchlab.data.worldsense.results import find_results
 
@@ -39,18 +39,17 @@ def make_subset(
     lines_by_tuple: dict[str, list[str]] = {}
     cell_of: dict[str, tuple[str, int]] = {}
     keys_by_tuple: dict[str, list[int]] = {}
-    with open_text(source) as handle:
-        for lineno, raw in enumerate(handle, start=1):
-            if not raw.strip():
-                continue
-            try:
-                obj = json.loads(raw)
-                tid, cell, key = obj["tuple_ID"], (obj["problemname"], int(obj["problemsize"])), int(obj["Key"])
-            except (json.JSONDecodeError, KeyError, TypeError, ValueError) as exc:
-                raise BenchlabError(f"not a trial record ({exc})", source, lineno) from exc
-            lines_by_tuple.setdefault(tid, []).append(raw if raw.endswith("\n") else raw + "\n")
-            keys_by_tuple.setdefault(tid, []).append(key)
-            cell_of.setdefault(tid, cell)
+    for lineno, raw, _complete in iter_lines(source):
+        if not raw.strip():
+            continue
+        try:
+            obj = json.loads(raw)
+            tid, cell, key = obj["tuple_ID"], (obj["problemname"], int(obj["problemsize"])), int(obj["Key"])
+        except (json.JSONDecodeError, KeyError, TypeError, ValueError) as exc:
+            raise BenchlabError(f"not a trial record ({exc})", source, lineno) from exc
+        lines_by_tuple.setdefault(tid, []).append(raw if raw.endswith("\n") else raw + "\n")
+        keys_by_tuple.setdefault(tid, []).append(key)
+        cell_of.setdefault(tid, cell)
     rng = random.Random(seed)
     by_cell: dict[tuple[str, int], list[str]] = {}
     for tid, cell in cell_of.items():
@@ -69,10 +68,15 @@ def make_subset(
     if with_results and results_dir.is_dir():
         for f in find_results(results_dir):
             kept = []
-            with open_text(f.path) as handle:
-                for raw in handle:
-                    if raw.strip() and int(json.loads(raw)["Key"]) in keys:
-                        kept.append(raw if raw.endswith("\n") else raw + "\n")
+            for lineno, raw, _complete in iter_lines(f.path):
+                if not raw.strip():
+                    continue
+                try:
+                    key = int(json.loads(raw)["Key"])
+                except (json.JSONDecodeError, KeyError, TypeError, ValueError) as exc:
+                    raise BenchlabError(f"not a results record ({exc})", f.path, lineno) from exc
+                if key in keys:
+                    kept.append(raw if raw.endswith("\n") else raw + "\n")
             atomic_write_text_lines(dest / "results" / f.path.relative_to(results_dir), kept)
             n_results += 1
     cells = {cell: sum(1 for tid in ordered if cell_of[tid] == cell) for cell in sorted(by_cell)}
