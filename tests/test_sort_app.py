@@ -14,6 +14,7 @@ from benchlab.annotations.registry import registry
 from benchlab.annotations.session_runner import Stage
 from benchlab.annotations.session_start import prepare_session
 from benchlab.tui.app import BenchlabApp
+from benchlab.tui.experimenter_keys import DEFAULT_KEYS
 from benchlab.tui.screens.break_screen import BreakScreen
 from benchlab.tui.screens.end import EndScreen
 from benchlab.tui.screens.feedback import FeedbackScreen
@@ -229,7 +230,7 @@ async def test_experimenter_skip_records_x_and_end_keeps_everything(tmp_path: Pa
     runner = app._initial_session[0]  # type: ignore[index]
     async with app.run_test(size=(100, 30)) as pilot:
         await settle(pilot)
-        await pilot.press("ctrl+x", "ctrl+e")  # while the participant is reading
+        await pilot.press(*DEFAULT_KEYS.keys)  # while the participant is reading
         await settle(pilot)
         assert isinstance(app.screen, ExperimenterMenu)
         await pilot.press("s", "y")
@@ -240,7 +241,7 @@ async def test_experimenter_skip_records_x_and_end_keeps_everything(tmp_path: Pa
         await settle(pilot)
         await pilot.press("a")
         await settle(pilot)
-        await pilot.press("ctrl+x", "ctrl+e")
+        await pilot.press(*DEFAULT_KEYS.keys)
         await settle(pilot)
         await pilot.press("e", "y")
         await settle(pilot)
