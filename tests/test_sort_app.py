@@ -84,7 +84,7 @@ async def test_stm_session_end_to_end_with_practice_breaks_and_timing(tmp_path: 
     runner = app._initial_session[0]  # type: ignore[index]
     answers: list[str] = []
     stages: list[str] = []
-    async with app.run_test(size=(70, 18)) as pilot:
+    async with app.run_test(size=(70, 24)) as pilot:  # the question needs 22 rows at 70 columns
         await settle(pilot)
         for _ in range(40):
             screen = app.screen
