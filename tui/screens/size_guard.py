@@ -104,8 +104,9 @@ class SizeGuardedScreen(Screen[None]):
         return size.width >= need.width and size.height >= need.height
 
     @on(events.Mount)
-    async def _mount_notice(self) -> None:
-        await self.mount(self.notice)
+    def _mount_notice(self) -> None:
+        # Checked at once, before any frame: a trial started in a small window never shows part of its stimulus.
+        self.mount(self.notice)
         self.check_size()
 
     def on_resize(self, event: events.Resize) -> None:
@@ -115,8 +116,6 @@ class SizeGuardedScreen(Screen[None]):
         """Pause or go on for the app's current size; ``True`` when the content is whole (not paused)."""
         size = self.app.size
         self._checked_size = size
-        if not self.notice.is_attached:
-            return True  # not mounted yet: mounting checks again
         if self.fits(size):
             if self.too_small:
                 self._resume()
