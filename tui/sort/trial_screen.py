@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from textual import events
 from textual._time import get_time
 from textual.app import ComposeResult
-from textual.containers import Horizontal, Vertical
+from textual.containers import Grid, Vertical
 from textual.geometry import Size
 from textual.timer import Timer
 from textual.widget import Widget
@@ -102,17 +102,20 @@ class SortTrialScreen(TrialScreen):
     def _question_widgets(self) -> list[Widget]:
         title = _escape(self.record.book_title)
         where = "in the passage you just read" if self.settings.condition == "stm" else f"in {title}"
-        panels = []
+        boxes: list[Widget] = []
+        buttons: list[Widget] = []
         for label, text in (("A", self.segment_a), ("B", self.segment_b)):
             arrow = "←" if label == "A" else "→"
-            panels.append(Vertical(
+            boxes.append(Vertical(
                 Static(f"Segment {label}", classes="segment-label"),
                 Static(text, classes="segment-text", markup=False),
-                OptionButton(f"{label}  (key {label} or {arrow})", label, id=f"option-{label}"),
                 classes="segment", id=f"segment-{label.lower()}",
             ))
+            buttons.append(OptionButton(f"{label}  (key {label} or {arrow})", label, id=f"option-{label}"))
+        # A grid, not two columns: the segments share a row (as tall as the longer one) and the buttons the next
+        # row, so the boxes are the same height and the buttons line up however the two texts wrap.
         return [Static(f"Which segment appeared [b]first[/b] {where}?", id="question-text"),
-                Horizontal(*panels, id="segments")]
+                Grid(*boxes, *buttons, id="segments")]
 
     def _reading_hint(self, remaining: float = 0.0) -> str:
         scroll = "Scroll with ↑ ↓, Page Up / Page Down or the mouse wheel."
@@ -224,21 +227,20 @@ class SortTrialScreen(TrialScreen):
         if self.phase != "question" or not self._question_ready:
             return Size(MIN_WIDTH, top + 1)
         question = self.query_one("#question", Vertical)
-        panels = list(self.query(".segment").results(Vertical))
-        # Both panels share the row: each must hold its button's label whole.
-        panel_min = max(button_row(panel.query(OptionButton))[0] + panel.styles.gutter.width + panel.styles.margin.width
-                        for panel in panels)
-        need_width = max(MIN_WIDTH, 2 * panel_min + question.styles.gutter.width + 1)
+        grid = self.query_one("#segments", Grid)
+        gap = grid.styles.grid_gutter_vertical  # Textual's name for the gutter between columns
+        boxes = list(self.query(".segment").results(Vertical))
+        buttons_width, buttons_rows = button_row(grid.query(OptionButton))
+        # Two columns (the boxes, then the buttons under them): each must hold the wider button's label whole.
+        column_min = max(buttons_width // 2, max(box.styles.gutter.width for box in boxes) + 1)
+        need_width = max(MIN_WIDTH, 2 * column_min + gap + grid.styles.gutter.width + question.styles.gutter.width)
         inner = max(width, need_width) - question.styles.gutter.width
-        row = box_width(self.query_one("#segments", Horizontal), inner)
-        panel_outer = row // 2  # 1fr each; the narrower half when the row is odd
-        panel_rows = 0
-        for panel in panels:
-            panel_inner = panel_outer - panel.styles.margin.width - panel.styles.gutter.width
-            content = sum(box_rows(child, panel_inner) for child in panel.children if child.display)
-            panel_rows = max(panel_rows, content + panel.styles.gutter.height + panel.styles.margin.height)
+        column = (box_width(grid, inner) - grid.styles.gutter.width - gap) // 2  # the narrower one when odd
+        boxes_rows = max(box.styles.gutter.height
+                         + sum(box_rows(child, column - box.styles.gutter.width) for child in box.children)
+                         for box in boxes)
         rows = (top + question.styles.gutter.height + box_rows(self.query_one("#question-text", Static), inner)
-                + panel_rows)
+                + grid.styles.gutter.height + boxes_rows + grid.styles.grid_gutter_horizontal + buttons_rows)
         return Size(need_width, rows)
 
     def restart_onset(self) -> None:
