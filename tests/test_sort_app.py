@@ -85,7 +85,7 @@ async def test_stm_session_end_to_end_with_practice_breaks_and_timing(tmp_path: 
     runner = app._initial_session[0]  # type: ignore[index]
     answers: list[str] = []
     stages: list[str] = []
-    async with app.run_test(size=(70, 24)) as pilot:  # the question needs 22 rows at 70 columns
+    async with app.run_test(size=(70, 24)) as pilot:  # 18 rows cut the question (it pauses below its size)
         await settle(pilot)
         for _ in range(40):
             screen = app.screen
