@@ -23,6 +23,7 @@ from benchlab.tui import launcher_entries as _entries  # noqa: F401
 from benchlab.tui.app import BenchlabApp
 from benchlab.tui.screens.break_screen import BreakScreen
 from benchlab.tui.screens.choice_trial import ChoiceTrialScreen
+from benchlab.tui.screens.consent import ConsentScreen
 from benchlab.tui.screens.instructions import InstructionsScreen
 from benchlab.tui.screens.size_guard import SizeGuardedScreen
 from benchlab.tui.sort.trial_screen import SortTrialScreen
@@ -240,9 +241,22 @@ async def test_sort_question_needs_both_segments_whole(tmp_path: Path) -> None:
         assert len(parts) == 7 and all(whole(screen, part) for part in parts)
 
 
-async def test_instructions_and_breaks_pause_too(tmp_path: Path) -> None:
-    app = worldsense_app(tmp_path, no_instructions=False, block_size=1)
+async def test_consent_instructions_and_breaks_pause_too(tmp_path: Path) -> None:
+    consent = tmp_path / "consent.md"
+    consent.write_text("# Consent\n\n" + "You may stop at any time. " * 80)
+    app = worldsense_app(tmp_path, no_instructions=False, block_size=1, consent_file=str(consent))
     async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        agree = app.screen
+        assert isinstance(agree, ConsentScreen) and not agree.too_small
+        await pilot.resize_terminal(40, 10)
+        await pilot.press("y")
+        await pilot.click("#enlarge-notice")
+        await settle(pilot)
+        assert notice_shown(agree) and app.screen is agree  # neither agreed nor declined
+        await pilot.resize_terminal(80, 24)
+        await settle(pilot)
+        await pilot.press("y")
         await settle(pilot)
         screen = app.screen
         assert isinstance(screen, InstructionsScreen)
