@@ -4,9 +4,10 @@ All phases live on one screen and are switched in place (a ``ContentSwitcher``),
 building a new screen. The two onsets (the excerpt's and the question's) are stamped by the shared
 :class:`~benchlab.tui.screens.trial_base.TrialScreen` rules (the write of the first frame showing each; after
 refresh where no frame is written); the continue key's and the answer key's own event times are on the same
-monotonic clock. Segment A is ``segment_1`` exactly when ``present_seg1_first`` is 1. Keys: Enter continues after
-reading; A / B or Left / Right answer; a click on a segment's button answers too. Nothing else does anything
-(kiosk), and Escape is never used.
+monotonic clock. The reading time and the furthest part of the excerpt that was on screen (share of its lines)
+are recorded with the answer. Segment A is ``segment_1`` exactly when ``present_seg1_first`` is 1. Keys: Enter
+continues after reading; A / B or Left / Right answer; a click on a segment's button answers too. Nothing else
+does anything (kiosk), and Escape is never used.
 
 Minimum size (:meth:`SortTrialScreen.needed_size`): reading needs the intro, an excerpt box of
 :data:`~benchlab.tui.screens.size_guard.MIN_TEXT_ROWS` rows and the continue prompt; the question needs its text and
@@ -305,8 +306,15 @@ class SortTrialScreen(TrialScreen):
             requested_mono=self.question_requested_mono, handler_mono=get_time(), input=source,
             ignored_keys=self.ignored_keys, excerpt_onset_mono=self.excerpt_onset_mono,
             continue_mono=self.continue_mono, reading_timed_out=self.reading_timed_out, onset_source=self.onset_source,
-            interrupted=interrupted, first_onset_mono=first,
+            interrupted=interrupted, first_onset_mono=first, seen_share=self.seen_share,
         )
+
+    @property
+    def seen_share(self) -> float | None:
+        """STM: the furthest part of the excerpt that was on screen, as a share of its lines; LTM: None."""
+        if self.settings.condition != "stm":
+            return None
+        return round(self.query_one(ExcerptView).seen_share, 4)
 
 
 def _escape(text: str) -> str:
