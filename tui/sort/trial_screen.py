@@ -143,10 +143,14 @@ class SortTrialScreen(TrialScreen):
         return self.excerpt.mono if self.excerpt.mono is not None else self.question.mono
 
     def showing(self) -> Onset | None:
-        """Which onset (if any) the frame being queued would stamp: none during the delay."""
+        """Which onset (if any) the frame being queued would stamp: none during the delay, and none for the question
+        until the layout shows it (the first frame after the switch may still be a partial update of the reading
+        view: its write is not the question's onset, and a web page must not be told the question is painted)."""
         if self.phase == "reading":
             return self.excerpt
-        return self.question if self.phase == "question" else None
+        if self.phase == "question" and self.query_one("#question", Vertical).region:
+            return self.question
+        return None
 
     def _stamp_excerpt_onset(self) -> None:
         """The excerpt is on screen: stamp it and start the reading times (again after a size pause)."""
