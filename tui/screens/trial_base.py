@@ -38,7 +38,7 @@ AFTER_REFRESH = "after_refresh"
 class Onset:
     """When one stimulus (a question, a SORT excerpt) came on screen, and how that moment was stamped."""
 
-    __slots__ = ("after_refresh_mono", "mark", "mono", "source")
+    __slots__ = ("after_refresh_mono", "mark", "mono", "replaced", "source")
 
     def __init__(self) -> None:
         self.mono: float | None = None
@@ -46,6 +46,13 @@ class Onset:
         self.after_refresh_mono: float | None = None
         #: Web sessions: the onset marker written after the frame that showed it (the page reports its paint).
         self.mark: str | None = None
+        #: A size pause replaced it with a fresh onset: a late stamp must not count.
+        self.replaced = False
+
+    def fresh(self) -> Onset:
+        """A new onset for the same stimulus shown again; this one is marked replaced."""
+        self.replaced = True
+        return Onset()
 
     @property
     def frame_stamped(self) -> bool:
@@ -117,7 +124,7 @@ class TrialScreen(SizeGuardedScreen):
     def stamp_after_refresh(self, onset: Onset) -> None:
         """Fallback onset where no frame is written (headless runs); also kept as an audit stamp.
         Call it through ``call_after_refresh`` once the stimulus is on the screen."""
-        if self.too_small or onset is not self.showing():
+        if self.too_small or onset.replaced:
             return  # hidden (the resume stamps it), or an onset the size pause has replaced
         now = get_time()
         onset.after_refresh_mono = now
@@ -138,7 +145,7 @@ class TrialScreen(SizeGuardedScreen):
 
     def restart_onset(self) -> None:
         """The stimulus on screen gets a new, unstamped onset (a pending frame stamp goes to the old one)."""
-        self.question = Onset()
+        self.question = self.question.fresh()
 
     def restamp(self) -> None:
         """After the pause: the fallback stamp of the stimulus shown again (the frame's write stamps it first)."""

@@ -250,10 +250,10 @@ class SortTrialScreen(TrialScreen):
 
     def restart_onset(self) -> None:
         if self.phase == "reading":
-            self.excerpt = Onset()
+            self.excerpt = self.excerpt.fresh()
             self._stop_reading_timers()
         elif self.phase == "question":
-            self.question = Onset()
+            self.question = self.question.fresh()
 
     def restamp(self) -> None:
         if self.phase == "reading":
