@@ -15,6 +15,7 @@ checkout beside its data), never a path derived from the installed package.
 from __future__ import annotations
 
 import os
+import re
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
@@ -53,6 +54,31 @@ def _flag(name: str) -> bool:
     raise BenchlabError(f"${PREFIX}{name.upper()} must be 1/true/yes/on or 0/false/no/off, not {value!r}")
 
 
+#: The experimenter's key sequence by default: Ctrl+X, then the word "menu" typed (see :func:`_experimenter_keys`).
+DEFAULT_EXPERIMENTER_KEYS = "ctrl+x menu"
+_LEAD = re.compile(r"(ctrl|alt)\+[a-z0-9]|f([1-9]|1[0-9]|2[0-4])")
+#: Ctrl chords the terminal sends as Backspace, Tab, Enter and Line feed: never seen as chords.
+_NOT_CHORDS = {"ctrl+h", "ctrl+i", "ctrl+j", "ctrl+m"}
+_WORD = re.compile(r"[a-z0-9]{3,16}")
+
+
+def _experimenter_keys() -> str:
+    """``$BENCHLAB_EXPERIMENTER_KEYS``: a chord (``ctrl+x``, ``alt+k``, ``f12``) then a word typed after it.
+
+    Why a word: a single chord is one random key among ~100 for a participant mashing keys (1,500 random keys opened
+    the old Ctrl+X Ctrl+E menu twice), and a bash chord is one that people know; a 3-letter word after the chord is
+    a one-in-a-million sequence by chance."""
+    value = _env("experimenter_keys")
+    if value is None:
+        return DEFAULT_EXPERIMENTER_KEYS
+    parts = value.lower().split()
+    if len(parts) != 2 or not _LEAD.fullmatch(parts[0]) or parts[0] in _NOT_CHORDS or not _WORD.fullmatch(parts[1]):
+        raise BenchlabError(f"${PREFIX}EXPERIMENTER_KEYS must be a chord (ctrl+LETTER, alt+LETTER or F1..F24) and a "
+                            f"word of 3 to 16 letters or digits typed after it, e.g. {DEFAULT_EXPERIMENTER_KEYS!r}; "
+                            f"not {value!r}")
+    return " ".join(parts)
+
+
 @dataclass(frozen=True)
 class Settings:
     """benchlab's settings: field ``x`` is read from ``$BENCHLAB_X`` (see the README's "Settings" table)."""
@@ -74,6 +100,8 @@ class Settings:
     config_dir: Path = field(default_factory=lambda: _path("config_dir") or _user_dir("config"))
     #: Downloaded data.
     data_dir: Path = field(default_factory=lambda: _path("data_dir") or _user_dir("data"))
+    #: The keys that open the experimenter menu in a participant session: a chord, then a word typed after it.
+    experimenter_keys: str = field(default_factory=_experimenter_keys)
     #: Crash reports.
     crash_dir: Path = field(default_factory=lambda: _path("crash_dir") or _user_dir("log") / "crash")
 

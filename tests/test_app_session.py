@@ -15,6 +15,7 @@ from benchlab.annotations.registry import registry
 from benchlab.annotations.session_start import prepare_session
 from benchlab.tui import launcher_entries as _entries  # noqa: F401
 from benchlab.tui.app import BenchlabApp
+from benchlab.tui.experimenter_keys import DEFAULT_KEYS
 from benchlab.tui.screens.break_screen import BreakScreen
 from benchlab.tui.screens.choice_trial import ChoiceTrialScreen
 from benchlab.tui.screens.consent import ConsentScreen
@@ -229,7 +230,10 @@ async def test_experimenter_chord_skips_a_trial_and_ends_the_session(testset: Pa
         await pilot.press("ctrl+e")  # the second half alone does nothing
         await settle(pilot)
         assert isinstance(app.screen, ChoiceTrialScreen)
-        await pilot.press("ctrl+x", "ctrl+e")
+        await pilot.press("ctrl+x", "ctrl+e", *"menu")  # nor the old chord (bash's edit-command-line), nor a word
+        await settle(pilot)
+        assert isinstance(app.screen, ChoiceTrialScreen)
+        await pilot.press(*DEFAULT_KEYS.keys)
         await settle(pilot)
         assert isinstance(app.screen, ExperimenterMenu) and "0 of 28 scored trials recorded" in screen_text(app)
         await pilot.press("s")
@@ -244,7 +248,7 @@ async def test_experimenter_chord_skips_a_trial_and_ends_the_session(testset: Pa
         assert isinstance(app.screen, ChoiceTrialScreen) and runner.current.item_id != first
         await pilot.press("1")
         await settle(pilot)
-        await pilot.press("ctrl+x", "ctrl+e")
+        await pilot.press(*DEFAULT_KEYS.keys)
         await settle(pilot)
         await pilot.press("e")
         await settle(pilot)
@@ -286,13 +290,13 @@ async def test_launcher_starts_a_session_from_the_form(testset: Path, tmp_path: 
         await pilot.press("ctrl+q")
         await settle(pilot)
         assert app.is_running and isinstance(app.screen, InstructionsScreen)
-        await pilot.press("ctrl+x", "ctrl+e")
+        await pilot.press(*DEFAULT_KEYS.keys)
         await settle(pilot)
         await pilot.press("e", "y")
         await settle(pilot)
         # The participant is still at the keyboard: a hand-back screen, not the launcher (see test_session_handback)
         assert isinstance(app.screen, HandbackScreen) and app.kiosk
-        await pilot.press("ctrl+x", "ctrl+e")
+        await pilot.press(*DEFAULT_KEYS.keys)
         await settle(pilot)
         assert isinstance(app.screen, SessionSummaryScreen) and not app.kiosk  # the experimenter's summary
         await pilot.press("enter")
@@ -337,7 +341,7 @@ async def test_continuing_from_the_experimenter_menu_restarts_the_trial_with_a_f
         before = app.screen
         assert isinstance(before, ChoiceTrialScreen)
         item = runner.current.item_id
-        await pilot.press("ctrl+x", "ctrl+e")
+        await pilot.press(*DEFAULT_KEYS.keys)
         await settle(pilot)
         await pilot.press("c")
         await settle(pilot)

@@ -13,6 +13,7 @@ from benchlab.annotations.registry import registry
 from benchlab.annotations.session_start import prepare_session
 from benchlab.tui import launcher_entries as _entries  # noqa: F401
 from benchlab.tui.app import BenchlabApp
+from benchlab.tui.experimenter_keys import DEFAULT_KEYS
 
 
 @pytest.fixture
@@ -60,7 +61,7 @@ def test_break_screen(snap_compare: Any, app: BenchlabApp) -> None:
 def test_experimenter_menu_over_a_trial(snap_compare: Any, app: BenchlabApp) -> None:
     async def before(pilot: Pilot[Any]) -> None:
         await pilot.pause()
-        await pilot.press("ctrl+x", "ctrl+e")
+        await pilot.press(*DEFAULT_KEYS.keys)
         await pilot.pause()
 
     assert snap_compare(app, terminal_size=(100, 24), run_before=before)

@@ -16,6 +16,7 @@ from benchlab.annotations.registry import registry
 from benchlab.annotations.task import Task
 from benchlab.tui import launcher_entries as _entries  # noqa: F401  (Results and Curate lines)
 from benchlab.tui.app import BenchlabApp
+from benchlab.tui.experimenter_keys import DEFAULT_KEYS
 from benchlab.tui.screens.choice_trial import ChoiceTrialScreen
 from benchlab.tui.screens.end import EndScreen
 from benchlab.tui.screens.handback import HandbackScreen
@@ -75,7 +76,7 @@ async def test_a_plugin_task_runs_from_the_launcher_and_shows_in_results(numbers
         await pilot.press("enter")
         await settle(pilot)
         assert isinstance(app.screen, HandbackScreen)
-        await pilot.press("ctrl+x", "ctrl+e")
+        await pilot.press(*DEFAULT_KEYS.keys)
         await pilot.pause()
         await pilot.press("enter")  # the experimenter closes the session summary
         await settle(pilot)

@@ -13,6 +13,7 @@ from textual.widgets import Input, Static
 
 from benchlab.tui import launcher_entries as _entries  # noqa: F401
 from benchlab.tui.app import BenchlabApp
+from benchlab.tui.experimenter_keys import DEFAULT_KEYS
 from benchlab.tui.screens.choice_trial import ChoiceTrialScreen
 from benchlab.tui.screens.end import EndScreen
 from benchlab.tui.screens.handback import HandbackScreen
@@ -65,7 +66,7 @@ async def assert_handback_holds(app: BenchlabApp, pilot: Pilot[Any], out: Path) 
         await pilot.press(key)
         await settle(pilot)
     assert app.is_running and isinstance(app.screen, HandbackScreen) and not app.use_command_palette
-    await pilot.press("ctrl+x", "ctrl+e")
+    await pilot.press(*DEFAULT_KEYS.keys)
     await settle(pilot)
     await assert_summary_stays_until_dismissed(app, pilot, str(out / "results"))
 
@@ -108,7 +109,7 @@ async def test_an_aborted_launcher_session_ends_on_the_hand_back_screen(testset:
         await settle(pilot)
         await pilot.press("1")
         await settle(pilot)
-        await pilot.press("ctrl+x", "ctrl+e")
+        await pilot.press(*DEFAULT_KEYS.keys)
         await settle(pilot)
         await pilot.press("e", "y")
         await settle(pilot)
@@ -154,6 +155,6 @@ async def test_a_launcher_session_stopped_by_an_error_also_waits_for_the_experim
         await settle(pilot)
         assert isinstance(app.screen, HandbackScreen) and "No space left" not in visible_text(app)
         assert not list(app._notifications)
-        await pilot.press("ctrl+x", "ctrl+e")
+        await pilot.press(*DEFAULT_KEYS.keys)
         await settle(pilot)
         await assert_summary_stays_until_dismissed(app, pilot, "No space left on device")

@@ -23,6 +23,7 @@ from benchlab.annotations.sort.task import load_trials as load_sort_trials
 from benchlab.data.sort.results import read_results
 from benchlab.tui import launcher_entries as _entries  # noqa: F401
 from benchlab.tui.app import BenchlabApp
+from benchlab.tui.experimenter_keys import DEFAULT_KEYS
 from benchlab.tui.screens.choice_trial import ChoiceTrialScreen
 from benchlab.tui.sort.trial_screen import SortTrialScreen
 
@@ -35,7 +36,7 @@ async def settle(pilot: Pilot[Any]) -> None:
 
 
 async def menu_then_continue(pilot: Pilot[Any]) -> None:
-    await pilot.press("ctrl+x", "ctrl+e")
+    await pilot.press(*DEFAULT_KEYS.keys)
     await settle(pilot)
     await pilot.pause(0.05)  # the menu is open for a while: this time must not count
     await pilot.press("c")
@@ -63,7 +64,7 @@ async def test_worldsense_record_marks_an_interrupted_trial(tmp_path: Path) -> N
         third = app.screen
         assert isinstance(third, ChoiceTrialScreen)
         await menu_then_continue(pilot)
-        await pilot.press("ctrl+x", "ctrl+e")  # then the experimenter skips it after all
+        await pilot.press(*DEFAULT_KEYS.keys)  # then the experimenter skips it after all
         await settle(pilot)
         await pilot.press("s", "y")
         await settle(pilot)

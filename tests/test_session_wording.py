@@ -16,6 +16,7 @@ from benchlab.annotations.session_start import prepare_session
 from benchlab.annotations.simulate import SimulatedParticipant, simulate_session
 from benchlab.tui import launcher_entries as _entries  # noqa: F401
 from benchlab.tui.app import BenchlabApp
+from benchlab.tui.experimenter_keys import DEFAULT_KEYS
 from benchlab.tui.screens.break_screen import BreakScreen
 from benchlab.tui.screens.experimenter_menu import ExperimenterMenu
 from benchlab.tui.screens.instructions import InstructionsScreen
@@ -80,7 +81,7 @@ async def test_the_menu_offers_skip_on_trials_only(testset: Path, tmp_path: Path
     async with app.run_test(size=(100, 30)) as pilot:
         await settle(pilot)
         assert isinstance(app.screen, InstructionsScreen)
-        await pilot.press("ctrl+x", "ctrl+e")
+        await pilot.press(*DEFAULT_KEYS.keys)
         await settle(pilot)
         assert isinstance(app.screen, ExperimenterMenu)
         assert "Skip" not in screen_text(app) and "Continue" in screen_text(app)
@@ -91,7 +92,7 @@ async def test_the_menu_offers_skip_on_trials_only(testset: Path, tmp_path: Path
         await settle(pilot)
         await pilot.press("enter", "space", "enter")  # to the first trial
         await settle(pilot)
-        await pilot.press("ctrl+x", "ctrl+e")
+        await pilot.press(*DEFAULT_KEYS.keys)
         await settle(pilot)
         assert isinstance(app.screen, ExperimenterMenu) and "Skip this trial" in screen_text(app)
         await pilot.press("c")

@@ -15,6 +15,7 @@ from benchlab.annotations.registry import registry
 from benchlab.annotations.session_runner import Stage
 from benchlab.annotations.session_start import prepare_session
 from benchlab.tui.app import BenchlabApp
+from benchlab.tui.experimenter_keys import DEFAULT_KEYS
 from benchlab.tui.screens.break_screen import BreakScreen
 from benchlab.tui.screens.end import EndScreen
 from benchlab.tui.screens.feedback import FeedbackScreen
@@ -84,7 +85,7 @@ async def test_stm_session_end_to_end_with_practice_breaks_and_timing(tmp_path: 
     runner = app._initial_session[0]  # type: ignore[index]
     answers: list[str] = []
     stages: list[str] = []
-    async with app.run_test(size=(70, 18)) as pilot:
+    async with app.run_test(size=(70, 24)) as pilot:  # 18 rows cut the question (it pauses below its size)
         await settle(pilot)
         for _ in range(40):
             screen = app.screen
@@ -230,7 +231,7 @@ async def test_experimenter_skip_records_x_and_end_keeps_everything(tmp_path: Pa
     runner = app._initial_session[0]  # type: ignore[index]
     async with app.run_test(size=(100, 30)) as pilot:
         await settle(pilot)
-        await pilot.press("ctrl+x", "ctrl+e")  # while the participant is reading
+        await pilot.press(*DEFAULT_KEYS.keys)  # while the participant is reading
         await settle(pilot)
         assert isinstance(app.screen, ExperimenterMenu)
         await pilot.press("s", "y")
@@ -241,7 +242,7 @@ async def test_experimenter_skip_records_x_and_end_keeps_everything(tmp_path: Pa
         await settle(pilot)
         await pilot.press("a")
         await settle(pilot)
-        await pilot.press("ctrl+x", "ctrl+e")
+        await pilot.press(*DEFAULT_KEYS.keys)
         await settle(pilot)
         await pilot.press("e", "y")
         await settle(pilot)

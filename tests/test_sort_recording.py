@@ -13,6 +13,7 @@ from textual.pilot import Pilot
 from benchlab.annotations.registry import registry
 from benchlab.annotations.session_start import prepare_session
 from benchlab.tui.app import BenchlabApp
+from benchlab.tui.experimenter_keys import DEFAULT_KEYS
 from benchlab.tui.sort.excerpt_view import ExcerptView
 from benchlab.tui.sort.trial_screen import SortTrialScreen
 
@@ -103,7 +104,7 @@ async def test_a_skipped_trial_records_no_response_time(tmp_path: Path) -> None:
     async with app.run_test(size=(100, 30)) as pilot:
         await _settle(pilot)
         await pilot.pause(0.2)  # the question has been on screen for a while
-        await pilot.press("ctrl+x", "ctrl+e")
+        await pilot.press(*DEFAULT_KEYS.keys)
         await _settle(pilot)
         await pilot.press("s", "y")
         await _settle(pilot)

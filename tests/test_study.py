@@ -15,6 +15,7 @@ from benchlab.annotations.study import load_study
 from benchlab.data.errors import BenchlabError
 from benchlab.tui.app import BenchlabApp
 from benchlab.tui.cli import main
+from benchlab.tui.experimenter_keys import DEFAULT_KEYS
 
 STUDY = """\
 title = "Memory for order"
@@ -213,13 +214,13 @@ async def _back_to_launcher(app: BenchlabApp, pilot: Pilot[Any], *, abort: bool 
     from benchlab.tui.screens.end import EndScreen
 
     if abort:
-        await pilot.press("ctrl+x", "ctrl+e")
+        await pilot.press(*DEFAULT_KEYS.keys)
         await pilot.pause()
         await pilot.press("e", "y")
     elif isinstance(app.screen, EndScreen):
         await pilot.press("enter")
     await pilot.pause()
-    await pilot.press("ctrl+x", "ctrl+e")  # the hand-back screen
+    await pilot.press(*DEFAULT_KEYS.keys)  # the hand-back screen
     await pilot.pause()
     await pilot.press("enter")  # the session summary
     await pilot.pause()

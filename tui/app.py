@@ -2,18 +2,18 @@
 
 In a participant session nothing a participant can type leaves, skips or goes back: no command palette, Ctrl+Q and
 Ctrl+C do nothing, Escape is never a response. The experimenter opens a menu (continue / skip trial / end session,
-each confirmed) with the chord **Ctrl+X then Ctrl+E** (within two seconds). A session started from the launcher
-ends on a hand-back screen that only the same chord leaves, so a participant never reaches the launcher's tools
-(results of every participant, curation with gold answers) or sees the session summary.
+each confirmed) with a key sequence, by default **Ctrl+X, then the word menu typed** (``$BENCHLAB_EXPERIMENTER_KEYS``;
+see :mod:`benchlab.tui.experimenter_keys`). A session started from the launcher ends on a hand-back screen that only
+the same sequence leaves, so a participant never reaches the launcher's tools (results of every participant,
+curation with gold answers) or sees the session summary.
 """
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import Any
 
 from rich.console import RenderableType
-from textual._time import get_time
-from textual.binding import Binding, BindingType
+from textual import events
 from textual.screen import Screen
 
 from benchlab.annotations.session_runner import SessionRunner, Stage
@@ -21,6 +21,7 @@ from benchlab.annotations.task import Task
 from benchlab.data.errors import BenchlabError
 from benchlab.tui.crash_app import CrashSafeApp
 from benchlab.tui.driver_choice import app_driver_class
+from benchlab.tui.experimenter_keys import ExperimenterKeys, KeyVerdict, SequenceDetector
 from benchlab.tui.frame_clock import TimedDriver
 from benchlab.tui.key_debounce import KeyDebounce
 from benchlab.tui.screens.experimenter_menu import ExperimenterMenu
@@ -32,8 +33,6 @@ from benchlab.tui.session_flow import SessionFlow
 from benchlab.tui.web.client import ClientState, WebClientConnected, WebDisconnected
 from benchlab.tui.web.driver import WebSessionDriver
 
-CHORD_WINDOW_S = 2.0
-
 #: How to continue an unfinished session started from the launcher (there is no command to repeat).
 LAUNCHER_RESUME_HINT = ("Resume later from the launcher: the same participant and options, with Resume ticked "
                         "(its responses so far are kept).")
@@ -44,19 +43,16 @@ class BenchlabApp(CrashSafeApp[list[str]]):
 
     CSS_PATH = "app.tcss"
     TITLE = "benchlab"
-    BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("ctrl+x", "chord_arm", show=False, priority=True),
-        Binding("ctrl+e", "chord_open", show=False, priority=True),
-    ]
 
     def __init__(
         self, *, session: tuple[SessionRunner, Task] | None = None, guard_s: float = 1.0, min_rt_s: float = 0.15,
-        repeat_window_s: float = 0.12, web_session: bool = False,
+        repeat_window_s: float = 0.12, web_session: bool = False, experimenter_keys: ExperimenterKeys | None = None,
     ) -> None:
         """``guard_s``: how long break and end screens ignore keys; ``min_rt_s`` and ``repeat_window_s``: see
         :class:`~benchlab.tui.key_debounce.KeyDebounce` (tests set all three to 0 to press keys at machine speed).
         ``web_session``: a participant in a browser (``benchlab run ... --web-session``): no experimenter menu, an
         end page that stays, exit on disconnect; the driver is ``TEXTUAL_DRIVER``'s, else the web session driver.
+        ``experimenter_keys``: the menu's key sequence (default: the settings').
         """
         super().__init__(driver_class=app_driver_class(web_session=web_session))
         self.web_session = web_session
@@ -71,8 +67,9 @@ class BenchlabApp(CrashSafeApp[list[str]]):
         self.flow: SessionFlow | None = None
         self.summaries: list[str] = []
         self.error: BenchlabError | None = None
-        self._chord_armed_at: float | None = None
-        #: While a finished session waits for the experimenter: the summary to show once the chord dismisses it.
+        self.experimenter_keys = experimenter_keys or ExperimenterKeys.from_settings()
+        self._sequence = SequenceDetector(self.experimenter_keys)
+        #: While a finished session waits for the experimenter: the summary to show once the keys dismiss it.
         self._handback: SessionSummaryScreen | None = None
         self._handing_back = False
 
@@ -216,14 +213,26 @@ class BenchlabApp(CrashSafeApp[list[str]]):
         if not self.kiosk:
             super().action_help_quit()
 
-    def action_chord_arm(self) -> None:
-        self._chord_armed_at = get_time()
+    async def on_event(self, event: events.Event) -> None:
+        """In kiosk mode every key passes the experimenter's sequence detector first, before any binding or screen:
+        the lead chord and the letters of the word are held back, anything else goes on as usual."""
+        if isinstance(event, events.Key) and not event.is_forwarded and self.kiosk and not self.web_session:
+            verdict = self._sequence.feed(event.key, event.character, event.time)
+            if verdict is KeyVerdict.OPEN:
+                self.open_experimenter_menu()
+            if verdict is not KeyVerdict.PASS:
+                event.stop()
+                event.prevent_default()
+                return
+        elif isinstance(event, events.Key) and not event.is_forwarded:
+            self._sequence.reset()
+        await super().on_event(event)
 
-    def action_chord_open(self) -> None:
-        armed, self._chord_armed_at = self._chord_armed_at, None
+    def open_experimenter_menu(self) -> None:
+        """The experimenter's menu over the participant's screen (or, after a launcher session, leave hand-back)."""
         if self.web_session:
             return  # a participant in a browser never reaches the experimenter menu
-        if not self.kiosk or armed is None or get_time() - armed > CHORD_WINDOW_S:
+        if not self.kiosk:
             return
         if self._handing_back:
             self._end_handback()

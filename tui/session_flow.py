@@ -208,9 +208,11 @@ class SessionFlow:
         trial = self.screen if isinstance(self.screen, TrialScreen) else None
         onset = trial.onset_mono if trial is not None else None
         requested = trial.requested_mono if trial is not None else None
+        interrupted, first = trial.interruption() if trial is not None else (False, None)
         now = get_time()
         timing = ResponseTiming(onset_mono=onset, response_mono=now, wall_clock=wall_clock_now(),
-                                requested_mono=requested, handler_mono=now, input="experimenter")
+                                requested_mono=requested, handler_mono=now, input="experimenter",
+                                interrupted=interrupted, first_onset_mono=first)
         timing = self._mark_interrupted(timing)
         self._guarded(lambda: self.runner.skip(timing))()
 

@@ -16,6 +16,7 @@ emulator's drawing are not included: this is the software floor, as in PsychoPy'
 from __future__ import annotations
 
 import json
+import os
 import random
 import statistics
 import sys
@@ -28,9 +29,8 @@ from benchlab.data.errors import BenchlabError
 from benchlab.data.jsonl import iter_json_lines
 from benchlab.data.samples import sample_path
 from benchlab.data.version import __version__
+from benchlab.tui.experimenter_keys import DEFAULT_KEYS
 from benchlab.tui.pty_driver import PtyApp
-
-CHORD = b"\x18\x05"  # ctrl+x, ctrl+e
 
 
 def _stats(values: list[float]) -> str:
@@ -67,7 +67,9 @@ def _drive_session(argv: list[str], size: tuple[int, int], n_trials: int, min_de
                    seed: int) -> tuple[list[float], list[float]]:
     """Answer each question after a scripted delay, then end the session; return when each was seen and answered."""
     rng = random.Random(seed)
-    app = PtyApp(argv, size=size)
+    # The child opens the menu with the default keys whatever the lab configured (the harness sends those).
+    env = {**os.environ, "BENCHLAB_EXPERIMENTER_KEYS": " ".join((DEFAULT_KEYS.lead, DEFAULT_KEYS.word))}
+    app = PtyApp(argv, size=size, env=env)
     sent: list[float] = []
     seen: list[float] = []
     try:
@@ -90,7 +92,7 @@ def _drive_session(argv: list[str], size: tuple[int, int], n_trials: int, min_de
 def _end_session(app: PtyApp, offset: int) -> None:
     """End the session through the experimenter menu, as a person would, so the results file is complete."""
     time.sleep(0.3)
-    app.send(CHORD)
+    app.send(DEFAULT_KEYS.terminal_bytes())
     _, offset = app.wait_for(b"Experimenter menu", offset, timeout=10)
     app.send(b"e")
     _, offset = app.wait_for(b"End the session now?", offset, timeout=10)

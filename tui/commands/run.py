@@ -21,6 +21,7 @@ from benchlab.annotations.study_commands import StudyRunOptions
 from benchlab.annotations.task import SessionOptions, Task
 from benchlab.tui.commands.declared import click_params, flags_of, model_from_click, reworded, typed_on_command_line
 from benchlab.tui.commands.groups import cli, run
+from benchlab.tui.experimenter_keys import DEFAULT_KEYS
 
 
 def _same(given: Any, planned: Any) -> bool:
@@ -144,8 +145,8 @@ def run_command(task: Task) -> click.Command:
     params = click_params(task.session_options, task.plan_options, exclude=("simulate",))
     at = next((i for i, p in enumerate(params) if p.name == "sim_delay"), len(params))
     params.insert(at, simulate)
-    help_text = (f"Run a {task.title} session for one participant (kiosk mode; experimenter menu: Ctrl+X then "
-                 f"Ctrl+E).\n\n{task.description}")
+    help_text = (f"Run a {task.title} session for one participant (kiosk mode; experimenter menu: "
+                 f"{DEFAULT_KEYS.describe()}, or $BENCHLAB_EXPERIMENTER_KEYS).\n\n{task.description}")
     return click.Command(task.name, params=params, callback=callback, help=help_text)
 
 

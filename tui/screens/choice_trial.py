@@ -10,8 +10,10 @@ from collections.abc import Sequence
 
 from textual.app import ComposeResult
 from textual.containers import Horizontal, VerticalScroll
+from textual.geometry import Size
 from textual.widgets import Static
 
+from benchlab.tui.screens.size_guard import MIN_WIDTH, box_rows, button_row
 from benchlab.tui.screens.trial_base import TrialScreen
 from benchlab.tui.trial_context import TrialContext
 from benchlab.tui.widgets.option_button import OptionButton
@@ -48,3 +50,14 @@ class ChoiceTrialScreen(TrialScreen):
 
     def on_mount(self) -> None:
         self.call_after_refresh(self.stamp_after_refresh, self.question)
+
+    def needed_size(self, width: int) -> Size:
+        """The progress line, the whole question (wrapped at this width, no scrolling) and every answer button."""
+        scroll = self.query_one("#question-scroll", VerticalScroll)
+        options = self.query_one("#options", Horizontal)
+        buttons_width, buttons_rows = button_row(options.query(OptionButton))
+        need_width = max(MIN_WIDTH, buttons_width + options.styles.gutter.width)
+        inner = max(width, need_width) - scroll.styles.gutter.width
+        rows = (box_rows(self.query_one(SessionProgress), width) + scroll.styles.gutter.height
+                + box_rows(self.query_one("#question", Static), inner) + buttons_rows + options.styles.gutter.height)
+        return Size(need_width, rows)

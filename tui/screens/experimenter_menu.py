@@ -1,4 +1,4 @@
-"""The experimenter's menu (opened by the key chord, never by a single participant key): continue, skip, end.
+"""The experimenter's menu (opened by the experimenter's keys: a chord, then a typed word): continue, skip, end.
 
 Skip and End ask for confirmation first; Continue returns to exactly where the participant was.
 """

@@ -1,5 +1,5 @@
 """Shown when a session started from the launcher ends: the participant cannot get back to the launcher (results,
-other participants' scores, curation with gold answers) from here; only the experimenter chord leaves it."""
+other participants' scores, curation with gold answers) from here; only the experimenter's keys leave it."""
 
 from __future__ import annotations
 
@@ -11,7 +11,8 @@ from textual.widgets import Static
 
 
 class HandbackScreen(Screen[None]):
-    """Swallows every key; the app dismisses it on Ctrl+X then Ctrl+E and then shows the session summary."""
+    """Swallows every key; the app dismisses it on the experimenter's keys (Ctrl+X, then menu) and then shows the
+    session summary."""
 
     CSS_PATH = "handback.tcss"
 

@@ -1,5 +1,6 @@
 """Paged instructions: forward with Space/Enter/right arrow, back with the left arrow; Enter on the last page
-starts (a :class:`~benchlab.tui.screens.step_done.StepDone` message)."""
+starts (a :class:`~benchlab.tui.screens.step_done.StepDone` message). A page longer than the window scrolls (↑ ↓,
+Page Up / Page Down); below a few readable rows the screen pauses (``size_guard``)."""
 
 from __future__ import annotations
 
@@ -8,17 +9,19 @@ from collections.abc import Sequence
 from textual import events
 from textual.app import ComposeResult
 from textual.containers import VerticalScroll
-from textual.screen import Screen
+from textual.geometry import Size
 from textual.widgets import Markdown, Static
 
+from benchlab.tui.screens.size_guard import MIN_TEXT_ROWS, MIN_WIDTH, SizeGuardedScreen, box_rows
 from benchlab.tui.screens.step_done import StepDone
 from benchlab.tui.widgets.session_progress import SessionProgress
 
 NEXT_KEYS = ("space", "enter", "right")
 BACK_KEYS = ("left",)
+SCROLL_KEYS = ("up", "down", "pageup", "pagedown")
 
 
-class InstructionsScreen(Screen[None]):
+class InstructionsScreen(SizeGuardedScreen):
     CSS_PATH = "instructions.tcss"
 
     def __init__(self, pages: Sequence[str]) -> None:
@@ -34,6 +37,14 @@ class InstructionsScreen(Screen[None]):
         with VerticalScroll(id="page", can_focus=False):
             yield Markdown(self.pages[0], id="page-text")
         yield Static(self._hint(), id="hint")
+
+    def needed_size(self, width: int) -> Size:
+        """The progress line, ``MIN_TEXT_ROWS`` rows of the (scrolling) page and the hint."""
+        width = max(width, MIN_WIDTH)
+        page = self.query_one("#page", VerticalScroll)
+        rows = (box_rows(self.query_one(SessionProgress), width) + page.styles.gutter.height + MIN_TEXT_ROWS
+                + box_rows(self.query_one("#hint", Static), width))
+        return Size(MIN_WIDTH, rows)
 
     def _label(self) -> str:
         return f"Instructions: page {self.page + 1} of {len(self.pages)}"
@@ -51,7 +62,12 @@ class InstructionsScreen(Screen[None]):
 
     def on_key(self, event: events.Key) -> None:
         event.stop()
-        if self._done:
+        if self._done or self.too_small_now():
+            return
+        if event.key in SCROLL_KEYS:
+            page = self.query_one("#page", VerticalScroll)
+            {"down": page.scroll_down, "up": page.scroll_up, "pagedown": page.scroll_page_down,
+             "pageup": page.scroll_page_up}[event.key]()
             return
         last = self.page == len(self.pages) - 1
         if event.key in NEXT_KEYS:

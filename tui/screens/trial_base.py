@@ -7,6 +7,11 @@ fallback, and it is kept as an audit stamp. A response's time is the input event
 input thread). Both are on Textual's monotonic clock and RT is their difference; ``benchlab timing-check``
 measures both. Written once, so that the choice trial and the SORT trial (excerpt, then question) cannot drift
 apart on how a response time is measured.
+
+A trial screen pauses while the terminal is too small to show its stimulus whole
+(:class:`~benchlab.tui.screens.size_guard.SizeGuardedScreen`): no key or click is an answer then, and when the
+stimulus is whole again its onset restarts (a new :class:`Onset`, stamped by the next frame write as above), like
+after the experimenter menu's Continue: the record gets ``interrupted`` and the trial's first onset.
 """
 
 from __future__ import annotations
@@ -17,11 +22,11 @@ from functools import partial
 
 from textual import events
 from textual._time import get_time
-from textual.screen import Screen
 from textual.widgets import Button
 
 from benchlab.annotations.session_runner import ResponseTiming, wall_clock_now
 from benchlab.tui.frame_clock import FlushCallback
+from benchlab.tui.screens.size_guard import SizeGuardedScreen
 from benchlab.tui.trial_context import TrialContext
 from benchlab.tui.widgets.option_button import OptionButton
 
@@ -33,7 +38,7 @@ AFTER_REFRESH = "after_refresh"
 class Onset:
     """When one stimulus (a question, a SORT excerpt) came on screen, and how that moment was stamped."""
 
-    __slots__ = ("after_refresh_mono", "mark", "mono", "source")
+    __slots__ = ("after_refresh_mono", "mark", "mono", "replaced", "source")
 
     def __init__(self) -> None:
         self.mono: float | None = None
@@ -41,6 +46,13 @@ class Onset:
         self.after_refresh_mono: float | None = None
         #: Web sessions: the onset marker written after the frame that showed it (the page reports its paint).
         self.mark: str | None = None
+        #: A size pause replaced it with a fresh onset: a late stamp must not count.
+        self.replaced = False
+
+    def fresh(self) -> Onset:
+        """A new onset for the same stimulus shown again; this one is marked replaced."""
+        self.replaced = True
+        return Onset()
 
     @property
     def frame_stamped(self) -> bool:
@@ -48,12 +60,13 @@ class Onset:
         return self.source == FRAME_WRITTEN
 
 
-class TrialScreen(Screen[None]):
+class TrialScreen(SizeGuardedScreen):
     """A screen showing one trial: the session engine and the app read its onsets through this class only.
 
     Subclasses compose the stimulus, set :attr:`answer_keys`, and (when they show more than one stimulus, e.g.
     SORT's excerpt before the question) override :meth:`showing`, :meth:`on_trial_key`, :meth:`accepting_answers`,
-    :attr:`first_onset_mono` and :meth:`response_timing`. :attr:`question` is the stimulus the answer responds to.
+    :meth:`trial_first_onset`, :meth:`response_timing` and the size pause hooks (:meth:`restart_onset`,
+    :meth:`restamp`). :attr:`question` is the stimulus the answer responds to.
     """
 
     def __init__(self, context: TrialContext) -> None:
@@ -67,6 +80,9 @@ class TrialScreen(Screen[None]):
         self.answer_keys: Mapping[str, str] = {}
         self.ignored_keys = 0
         self.answered = False
+        #: The terminal got too small while (part of) the trial was on screen; its first onset is kept.
+        self.size_interrupted = False
+        self._kept_first_onset: float | None = None
 
     # -- onsets ---------------------------------------------------------------------------------------------
 
@@ -81,7 +97,11 @@ class TrialScreen(Screen[None]):
 
     @property
     def first_onset_mono(self) -> float | None:
-        """When this trial was first on screen (kept for a trial the experimenter menu interrupts)."""
+        """When this trial was first on screen (kept for a trial the experimenter menu or a resize interrupts)."""
+        return self._kept_first_onset if self._kept_first_onset is not None else self.trial_first_onset()
+
+    def trial_first_onset(self) -> float | None:
+        """The onset of the trial's first stimulus as stamped now (SORT STM: the excerpt's)."""
         return self.question.mono
 
     def showing(self) -> Onset | None:
@@ -91,7 +111,7 @@ class TrialScreen(Screen[None]):
     def onset_hook(self) -> FlushCallback | None:
         """The app asks this as each frame is queued: until a frame has stamped the stimulus on screen, that frame's
         write is its onset. Asked on the main thread; the callback runs on the writer thread."""
-        onset = None if self.answered else self.showing()
+        onset = None if self.answered or self.too_small else self.showing()
         if onset is None or onset.frame_stamped:
             return None
         return partial(self._frame_written, onset)
@@ -104,10 +124,38 @@ class TrialScreen(Screen[None]):
     def stamp_after_refresh(self, onset: Onset) -> None:
         """Fallback onset where no frame is written (headless runs); also kept as an audit stamp.
         Call it through ``call_after_refresh`` once the stimulus is on the screen."""
+        if self.too_small or onset.replaced:
+            return  # hidden (the resume stamps it), or an onset the size pause has replaced
         now = get_time()
         onset.after_refresh_mono = now
         if onset.mono is None:
             onset.mono, onset.source = now, AFTER_REFRESH
+
+    # -- the size pause ---------------------------------------------------------------------------------------
+
+    def size_paused(self) -> None:
+        first = self.first_onset_mono
+        if first is not None and not self.answered:
+            self.size_interrupted = True
+            self._kept_first_onset = first
+        self.restart_onset()
+
+    def size_resumed(self) -> None:
+        self.call_after_refresh(self.restamp)
+
+    def restart_onset(self) -> None:
+        """The stimulus on screen gets a new, unstamped onset (a pending frame stamp goes to the old one)."""
+        self.question = self.question.fresh()
+
+    def restamp(self) -> None:
+        """After the pause: the fallback stamp of the stimulus shown again (the frame's write stamps it first)."""
+        onset = self.showing()
+        if onset is not None:
+            self.stamp_after_refresh(onset)
+
+    def interruption(self) -> tuple[bool, float | None]:
+        """``(interrupted, first onset)`` for the record: whether a size pause interrupted this trial."""
+        return self.size_interrupted, self._kept_first_onset if self.size_interrupted else None
 
     # -- responses ------------------------------------------------------------------------------------------
 
@@ -115,6 +163,11 @@ class TrialScreen(Screen[None]):
         # Every key stops here: the trial screen is the only place keys mean anything (no focus moves, no escape).
         event.stop()
         event.prevent_default()
+        if self.too_small_now():
+            self.debounce.is_repeat(event.key, event.time)  # still seen, so a held key stays held
+            if self.first_onset_mono is not None and not self.answered:
+                self.ignored_keys += 1
+            return
         self.on_trial_key(event)
 
     def on_trial_key(self, event: events.Key) -> None:
@@ -170,7 +223,7 @@ class TrialScreen(Screen[None]):
     def on_button_pressed(self, event: Button.Pressed) -> None:
         """A click answers when it comes after the onset, timed by the click event's own time."""
         event.stop()
-        if self.answered or not self.accepting_answers():
+        if self.answered or self.too_small_now() or not self.accepting_answers():
             return
         clicked = OptionButton.clicked_answer(event, self.onset_mono)
         if clicked is not None:
@@ -178,10 +231,12 @@ class TrialScreen(Screen[None]):
 
     def response_timing(self, when: float, source: str) -> ResponseTiming:
         """The record's timing for an answer given at ``when`` by ``source`` (key, mouse)."""
+        interrupted, first = self.interruption()
         return ResponseTiming(
             onset_mono=self.onset_mono, response_mono=when, wall_clock=wall_clock_now(),
             requested_mono=self.requested_mono, handler_mono=get_time(), input=source,
-            ignored_keys=self.ignored_keys, onset_source=self.onset_source,
+            ignored_keys=self.ignored_keys, onset_source=self.onset_source, interrupted=interrupted,
+            first_onset_mono=first,
         )
 
     def _answer(self, option: str, when: float, source: str) -> None:

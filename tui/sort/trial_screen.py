@@ -8,6 +8,12 @@ monotonic clock. The reading time and the furthest part of the excerpt that was 
 are recorded with the answer. Segment A is ``segment_1`` exactly when ``present_seg1_first`` is 1. Keys: Enter
 continues after reading; A / B or Left / Right answer; a click on a segment's button answers too. Nothing else
 does anything (kiosk), and Escape is never used.
+
+Minimum size (:meth:`SortTrialScreen.needed_size`): reading needs the intro, an excerpt box of
+:data:`~benchlab.tui.screens.size_guard.MIN_TEXT_ROWS` rows and the continue prompt; the question needs its text and
+both segments whole with their buttons. Below it the trial pauses (see ``size_guard``); when the excerpt shows
+again its onset restarts, so ``reading_ms`` (continue minus excerpt onset) counts only time with the excerpt on
+screen, as after the experimenter menu's Continue; the minimum and maximum reading times restart with it.
 """
 
 from __future__ import annotations
@@ -18,6 +24,7 @@ from textual import events
 from textual._time import get_time
 from textual.app import ComposeResult
 from textual.containers import Grid, Vertical
+from textual.geometry import Size
 from textual.timer import Timer
 from textual.widget import Widget
 from textual.widgets import ContentSwitcher, Static
@@ -27,6 +34,7 @@ from benchlab.annotations.session_runner import SessionRunner, wall_clock_now
 from benchlab.annotations.sort.session import SortTask, SortTiming
 from benchlab.data.errors import BenchlabError
 from benchlab.data.sort.records import BookSortRecord
+from benchlab.tui.screens.size_guard import MIN_TEXT_ROWS, MIN_WIDTH, box_rows, box_width, button_row
 from benchlab.tui.screens.trial_base import Onset, TrialScreen
 from benchlab.tui.sort.excerpt_view import ExcerptView
 from benchlab.tui.trial_context import TrialContext
@@ -66,6 +74,8 @@ class SortTrialScreen(TrialScreen):
         self.question_requested_mono: float | None = None
         self.reading_timed_out = False
         self._tick: Timer | None = None
+        self._max_timer: Timer | None = None
+        self._question_building = False
         self._question_ready = settings.condition != "stm"
         self._question_waiting = False
 
@@ -128,8 +138,7 @@ class SortTrialScreen(TrialScreen):
     def excerpt_onset_mono(self) -> float | None:
         return self.excerpt.mono
 
-    @property
-    def first_onset_mono(self) -> float | None:
+    def trial_first_onset(self) -> float | None:
         """The excerpt's onset in STM (the trial starts with reading it), else the question's."""
         return self.excerpt.mono if self.excerpt.mono is not None else self.question.mono
 
@@ -144,13 +153,25 @@ class SortTrialScreen(TrialScreen):
         return None
 
     def _stamp_excerpt_onset(self) -> None:
+        """The excerpt is on screen: stamp it and start the reading times (again after a size pause)."""
+        if self.too_small or self.phase != "reading":
+            return  # the resume comes back here
         self.stamp_after_refresh(self.excerpt)
-        self.call_after_refresh(self._build_question)
+        if not self._question_building:
+            self._question_building = True
+            self.call_after_refresh(self._build_question)
+        self._stop_reading_timers()
         if self.settings.min_reading_s > 0:
             self.query_one("#reading-hint", Static).update(self._reading_hint(self.settings.min_reading_s))
             self._tick = self.set_interval(1.0, self._update_countdown)
         if self.settings.max_reading_s is not None:
-            self.set_timer(self.settings.max_reading_s, self._reading_timeout)
+            self._max_timer = self.set_timer(self.settings.max_reading_s, self._reading_timeout)
+
+    def _stop_reading_timers(self) -> None:
+        for timer in (self._tick, self._max_timer):
+            if timer is not None:
+                timer.stop()
+        self._tick = self._max_timer = None
 
     def _update_countdown(self) -> None:
         if self.phase != "reading" or self.excerpt_onset_mono is None:
@@ -161,14 +182,13 @@ class SortTrialScreen(TrialScreen):
             self._tick.stop()
 
     def _reading_timeout(self) -> None:
-        if self.phase == "reading":
+        if self.phase == "reading" and not self.too_small:
             self.reading_timed_out = True
             self._finish_reading(get_time())
 
     def _finish_reading(self, when: float) -> None:
         self.continue_mono = when
-        if self._tick is not None:
-            self._tick.stop()
+        self._stop_reading_timers()
         if self.settings.delay_s > 0:
             self.phase = "delay"
             self.query_one(ContentSwitcher).current = "delay"
@@ -189,10 +209,57 @@ class SortTrialScreen(TrialScreen):
         self.phase = "question"
         self.question_requested_mono = get_time()
         self.query_one(ContentSwitcher).current = "question"
+        self.check_size()  # the question may need more room than the excerpt did
         self.call_after_refresh(self._stamp_question_onset)
 
     def _stamp_question_onset(self) -> None:
         self.stamp_after_refresh(self.question)
+
+    # -- the size pause ---------------------------------------------------------------------------------------
+
+    def needed_size(self, width: int) -> Size:
+        """Reading: the intro, an excerpt box of ``MIN_TEXT_ROWS`` rows and the continue prompt. Question: its text
+        and both segments whole with their buttons. Delay: one line."""
+        top = box_rows(self.query_one(SessionProgress), width)
+        if self.phase == "reading":
+            reading = self.query_one("#reading", Vertical)
+            inner = max(width, MIN_WIDTH) - reading.styles.gutter.width
+            excerpt = self.query_one(ExcerptView)
+            rows = (top + reading.styles.gutter.height + box_rows(self.query_one("#reading-intro", Static), inner)
+                    + excerpt.styles.gutter.height + MIN_TEXT_ROWS
+                    + box_rows(self.query_one("#reading-hint", Static), inner))
+            return Size(MIN_WIDTH, rows)
+        if self.phase != "question" or not self._question_ready:
+            return Size(MIN_WIDTH, top + 1)
+        question = self.query_one("#question", Vertical)
+        grid = self.query_one("#segments", Grid)
+        gap = grid.styles.grid_gutter_vertical  # Textual's name for the gutter between columns
+        boxes = list(self.query(".segment").results(Vertical))
+        buttons_width, buttons_rows = button_row(grid.query(OptionButton))
+        # Two columns (the boxes, then the buttons under them): each must hold the wider button's label whole.
+        column_min = max(buttons_width // 2, max(box.styles.gutter.width for box in boxes) + 1)
+        need_width = max(MIN_WIDTH, 2 * column_min + gap + grid.styles.gutter.width + question.styles.gutter.width)
+        inner = max(width, need_width) - question.styles.gutter.width
+        column = (box_width(grid, inner) - grid.styles.gutter.width - gap) // 2  # the narrower one when odd
+        boxes_rows = max(box.styles.gutter.height
+                         + sum(box_rows(child, column - box.styles.gutter.width) for child in box.children)
+                         for box in boxes)
+        rows = (top + question.styles.gutter.height + box_rows(self.query_one("#question-text", Static), inner)
+                + grid.styles.gutter.height + boxes_rows + grid.styles.grid_gutter_horizontal + buttons_rows)
+        return Size(need_width, rows)
+
+    def restart_onset(self) -> None:
+        if self.phase == "reading":
+            self.excerpt = self.excerpt.fresh()
+            self._stop_reading_timers()
+        elif self.phase == "question":
+            self.question = self.question.fresh()
+
+    def restamp(self) -> None:
+        if self.phase == "reading":
+            self._stamp_excerpt_onset()
+        elif self.phase == "question":
+            self._stamp_question_onset()
 
     # -- input ----------------------------------------------------------------------------------------------
 
@@ -237,12 +304,13 @@ class SortTrialScreen(TrialScreen):
         return self.phase == "question"
 
     def response_timing(self, when: float, source: str) -> SortTiming:
+        interrupted, first = self.interruption()
         return SortTiming(
             onset_mono=self.onset_mono, response_mono=when, wall_clock=wall_clock_now(),
             requested_mono=self.question_requested_mono, handler_mono=get_time(), input=source,
             ignored_keys=self.ignored_keys, excerpt_onset_mono=self.excerpt_onset_mono,
             continue_mono=self.continue_mono, reading_timed_out=self.reading_timed_out, onset_source=self.onset_source,
-            seen_share=self.seen_share,
+            interrupted=interrupted, first_onset_mono=first, seen_share=self.seen_share,
         )
 
     @property
