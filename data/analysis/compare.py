@@ -33,7 +33,8 @@ class Entry:
 
     @property
     def label(self) -> str:
-        name = f"{self.name} (simulated {self.simulated})" if self.simulated else self.name
+        marked = not self.simulated or self.name.endswith(f"(simulated {self.simulated})")
+        name = self.name if marked else f"{self.name} (simulated {self.simulated})"
         return f"{name} [flagged]" if self.flags else name
 
 
@@ -47,6 +48,7 @@ class TestRow:
     model_same_units: float  # the model's score on the same units (paired) or on all its units (unpaired)
     result: TestResult
     who: str = POOLED
+    people: int = 0  # participants behind the human side (1 for one participant)
 
 
 @dataclass
@@ -133,13 +135,13 @@ class Comparison:
                              "humans": _r(t.humans),
                              "model_same_units": _r(t.model_same_units), "difference": _r(r.estimate),
                              "ci_low": _r(r.ci_low), "ci_high": _r(r.ci_high), "p": _r(r.p_value, 6),
-                             "n": r.n, "method": r.method, "note": r.note})
+                             "n": r.n, "people": t.people, "method": r.method, "note": r.note})
             else:
                 rows.append({"condition": t.condition, "humans_row": labels.get(t.who, t.who), "model": t.model,
                              "humans": _pct(t.humans),
                              "model (same units)": _pct(t.model_same_units),
                              "difference [95% CI]": _diff_text(r), "p": format_p(r.p_value) + stars(r.p_value),
-                             f"n {self.unit}": r.n, "test": r.method})
+                             "n people": t.people, f"n {self.unit}": r.n, "test": r.method})
         frame = pd.DataFrame(rows)
         if not frame.empty:
             per_person = any(t.who != POOLED for t in self.tests)

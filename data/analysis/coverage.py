@@ -6,7 +6,8 @@ the logit scale): ``P(correct) = expit(a_person + b_item)``. Each study draws ne
 answers the same items with the same population accuracy (a true human-model difference of 0), and every method
 is run through the same functions the comparison uses:
 
-* **crossed**: :func:`benchlab.data.analysis.crossed.crossed_estimate` (people x items, what ``compare`` prints);
+* **crossed**: :func:`benchlab.data.analysis.crossed.crossed_estimate` for the interval and
+  :func:`benchlab.data.analysis.crossed.human_model_test` for the test (people x items, what ``compare`` prints);
 * **item bootstrap** (the earlier method, for contrast): percentile bootstrap over item means
   (:func:`benchlab.data.analysis.stats.bootstrap_ci`) and the paired sign-flip test over items
   (:func:`benchlab.data.analysis.stats.sign_flip_p`); both treat the people as fixed.
@@ -27,7 +28,7 @@ from scipy import optimize
 from scipy.special import expit
 
 from benchlab.data.analysis import stats
-from benchlab.data.analysis.crossed import crossed_estimate
+from benchlab.data.analysis.crossed import crossed_estimate, human_model_test
 
 COVERAGE_TARGET = (0.93, 0.97)
 FPR_TARGET = 0.06
@@ -109,7 +110,8 @@ def simulate_setting(pop: Population, participants: int, items: int, studies: in
             widths.append(est.ci_high - est.ci_low)
         else:
             na += 1
-        test = crossed_estimate(who, item, scores, model=dict(enumerate(z[s].tolist())))
+        test, _est = human_model_test(who, item, scores, dict(enumerate(z[s].tolist())), n_perm=n_boot,
+                                      seed=int(rng.integers(2**31)))
         fp += bool(test.p_value == test.p_value and test.p_value < 0.05)
         item_means = y[s].mean(axis=0)
         lo, hi = stats.bootstrap_ci(item_means, n_boot=n_boot, seed=int(rng.integers(2**31)))

@@ -31,6 +31,8 @@ from dataclasses import dataclass
 import numpy as np
 from scipy import stats as sps
 
+from benchlab.data.analysis.stats import TestResult, paired_permutation_test
+
 METHOD = "crossed people x items (moment variance components, Satterthwaite t)"
 
 
@@ -213,3 +215,52 @@ def crossed_estimate(who: Sequence[Hashable] | np.ndarray, item: Sequence[Hashab
 def _with_note(est: CrossedEstimate, note: str) -> CrossedEstimate:
     return CrossedEstimate(est.value, est.se, est.df, est.ci_low, est.ci_high, est.p_value, est.n_people,
                            est.n_items, note, est.person_var, est.residual_var)
+
+
+def human_model_test(who: Sequence[Hashable] | np.ndarray, item: Sequence[Hashable] | np.ndarray,
+                     score: Sequence[float] | np.ndarray, model: Mapping[Hashable, float],
+                     strata: Sequence[Hashable] | np.ndarray | None = None,
+                     weights: Mapping[Hashable, float] | None = None, n_perm: int = 5000, seed: int = 0,
+                     unit_word: str = "items", level: float = 0.95) -> tuple[TestResult, CrossedEstimate]:
+    """Pooled humans minus a model on shared items: the crossed t-test, and the exact sign-flip test over items.
+
+    The p-value is the larger of the two: the crossed t-test counts the spread between people but is approximate
+    when few items differ; the sign-flip test over the per-item differences is exact however few items there are
+    but treats the people as fixed. Each is a valid test of "no difference", so the larger p is too (and never
+    claims more than either). The interval is the crossed one; with one participant (no spread between people to
+    estimate) the test and its interval are about that person's items only, and the note says so.
+    """
+    est = crossed_estimate(who, item, score, model=model, strata=strata, weights=weights, level=level)
+    # per-item differences (human item mean minus model), the units of the sign-flip test
+    y = np.asarray(score, dtype=float)
+    labels = [str(i) for i in (item.tolist() if isinstance(item, np.ndarray) else item)]
+    keys = {str(k): k for k in model}
+    sums: dict[str, list[float]] = {}
+    stratum: dict[str, Hashable] = {}
+    st = None if strata is None else list(strata.tolist() if isinstance(strata, np.ndarray) else strata)
+    for n, (lab, val) in enumerate(zip(labels, y.tolist(), strict=True)):
+        if lab not in keys:
+            continue
+        sums.setdefault(lab, []).append(val)
+        if st is not None:
+            stratum.setdefault(lab, st[n])
+    order = list(sums)
+    h = np.array([np.mean(sums[k]) for k in order])
+    m = np.array([float(model[keys[k]]) for k in order])
+    item_strata = None if st is None else [stratum[k] for k in order]
+    flip = paired_permutation_test(h, m, item_strata, weights, n_boot=n_perm, seed=seed, level=level)
+    flip_note = flip.note.split("; CI")[0]
+    shape = f"{est.n_people} people x {est.n_items} {unit_word}"
+    if est.n_people < 2 or not est.available and est.p_value != est.p_value:
+        why = est.note or "no interval"
+        about = (f"one participant: about this person's {unit_word}, not people in general; " if est.n_people < 2
+                 else "")
+        return TestResult(f"{flip.method} over shared {unit_word}", flip.estimate, flip.ci_low, flip.ci_high,
+                          flip.p_value, math.nan, est.n_items,
+                          f"{about}{shape}; crossed test n/a: {why}; {flip.note}"), est
+    p = max(est.p_value, flip.p_value)
+    stat = est.value / est.se if est.se == est.se and est.se > 0 else math.nan
+    ci = f"t df {est.df:.1f}" if est.available else f"CI n/a: {est.note}"
+    return TestResult(f"larger p of {METHOD} and {flip.method} over shared {unit_word}", est.value, est.ci_low,
+                      est.ci_high, p, stat, est.n_items,
+                      f"{shape}; crossed p {est.p_value:.4g} ({ci}); {flip_note}"), est

@@ -27,6 +27,8 @@ import pandas as pd
 
 from benchlab.data.analysis import stats
 from benchlab.data.analysis.compare import POOLED, Comparison, Entry, TestRow, simulated_note
+from benchlab.data.analysis.crossed import METHOD as CROSSED_METHOD
+from benchlab.data.analysis.crossed import crossed_estimate, human_model_test
 from benchlab.data.analysis.stats import Agreement, AttentionCriterion, FigureCell, RTBin, RTSummary, Spread
 from benchlab.data.tables import Table
 
@@ -93,6 +95,11 @@ class Design(ABC):
     #: order of the items can move the last bit of a mean, and the printed tables must not change
     agreement_items_sorted: bool = False
     chance: float = 0.5  # the accuracy of guessing, drawn as a reference line (two options: 0.5)
+    #: pooled humans: CI and tests over people x items (:mod:`benchlab.data.analysis.crossed`); a design turns it
+    #: off only for a user's explicit choice of the benchmark's own formula (WorldSense ``--ci benchmark``)
+    pooled_crossed: bool = True
+    #: one answerer's interval replaced by Wilson (Kish n) where it has zero width; off only with the same choice
+    honest_cells: bool = True
 
     @abstractmethod
     def subset(self, frame: pd.DataFrame, condition: str) -> pd.DataFrame:
@@ -182,12 +189,23 @@ def run_comparison(design: Design, readings: Readings, options: Options) -> Comp
     rt, rt_bins, rts_ms = _response_times(readings, options.rt_quantiles)
     return Comparison(
         benchmark=design.benchmark, unit=design.unit, conditions=readings.conditions, entries=entries, cells=cells,
-        tests=_tests(design, readings, pooled, options), spread=_spread(readings.conditions, poolable, cells),
+        tests=_tests(design, readings, pooled, pooled_rows, options), spread=_spread(readings.conditions, poolable, cells),
         rt=rt, rt_quantiles=rt_bins, rts_ms=rts_ms, agreement=_agreement(design, readings, set(poolable)),
-        notes=design.notes(simulated_note(simulated, options.include_simulated)),
+        notes=design.notes(simulated_note(simulated, options.include_simulated)) + _na_notes(cells, entries),
         extra_tables=design.extra_tables([(n, f) for _k, n, f in rows], {e.name: e.label for e in entries}),
         pooled_simulated=options.include_simulated, chance=design.chance,
     )
+
+
+def _na_notes(cells: dict[tuple[str, str], FigureCell], entries: list[Entry]) -> list[str]:
+    """One line per reason an interval is n/a, naming where: the table shows "[CI n/a]", this says why."""
+    labels = {e.name: e.label for e in entries}
+    where: dict[str, list[str]] = {}
+    for (name, condition), cell in cells.items():
+        note = cell.extra.get("ci_note")
+        if cell.ci_low != cell.ci_low and isinstance(note, str) and note:
+            where.setdefault(note, []).append(f"{labels.get(name, name)} / {condition}")
+    return [f"CI n/a ({why}): {', '.join(places)}." for why, places in where.items()]
 
 
 def _rows(readings: Readings, pooled: pd.DataFrame) -> list[tuple[RowKind, str, pd.DataFrame]]:
@@ -214,11 +232,57 @@ def _cells(design: Design, conditions: list[str], rows: list[tuple[RowKind, str,
                 continue
             if kind == "humans":
                 cell.extra.update(design.pooled_extra(design.subset(frame, c)))
+                if design.pooled_crossed:
+                    cell = _crossed_cell(design, cell, design.subset(pooled_rows, c), c)
+            elif design.honest_cells:
+                cell = _honest_cell(design, cell, design.subset(frame, c), c)
             cells[(name, c)] = cell
     return cells
 
 
-def _tests(design: Design, readings: Readings, pooled: pd.DataFrame, options: Options) -> list[TestRow]:
+def _crossed_cell(design: Design, cell: FigureCell, answers: pd.DataFrame, condition: str) -> FigureCell:
+    """The pooled cell with the people x items interval (n/a, with the reason, when it cannot be computed)."""
+    labels, weights = design.strata(answers, condition)
+    est = crossed_estimate(answers["who"].to_numpy(dtype=object), answers["unit"].to_numpy(dtype=object),
+                           answers["score"].to_numpy(dtype=float), strata=labels, weights=weights)
+    extra = dict(cell.extra)
+    extra["people"] = est.n_people
+    if est.available:
+        extra["df"] = round(est.df, 2)
+    else:
+        extra["ci_note"] = est.note
+    return FigureCell(cell.value, est.ci_low, est.ci_high, cell.n_units, est.n_people, CROSSED_METHOD, extra)
+
+
+def _honest_cell(design: Design, cell: FigureCell, units: pd.DataFrame, condition: str) -> FigureCell:
+    """One person's or model's cell, never with an interval narrower than its number of answers supports.
+
+    A bootstrap has nothing to resample in a stratum whose scores are all equal (8 of 8 right prints [100, 100]);
+    there the interval is the Wilson interval with Kish's effective n over the strata
+    (:func:`benchlab.data.analysis.stats.wilson_kish_ci`), which is the Wilson interval for one stratum.
+    """
+    if cell.method.startswith("Wilson") or not len(units):
+        return cell
+    if cell.ci_low != cell.ci_low:
+        extra = dict(cell.extra)
+        extra.setdefault("ci_note", "too few answers for this interval")
+        return FigureCell(cell.value, cell.ci_low, cell.ci_high, cell.n_units, cell.n_participants, cell.method,
+                          extra)
+    labels, weights = design.strata(units, condition)
+    values = units["score"].to_numpy(dtype=float)
+    if labels is None:
+        constant = len(np.unique(values)) < 2
+    else:
+        constant = bool(pd.Series(values).groupby(pd.Series(labels, dtype=object)).nunique().min() < 2)
+    if not constant and cell.ci_high - cell.ci_low > 1e-12:
+        return cell
+    lo, hi = stats.wilson_kish_ci(values, labels, weights)
+    return FigureCell(cell.value, lo, hi, cell.n_units, cell.n_participants,
+                      "Wilson, Kish effective n (a stratum without variation: nothing to bootstrap)", dict(cell.extra))
+
+
+def _tests(design: Design, readings: Readings, pooled: pd.DataFrame, pooled_rows: pd.DataFrame,
+           options: Options) -> list[TestRow]:
     """Pooled humans (then each participant, when asked) against every model, per condition."""
     humans = identified(readings.humans)
     mine = {p.name: humans[humans["who"] == p.name] for p in readings.participants}
@@ -232,10 +296,37 @@ def _tests(design: Design, readings: Readings, pooled: pd.DataFrame, options: Op
                 groups += [(p, rows, design.participant_test) for p, rows in mine.items()]
             model_rows = design.subset(everything, c)
             for who, rows, kind in groups:
-                test = TESTS[kind](design, design.subset(rows, c), paired, model_rows, c, options)
+                if who == POOLED and design.pooled_crossed:
+                    test = _crossed_test(design, design.subset(rows, c), design.subset(pooled_rows, c), paired,
+                                         model_rows, c, options)
+                    answers = design.subset(pooled_rows, c)
+                    people = int(answers.loc[answers["unit"].isin(paired.index), "who"].nunique())
+                else:
+                    test = TESTS[kind](design, design.subset(rows, c), paired, model_rows, c, options)
+                    people = 1 if who != POOLED else int(design.subset(pooled_rows, c)["who"].nunique())
                 if test is not None:
-                    out.append(TestRow(c, m, test[0], test[1], test[2], who=who))
+                    out.append(TestRow(c, m, test[0], test[1], test[2], who=who, people=people))
     return out
+
+
+def _crossed_test(design: Design, hp: pd.DataFrame, answers: pd.DataFrame, model: pd.Series,
+                  model_rows: pd.DataFrame, condition: str, options: Options) -> TestOutcome | None:
+    """Pooled humans minus a model on the shared units, people x items (the design's unpaired test without any)."""
+    if hp.empty:
+        return None
+    shared = hp[hp["unit"].isin(model.index)]
+    if not len(shared):
+        return _permutation_test(design, hp, model, model_rows, condition, options)
+    labels, weights = design.strata(shared, condition)
+    h = shared["score"].to_numpy(dtype=float)
+    mv = model.loc[shared["unit"]].to_numpy(dtype=float)
+    on_shared = answers[answers["unit"].isin(model.index)]
+    a_labels, a_weights = design.strata(on_shared, condition)
+    res, _est = human_model_test(on_shared["who"].to_numpy(dtype=object), on_shared["unit"].to_numpy(dtype=object),
+                                 on_shared["score"].to_numpy(dtype=float), model.to_dict(), a_labels, a_weights,
+                                 n_perm=options.n_boot, seed=options.seed, unit_word=design.unit_word)
+    res = renamed(res, res.method + design.strata_note(condition))
+    return stats.stratified_mean(h, labels, weights), stats.stratified_mean(mv, labels, weights), res
 
 
 TestOutcome = tuple[float, float, stats.TestResult]  # humans' score, the model's score on the same units, result

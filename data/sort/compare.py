@@ -37,7 +37,7 @@ from benchlab.data.analysis.pipeline import (
     wilson_cell,
 )
 from benchlab.data.analysis.stats import AttentionCriterion, FigureCell
-from benchlab.data.sort.items import read_rows
+from benchlab.data.sort.items import MODEL_DEFAULT_DESIGN, read_rows
 
 __all__ = ["OVERALL", "SortDesign", "compare_sort", "read_rows", "watched_files"]
 
@@ -52,10 +52,18 @@ def watched_files(paths: Sequence[Path]) -> list[Path]:
     return out
 
 
-def _sort_key(cond: str) -> tuple[int, int, int]:
-    parts = cond.replace("e", "").replace("s", "").replace("d", "").split()
-    le, ls = parts[0].split("-")
-    return (int(le), int(ls), int(parts[1]) if len(parts) > 1 else -1)
+def _sort_key(cond: str) -> tuple[str, int, int, int]:
+    """Order of the columns: design, excerpt length, segment length, distance bin (``[design ]e250-s20[ d62]``)."""
+    words = cond.split()
+    at = next(i for i, w in enumerate(words) if w.startswith("e") and "-s" in w)
+    le, ls = words[at][1:].split("-s")
+    rest = words[at + 1:]
+    return (" ".join(words[:at]), int(le), int(ls), int(rest[0][1:]) if rest else -1)
+
+
+def overall_of(design: str) -> str:
+    """The macro column of one design: ``overall`` when there is one design, else ``STM overall`` ..."""
+    return f"{design} {OVERALL}" if design else OVERALL
 
 
 class SortDesign(Design):
@@ -70,24 +78,27 @@ class SortDesign(Design):
     pool_first = ("config", "bin")
     agreement_items_sorted = True
 
-    def __init__(self, options: Options, several_configs: bool) -> None:
+    def __init__(self, options: Options, several_configs: bool, designs: list[str] | None = None) -> None:
         self.options = options
         self.several_configs = several_configs
+        self.designs = [d for d in designs or [] if d]
 
     def subset(self, frame: pd.DataFrame, condition: str) -> pd.DataFrame:
         if condition == OVERALL:
             return frame
+        if condition.endswith(" " + OVERALL):  # one design's macro column: never across designs
+            return frame[frame["design"] == condition[: -len(OVERALL) - 1]]
         col = "bin" if " d" in condition else "config"
         return frame[frame[col] == condition]
 
     def strata(self, frame: pd.DataFrame, condition: str) -> Strata:
-        return (frame["config"].tolist() if condition == OVERALL else None), None
+        return (frame["config"].tolist() if _is_overall(condition) else None), None
 
     def strata_note(self, condition: str) -> str:
-        return " (stratified by configuration)" if condition == OVERALL else ""
+        return " (stratified by configuration)" if _is_overall(condition) else ""
 
     def participant_tests_in(self, condition: str) -> bool:
-        return not (condition == OVERALL and self.several_configs)
+        return not (_is_overall(condition) and self.several_configs)
 
     def cell(self, kind: RowKind, name: str, frame: pd.DataFrame, condition: str,
              n_people: int) -> FigureCell | None:
@@ -97,9 +108,9 @@ class SortDesign(Design):
             return None
         values = rows["score"].to_numpy(dtype=float)
         if kind == "humans":
-            method = "bootstrap over items" + (" stratified by configuration" if condition == OVERALL else "")
+            method = "bootstrap over items" + (" stratified by configuration" if _is_overall(condition) else "")
             return bootstrap_cell(values, self.strata(rows, condition), n_people, method, self.options)
-        if condition == OVERALL:
+        if _is_overall(condition):
             return bootstrap_cell(values, self.strata(rows, condition), n_people,
                                   "bootstrap stratified by configuration", self.options)
         return wilson_cell(values, n_people)
@@ -110,19 +121,39 @@ class SortDesign(Design):
             "Scores: accuracy (X = no answer counts as wrong); overall = mean over configurations (the original's "
             "macro).",
             "95% CI: Wilson per configuration / distance bin; overall: bootstrap stratified by configuration "
-            f"({o.n_boot} resamples, seed {o.seed}).",
-            "Pooled humans: each item once, scored as the mean over the participants who answered it; CI resamples "
-            "items" + ("; flagged participants excluded." if o.exclude_flagged else "."),
-            "Tests: participant vs model = McNemar on shared items (exact below 25 discordant pairs), two-proportion z "
-            "test without shared items; pooled humans vs model = two-sided paired sign-flip permutation test over "
-            f"shared items (exact up to 16 non-zero differences, else {o.n_boot} random flips), CI = percentile "
-            "bootstrap, left out ('n/a') when a stratum has fewer than 2 items where the scores differ; unpaired "
-            "bootstrap without shared items.",
+            f"({o.n_boot} resamples, seed {o.seed}), or Wilson with Kish's effective n where a configuration has no "
+            "variation (nothing to bootstrap: 8 of 8 right is [67.6, 100], never [100, 100]).",
+            "Pooled humans: each item once, scored as the mean over the participants who answered it"
+            + ("; flagged participants excluded" if o.exclude_flagged else "") + ". 95% CI: crossed people x "
+            "items (method-of-moments variance components for people, item-clustered variance for items, t with "
+            "Satterthwaite df), so it widens with few people; n/a (with the reason) for one participant or no "
+            "variation. Checked by `benchlab bench coverage`.",
+            "Tests: participant vs model = McNemar on shared items (exact below 25 discordant pairs; CI: Newcombe "
+            "hybrid score), two-proportion z test without shared items; pooled humans vs model on shared items = "
+            "the larger p of the crossed people x items t-test and the exact sign-flip permutation test over items "
+            f"(exact up to 16 non-zero differences, else {o.n_boot} random flips); CI: crossed; with one "
+            "participant only the sign-flip test (about that person); unpaired bootstrap without shared items.",
             simulated_line,
             f"Attention criterion: {o.criterion.describe()} (control accuracy = accuracy on all trials).",
             "Agreement: answers (A/B/X) to the same item by two or more participants; Fleiss' kappa.",
             "Items: configuration / book / excerpt / distance bin; practice rows are left out.",
+            *self._design_notes(),
         ]
+
+    def _design_notes(self) -> list[str]:
+        """Which memory conditions (and delays) the columns hold; they are never pooled or paired across."""
+        if not self.designs:
+            return []
+        model_default = (f" Model files without a condition column are taken as {MODEL_DEFAULT_DESIGN} (excerpt in "
+                         "the prompt, the original evaluation's default).")
+        if len(self.designs) == 1:
+            return [f"Condition: {self.designs[0]} for every row.{model_default}"]
+        return [f"Conditions kept apart (own columns, own overall, never pooled or paired across): "
+                f"{', '.join(self.designs)}.{model_default}"]
+
+
+def _is_overall(condition: str) -> bool:
+    return condition == OVERALL or condition.endswith(" " + OVERALL)
 
 
 def read_sort(paths: Sequence[str | Path], by_bin: bool = True) -> Readings:
@@ -131,8 +162,13 @@ def read_sort(paths: Sequence[str | Path], by_bin: bool = True) -> Readings:
     frame = frame.assign(unit=frame["item"], score=frame["correct"].astype(float))
     configs = sorted(frame["config"].unique(), key=_sort_key)
     bins = sorted(frame["bin"].unique(), key=_sort_key) if by_bin else []
-    conditions = ([OVERALL] if len(configs) > 1 else []) + [
-        c for cfg in configs for c in [cfg, *[b for b in bins if b.startswith(cfg + " ")]]]
+    designs = sorted({_sort_key(c)[0] for c in configs})
+    conditions: list[str] = []
+    for design in designs:  # each design (STM, LTM, a delay) on its own: its macro, then its configurations
+        own = [c for c in configs if _sort_key(c)[0] == design]
+        label = OVERALL if len(designs) == 1 else overall_of(design)
+        conditions += ([label] if len(own) > 1 else []) + [
+            c for cfg in own for c in [cfg, *[b for b in bins if b.startswith(cfg + " ")]]]
     humans = frame[frame["is_human"]]
     models = frame[~frame["is_human"]]
     participants = []
@@ -168,4 +204,5 @@ def compare_sort(
     options = Options(criterion or AttentionCriterion(), exclude_flagged, n_boot, seed, rt_quantiles,
                       participant_tests, include_simulated)
     readings = read_sort(paths, by_bin)
-    return run_comparison(SortDesign(options, len(readings.groups) > 1), readings, options)
+    designs = sorted(set(readings.humans["design"]) | set(readings.models["design"]))
+    return run_comparison(SortDesign(options, len(readings.groups) > 1, designs), readings, options)

@@ -1,8 +1,9 @@
 """SORT trials with their item identity: what the comparison and the pooled humans of ``score sort`` both read.
 
-An item is (configuration, book, excerpt, distance bin); people who answered the same item are pooled on it and
-a participant is paired with a model on it. Kept apart from :mod:`benchlab.data.sort.compare` so that scoring
-does not depend on the comparison.
+An item is (design, configuration, book, excerpt, distance bin); people who answered the same item are pooled on it
+and a participant is paired with a model on it. The *design* is the memory condition and its delay (``STM``,
+``LTM``, ``LTM delay 30 s``): answers under different designs are different measurements and never pooled or
+paired. Kept apart from :mod:`benchlab.data.sort.compare` so that scoring does not depend on the comparison.
 """
 
 from __future__ import annotations
@@ -22,8 +23,27 @@ def config_name(le: int, ls: int) -> str:
     return f"e{le}-s{ls}"
 
 
+def design_label(condition: str, delay_s: float) -> str:
+    """``STM`` / ``LTM`` (upper case), with ``delay N s`` when the question came a second or more after reading."""
+    label = condition.strip().upper()
+    if label and delay_s == delay_s and delay_s >= 1:
+        label += f" delay {delay_s:g} s"
+    return label
+
+
+#: The design a model results file without a ``condition`` column is taken to have when people's files say theirs:
+#: the original evaluation's default (``in_context: true``, the excerpt in the prompt).
+MODEL_DEFAULT_DESIGN = "STM"
+
+
 def read_rows(paths: Sequence[str | Path]) -> pd.DataFrame:
-    """Scoring rows plus ``item`` (configuration/book/excerpt/bin), ``config``, ``bin`` and ``rt_ms``."""
+    """Scoring rows plus ``item`` (design/configuration/book/excerpt/bin), ``design``, ``config``, ``bin``, ``rt_ms``.
+
+    ``config`` is ``e{L_E}-s{L_S}``, prefixed by the design when any file names one (``STM e250-s20``). Each
+    participant's ``who`` is the participant id; when one id has rows of more than one kind (a person and a pilot,
+    or two pilot kinds), the simulated rows get their own ``who`` (``P01 (simulated oracle)``), so they are never
+    one row.
+    """
     frames = []
     for file in find_results(paths):
         scored = read_results(file)
@@ -34,21 +54,36 @@ def read_rows(paths: Sequence[str | Path]) -> pd.DataFrame:
         n = len(scored)
         excerpt = raw["excerpt_idx"] if "excerpt_idx" in raw.columns else pd.Series([""] * n)
         rt = pd.to_numeric(raw["rt_ms"], errors="coerce") if "rt_ms" in raw.columns else pd.Series([np.nan] * n)
+        delay = (pd.to_numeric(raw["delay_ms"], errors="coerce") if "delay_ms" in raw.columns
+                 else pd.Series([np.nan] * n))
+        # the measured delay (continue key to question) of the file's real trials, to the second: the design's delay
+        real = ~scored["practice"].to_numpy(dtype=bool)
+        delays = delay.to_numpy(dtype=float)[real] if real.any() else np.empty(0)
+        delay_s = float(np.round(np.nanmedian(delays) / 1000.0)) if np.isfinite(delays).any() else np.nan
         scored = scored.assign(
             excerpt_idx=excerpt.to_numpy(), rt_ms=rt.to_numpy(dtype=float),
+            design=[design_label(c, delay_s) for c in scored["condition"].astype(str)],
         )
         frames.append(scored)
     frame = pd.concat(frames, ignore_index=True)
     frame = frame[~frame["practice"]].copy()
     if frame.empty:
         raise BenchlabError("no scored trials (only practice rows?)")
-    frame["config"] = [config_name(a, b)
-                       for a, b in zip(frame["excerpt_length"], frame["segment_length"], strict=True)]
+    if (frame["design"] != "").any():
+        frame.loc[~frame["is_human"] & (frame["design"] == ""), "design"] = MODEL_DEFAULT_DESIGN
+    several = frame["design"].nunique() > 1  # one design for every row: columns keep their plain names
+    frame["config"] = [f"{d} {config_name(a, b)}" if d and several else config_name(a, b)
+                       for d, a, b in zip(frame["design"], frame["excerpt_length"], frame["segment_length"],
+                                          strict=True)]
     frame["bin"] = [f"{c} d{b}" for c, b in zip(frame["config"], frame["distance_bin"], strict=True)]
     frame["item"] = [f"{c}/{bk}/{ex}/{b}" if ex != "" else ""
                      for c, bk, ex, b in zip(frame["config"], frame["book_idx"], frame["excerpt_idx"],
                                              frame["distance_bin"], strict=True)]
     frame["who"] = [p if h and p else (m[len("human-"):] if h else m)
                     for p, h, m in zip(frame["participant"], frame["is_human"], frame["model_name"], strict=True)]
+    humans = frame["is_human"]
+    kinds = frame[humans].groupby("who")["simulated"].nunique()
+    mixed = frame["who"].isin(kinds[kinds > 1].index) & humans & (frame["simulated"] != "")
+    frame.loc[mixed, "who"] = frame.loc[mixed, "who"] + " (simulated " + frame.loc[mixed, "simulated"] + ")"
     frame["correct"] = frame["correct"].astype(bool)
     return frame

@@ -10,8 +10,8 @@ numbers here are the numbers ``benchlab score worldsense`` prints. On top of tha
 * **Pooled humans.** Each tuple counts once: its score is the mean over the participants who completed it (the
   expected score of a random participant on that tuple); tuples are then aggregated like a model's. So a tuple
   answered by three people does not weigh three times, and the CI resamples tuples (clustered by item).
-* **Tests.** Pooled humans minus each model on the tuples both have: a paired bootstrap over shared tuples,
-  stratified like the score (two-sided, re-centred null). When humans and a model share no tuple (other test
+* **Tests.** Pooled humans minus each model on the tuples both have: people x tuples (crossed) t-test together
+  with the exact sign-flip test over shared tuples, the larger p (:mod:`benchlab.data.analysis.crossed`). When humans and a model share no tuple (other test
   set), an unpaired bootstrap of tuple scores.
 * **People.** Per-participant spread (min/median/max), attention flags (accuracy on the trivial control problems,
   share of too-fast responses), response-time median/IQR per problem, item accuracy by RT quartile, and
@@ -159,6 +159,8 @@ class WorldSenseDesign(Design):
     def __init__(self, options: Options, ci: str, readings: Readings, warnings: list[str]) -> None:
         self.options = options
         self.ci = ci
+        # --ci benchmark: the paper's own 1.96*sem everywhere, as asked (the notes say what it cannot show)
+        self.pooled_crossed = self.honest_cells = ci != "benchmark"
         self.problems = readings.groups
         self.warnings = warnings
         # the benchmark's own CI of every participant and model, computed at once (per row it costs more)
@@ -213,6 +215,21 @@ class WorldSenseDesign(Design):
             "rebalanced over sizes); CI as for accuracy.",
             "Pooled humans: each tuple once, scored as the mean over the participants who completed it"
             + ("; flagged participants excluded." if o.exclude_flagged else "."),
+            ("Pooled humans' 95% CI: crossed people x tuples (method-of-moments variance components for people, "
+             "tuple-clustered variance within problem x size strata, t with Satterthwaite df), so it widens with "
+             "few people; n/a (with the reason) for one participant or no variation. Checked by `benchlab bench "
+             "coverage`. One person's or model's cell with a stratum without variation: Wilson with Kish's "
+             "effective n instead of the bootstrap (which would print a zero-width interval)."
+             if self.ci == "bootstrap" else
+             "With --ci benchmark every cell, pooled humans included, uses the paper's 1.96*sem over tuples, which "
+             "ignores the spread between people and is zero wherever every tuple scored the same: zero width "
+             "there is no certainty."),
+            "Tests: pooled humans minus model on shared tuples: the larger p of the crossed people x tuples t-test "
+            "and the two-sided paired sign-flip permutation test of the score difference stratified like the score "
+            f"(exact up to 16 non-zero tuple differences, else {o.n_boot} random flips); CI: crossed (with one "
+            "participant: the sign-flip test and a percentile bootstrap within strata, about that person); "
+            "unpaired bootstrap when no tuple is shared."
+            if self.pooled_crossed else
             "Tests: pooled humans minus model on shared tuples: two-sided paired sign-flip permutation test of the "
             "score difference stratified like the score (exact up to 16 non-zero tuple differences, else "
             f"{o.n_boot} random flips), CI = percentile bootstrap within strata, left out ('n/a') when a stratum "
