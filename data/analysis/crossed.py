@@ -251,7 +251,7 @@ def human_model_test(who: Sequence[Hashable] | np.ndarray, item: Sequence[Hashab
     flip = paired_permutation_test(h, m, item_strata, weights, n_boot=n_perm, seed=seed, level=level)
     flip_note = flip.note.split("; CI")[0]
     shape = f"{est.n_people} people x {est.n_items} {unit_word}"
-    if est.n_people < 2 or not est.available and est.p_value != est.p_value:
+    if est.n_people < 2 or (not est.available and est.p_value != est.p_value):
         why = est.note or "no interval"
         about = (f"one participant: about this person's {unit_word}, not people in general; " if est.n_people < 2
                  else "")

@@ -189,7 +189,8 @@ def run_comparison(design: Design, readings: Readings, options: Options) -> Comp
     rt, rt_bins, rts_ms = _response_times(readings, options.rt_quantiles)
     return Comparison(
         benchmark=design.benchmark, unit=design.unit, conditions=readings.conditions, entries=entries, cells=cells,
-        tests=_tests(design, readings, pooled, pooled_rows, options), spread=_spread(readings.conditions, poolable, cells),
+        tests=_tests(design, readings, pooled, pooled_rows, options),
+        spread=_spread(readings.conditions, poolable, cells),
         rt=rt, rt_quantiles=rt_bins, rts_ms=rts_ms, agreement=_agreement(design, readings, set(poolable)),
         notes=design.notes(simulated_note(simulated, options.include_simulated)) + _na_notes(cells, entries),
         extra_tables=design.extra_tables([(n, f) for _k, n, f in rows], {e.name: e.label for e in entries}),

@@ -31,6 +31,26 @@ def design_label(condition: str, delay_s: float) -> str:
     return label
 
 
+def designs(frame: pd.DataFrame) -> list[str]:
+    """Each row's design (:func:`design_label`): its condition, and the delay measured in its file.
+
+    The delay is the median measured delay (continue key to question) of the file's real trials, to the second;
+    a session has one designed delay, and the median keeps a slow frame or two from splitting it.
+    """
+    out = [""] * len(frame)
+    real = ~frame["practice"].to_numpy(dtype=bool)
+    delay = frame["delay_ms"].to_numpy(dtype=float)
+    conditions = frame["condition"].astype(str).to_numpy(dtype=object)
+    sources = frame["source"].astype(str).to_numpy(dtype=object)
+    for source in dict.fromkeys(sources.tolist()):
+        mine = sources == source
+        chosen = delay[mine & real] if (mine & real).any() else delay[mine]
+        delay_s = float(np.round(np.nanmedian(chosen) / 1000.0)) if np.isfinite(chosen).any() else np.nan
+        for i in np.flatnonzero(mine):
+            out[i] = design_label(str(conditions[i]), delay_s)
+    return out
+
+
 #: The design a model results file without a ``condition`` column is taken to have when people's files say theirs:
 #: the original evaluation's default (``in_context: true``, the excerpt in the prompt).
 MODEL_DEFAULT_DESIGN = "STM"
@@ -54,15 +74,8 @@ def read_rows(paths: Sequence[str | Path]) -> pd.DataFrame:
         n = len(scored)
         excerpt = raw["excerpt_idx"] if "excerpt_idx" in raw.columns else pd.Series([""] * n)
         rt = pd.to_numeric(raw["rt_ms"], errors="coerce") if "rt_ms" in raw.columns else pd.Series([np.nan] * n)
-        delay = (pd.to_numeric(raw["delay_ms"], errors="coerce") if "delay_ms" in raw.columns
-                 else pd.Series([np.nan] * n))
-        # the measured delay (continue key to question) of the file's real trials, to the second: the design's delay
-        real = ~scored["practice"].to_numpy(dtype=bool)
-        delays = delay.to_numpy(dtype=float)[real] if real.any() else np.empty(0)
-        delay_s = float(np.round(np.nanmedian(delays) / 1000.0)) if np.isfinite(delays).any() else np.nan
         scored = scored.assign(
-            excerpt_idx=excerpt.to_numpy(), rt_ms=rt.to_numpy(dtype=float),
-            design=[design_label(c, delay_s) for c in scored["condition"].astype(str)],
+            excerpt_idx=excerpt.to_numpy(), rt_ms=rt.to_numpy(dtype=float), design=designs(scored),
         )
         frames.append(scored)
     frame = pd.concat(frames, ignore_index=True)

@@ -47,7 +47,7 @@ def human_model_name(participant: str) -> str:
 
 READ_COLUMNS = ["source", "line", "model_name", "is_human", "participant", "condition", "simulated", "excerpt_length",
                 "segment_length", "book_idx", "distance_bin", "answer", "ground_truth", "correct", "practice", "rt_ms",
-                "reading_ms"]
+                "reading_ms", "delay_ms"]
 
 
 def find_results(paths: Iterable[str | Path]) -> list[Path]:
@@ -164,6 +164,7 @@ def read_results(path: str | Path) -> pd.DataFrame:
         "book_idx": _ints(frame, p, "book_idx", 0), "distance_bin": _ints(frame, p, "distance_bin", 0),
         "answer": answer, "ground_truth": truth, "correct": answer == truth, "practice": practice.astype(bool),
         "rt_ms": _optional_float(frame, "rt_ms"), "reading_ms": _optional_float(frame, "reading_ms"),
+        "delay_ms": _optional_float(frame, "delay_ms"),
     })[READ_COLUMNS]
 
 

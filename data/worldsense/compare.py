@@ -9,10 +9,11 @@ numbers here are the numbers ``benchlab score worldsense`` prints. On top of tha
   benchmark's own ``1.96 * sem`` is kept in the numeric export (``benchmark_ci95``) for comparison with papers.
 * **Pooled humans.** Each tuple counts once: its score is the mean over the participants who completed it (the
   expected score of a random participant on that tuple); tuples are then aggregated like a model's. So a tuple
-  answered by three people does not weigh three times, and the CI resamples tuples (clustered by item).
+  answered by three people does not weigh three times, and the CI counts both people and tuples
+  (:mod:`benchlab.data.analysis.crossed`), so it is wide with few people.
 * **Tests.** Pooled humans minus each model on the tuples both have: people x tuples (crossed) t-test together
-  with the exact sign-flip test over shared tuples, the larger p (:mod:`benchlab.data.analysis.crossed`). When humans and a model share no tuple (other test
-  set), an unpaired bootstrap of tuple scores.
+  with the exact sign-flip test over shared tuples, the larger p. When humans and a model share no tuple (other
+  test set), an unpaired bootstrap of tuple scores.
 * **People.** Per-participant spread (min/median/max), attention flags (accuracy on the trivial control problems,
   share of too-fast responses), response-time median/IQR per problem, item accuracy by RT quartile, and
   agreement (percent, Fleiss' kappa) on raw answers to Keys answered by two or more participants.
