@@ -30,12 +30,14 @@ class Entry:
     kind: Kind
     flags: tuple[str, ...] = ()  # attention-criterion failures (participants only)
     simulated: str = ""  # the simulation strategy (e.g. "oracle") of a simulated participant; "" for a person
+    partial: str = ""  # "k of K cells" when the row lacks cells the models have (its overall is put aside)
 
     @property
     def label(self) -> str:
         marked = not self.simulated or self.name.endswith(f"(simulated {self.simulated})")
         name = self.name if marked else f"{self.name} (simulated {self.simulated})"
-        return f"{name} [flagged]" if self.flags else name
+        name = f"{name} [flagged]" if self.flags else name
+        return f"{name} [partial]" if self.partial else name
 
 
 @dataclass(frozen=True)
@@ -239,6 +241,8 @@ class Comparison:
     # -- formatting helpers ---------------------------------------------------------------------------------
     def _cell_text(self, entry: str, condition: str) -> str:
         cell = self.cell(entry, condition)
+        if cell is not None and cell.extra.get("partial"):
+            return f"partial ({cell.extra['partial']})"  # its value is in the methods notes and the export
         return "" if cell is None else cell.text()
 
     def _count_text(self, entry: str, condition: str) -> str:

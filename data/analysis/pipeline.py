@@ -182,20 +182,76 @@ def run_comparison(design: Design, readings: Readings, options: Options) -> Comp
         [p for p in poolable if not (options.exclude_flagged and flags[p])])])
     pooled = pool(pooled_rows, design)
     rows = _rows(readings, pooled)
-    entries = [Entry(p.name, "participant", flags[p.name], p.simulated) for p in people]
-    entries += [Entry(POOLED, "humans")] if not pooled.empty else []
-    entries += [Entry(m, "model") for m in readings.models_order]
     cells = _cells(design, readings.conditions, rows, pooled_rows, options)
+    partial, partial_notes = _partial(design, readings, rows, cells)
+    entries = [Entry(p.name, "participant", flags[p.name], p.simulated, partial.get(p.name, ""))
+               for p in people]
+    entries += [Entry(POOLED, "humans", partial=partial.get(POOLED, ""))] if not pooled.empty else []
+    entries += [Entry(m, "model") for m in readings.models_order]
     rt, rt_bins, rts_ms = _response_times(readings, options.rt_quantiles)
     return Comparison(
         benchmark=design.benchmark, unit=design.unit, conditions=readings.conditions, entries=entries, cells=cells,
         tests=_tests(design, readings, pooled, pooled_rows, options),
         spread=_spread(readings.conditions, poolable, cells),
         rt=rt, rt_quantiles=rt_bins, rts_ms=rts_ms, agreement=_agreement(design, readings, set(poolable)),
-        notes=design.notes(simulated_note(simulated, options.include_simulated)) + _na_notes(cells, entries),
+        notes=(design.notes(simulated_note(simulated, options.include_simulated)) + _na_notes(cells, entries)
+               + partial_notes),
         extra_tables=design.extra_tables([(n, f) for _k, n, f in rows], {e.name: e.label for e in entries}),
         pooled_simulated=options.include_simulated, chance=design.chance,
     )
+
+
+def _partial(design: Design, readings: Readings, rows: list[tuple[RowKind, str, pd.DataFrame]],
+             cells: dict[tuple[str, str], FigureCell]) -> tuple[dict[str, str], list[str]]:
+    """Rows (participants, pooled humans) missing cells the models have, marked, with their macro scores put aside.
+
+    A macro score over fewer cells is not the models' overall (one tuple of Infer.trivial is not "WorldSense
+    overall"): the cell is kept in the numeric export with ``partial`` set, the tables print "partial (k of K
+    cells)" there, and a note gives the row's score on its own cells beside every model's score recomputed on
+    the same units. Returns {row: "k of K cells"} and the notes.
+    """
+    models = readings.models
+    marks: dict[str, str] = {}
+    notes: list[str] = []
+    for c in readings.conditions:
+        model_units = design.subset(models, c)
+        if model_units.empty:
+            continue
+        ref, _w = design.strata(model_units, c)
+        if ref is None:
+            continue
+        full = {str(x) for x in ref}
+        for kind, name, frame in rows:
+            if kind == "model":
+                continue
+            mine = design.subset(frame, c)
+            cell = cells.get((name, c))
+            if mine.empty or cell is None:
+                continue
+            labels, _ = design.strata(mine, c)
+            have = {str(x) for x in labels or []}
+            if not have or have >= full:
+                continue
+            what = f"{len(have & full)} of {len(full)} cells"
+            cell.extra["partial"] = what
+            marks.setdefault(name, what)
+            same = []
+            units = set(identified(mine)["unit"])
+            for m in readings.models_order:
+                theirs = identified(model_units[model_units["who"] == m])
+                on = theirs[theirs["unit"].isin(units)]
+                if on.empty:
+                    continue
+                ml, mw = design.strata(on, c)
+                same.append(f"{m} {100 * stats.stratified_mean(on['score'].to_numpy(dtype=float), ml, mw):.1f}")
+            notes.append(f"Partial: {name} / {c} has {what} ({', '.join(sorted(have))}): "
+                         f"{100 * cell.value:.1f} on those cells only, not shown beside the models' {c}; on the same "
+                         f"{design.unit}: " + ("; ".join(same) if same else "no model answered them") + ".")
+    if notes:
+        notes.append("The models' own figures in the accuracy table are the benchmark's scores over all their "
+                     "cells; a partial row is compared with each model on its own units in the tests table "
+                     "('model (same units)').")
+    return marks, notes
 
 
 def _na_notes(cells: dict[tuple[str, str], FigureCell], entries: list[Entry]) -> list[str]:
@@ -348,9 +404,14 @@ def _permutation_test(design: Design, hp: pd.DataFrame, model: pd.Series, model_
         return stats.stratified_mean(h, labels, weights), stats.stratified_mean(mv, labels, weights), res
     if len(model_rows) < design.unpaired_min:
         return None
+    # each side is the design's own (rebalanced) score, so "model" here is the accuracy table's number
+    hl, hw = design.strata(hp, condition)
+    ml, mw = design.strata(model_rows, condition)
     res = stats.unpaired_bootstrap(hp["score"].to_numpy(dtype=float), model_rows["score"].to_numpy(dtype=float),
-                                   n_boot=options.n_boot, seed=options.seed)
-    return float(hp["score"].mean()), float(model_rows["score"].mean()), renamed(res, design.unpaired_label)
+                                   n_boot=options.n_boot, seed=options.seed, strata=(hl, hw, ml, mw))
+    h = stats.stratified_mean(hp["score"].to_numpy(dtype=float), hl, hw)
+    m = stats.stratified_mean(model_rows["score"].to_numpy(dtype=float), ml, mw)
+    return h, m, renamed(res, design.unpaired_label)
 
 
 def _mcnemar_test(design: Design, hp: pd.DataFrame, model: pd.Series, model_rows: pd.DataFrame,
