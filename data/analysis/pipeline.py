@@ -236,7 +236,7 @@ def _partial(design: Design, readings: Readings, rows: list[tuple[RowKind, str, 
             cell.extra["partial"] = what
             marks.setdefault(name, what)
             same = []
-            units = set(identified(mine)["unit"])
+            units = {u for u in mine["unit"] if str(u) != ""}
             for m in readings.models_order:
                 theirs = identified(model_units[model_units["who"] == m])
                 on = theirs[theirs["unit"].isin(units)]
@@ -409,9 +409,9 @@ def _permutation_test(design: Design, hp: pd.DataFrame, model: pd.Series, model_
     ml, mw = design.strata(model_rows, condition)
     res = stats.unpaired_bootstrap(hp["score"].to_numpy(dtype=float), model_rows["score"].to_numpy(dtype=float),
                                    n_boot=options.n_boot, seed=options.seed, strata=(hl, hw, ml, mw))
-    h = stats.stratified_mean(hp["score"].to_numpy(dtype=float), hl, hw)
-    m = stats.stratified_mean(model_rows["score"].to_numpy(dtype=float), ml, mw)
-    return h, m, renamed(res, design.unpaired_label)
+    h_score = stats.stratified_mean(hp["score"].to_numpy(dtype=float), hl, hw)
+    m_score = stats.stratified_mean(model_rows["score"].to_numpy(dtype=float), ml, mw)
+    return h_score, m_score, renamed(res, design.unpaired_label)
 
 
 def _mcnemar_test(design: Design, hp: pd.DataFrame, model: pd.Series, model_rows: pd.DataFrame,

@@ -78,10 +78,12 @@ class SortDesign(Design):
     pool_first = ("config", "bin")
     agreement_items_sorted = True
 
-    def __init__(self, options: Options, several_configs: bool, designs: list[str] | None = None) -> None:
+    def __init__(self, options: Options, several_configs: bool, designs: list[str] | None = None,
+                 input_notes: list[str] | None = None) -> None:
         self.options = options
         self.several_configs = several_configs
         self.designs = [d for d in designs or [] if d]
+        self.input_notes = input_notes or []
 
     def subset(self, frame: pd.DataFrame, condition: str) -> pd.DataFrame:
         if condition == OVERALL:
@@ -138,6 +140,7 @@ class SortDesign(Design):
             "Agreement: answers (A/B/X) to the same item by two or more participants; Fleiss' kappa.",
             "Items: configuration / book / excerpt / distance bin; practice rows are left out.",
             *self._design_notes(),
+            *self.input_notes,
         ]
 
     def _design_notes(self) -> list[str]:
@@ -205,4 +208,25 @@ def compare_sort(
                       participant_tests, include_simulated)
     readings = read_sort(paths, by_bin)
     designs = sorted(set(readings.humans["design"]) | set(readings.models["design"]))
-    return run_comparison(SortDesign(options, len(readings.groups) > 1, designs), readings, options)
+    notes = _foreign_files(paths)
+    if not readings.models.empty:
+        bare = sorted(set(readings.humans["design"]) - set(readings.models["design"]))
+        if bare:
+            notes.append(f"{', '.join(d or 'No condition' for d in bare)}: no model data (humans only there; no "
+                         "human-model test).")
+    return run_comparison(SortDesign(options, len(readings.groups) > 1, designs, notes), readings, options)
+
+
+def _foreign_files(paths: Sequence[str | Path]) -> list[str]:
+    """A note for other benchmarks' results files in the folders given (they are left out, said once per folder)."""
+    out = []
+    for raw in paths:
+        folder = Path(raw)
+        if not folder.is_dir():
+            continue
+        foreign = sorted(p for p in folder.rglob("*___results.jsonl") if p.is_file())
+        if foreign:
+            out.append(f"Not SORT results, left out: {len(foreign)} WorldSense-style file(s) "
+                       f"(<prompting>___<model>___results.jsonl, e.g. {foreign[0].name}) in {folder}; compare them "
+                       "with `benchlab compare worldsense`.")
+    return out

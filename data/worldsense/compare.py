@@ -357,6 +357,12 @@ def compare_worldsense(
     options = Options(criterion or AttentionCriterion(), exclude_flagged, n_boot, seed, rt_quantiles,
                       participant_tests, include_simulated)
     readings, warnings = read_worldsense(testset, results, include_published)
+    extra = [results] if isinstance(results, str | Path) else list(results or [])
+    for folder in map(Path, extra):
+        foreign = sorted(p for p in folder.rglob("*_results.csv") if p.is_file()) if folder.is_dir() else []
+        if foreign:
+            warnings = [*warnings, f"not WorldSense results, left out: {len(foreign)} SORT-style file(s) (e.g. "
+                        f"{foreign[0].name}) in {folder}; compare them with `benchlab compare sort`"]
     return run_comparison(WorldSenseDesign(options, ci, readings, warnings), readings, options)
 
 
