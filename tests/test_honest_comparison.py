@@ -280,3 +280,36 @@ def test_coverage_harness_runs_and_reports_every_setting() -> None:
     for r in results:
         assert 0.7 <= r.coverage <= 1.0 and r.coverage >= r.coverage_items - 0.05
         assert 0 <= r.fpr <= 0.3 and r.width > r.width_items
+
+
+def _cli(args: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str]:
+    from benchlab.tui.cli import main
+
+    code = 0
+    try:
+        main(args)
+    except SystemExit as exc:
+        code = int(exc.code or 0)
+    out = capsys.readouterr()
+    return code, out.out + out.err
+
+
+def test_bench_coverage_and_power_commands_print_their_tables(tmp_path: Path,
+                                                            capsys: pytest.CaptureFixture[str]) -> None:
+    code, out = _cli(["bench", "coverage", "--studies", "20", "--participants", "3", "--items", "12",
+                      "--boot", "200"], capsys)
+    assert code == 0, out
+    assert "coverage crossed %" in out and "FPR item sign-flip %" in out and "target: coverage 93-97%" in out
+    code, out = _cli(["power", "sort", "--simulations", "50", "--participants", "3", "--max-participants", "4",
+                      "--model-score", "0.2", "--human-accuracy", "0.9"], capsys)
+    assert code == 0, out
+    assert "expected CI width (points)" in out and "power" in out
+    assert "Smallest number of participants with power >= 80%" in out or "not reached" in out
+    write_csv(tmp_path / "250-s20-human-p1_results.csv", "human-p1", [True] * 6 + [False] * 2, "p1")
+    write_csv(tmp_path / "250-s20-human-p2_results.csv", "human-p2", [True] * 4 + [False] * 4, "p2")
+    code, out = _cli(["power", "sort", "--pilot", str(tmp_path), "--simulations", "50", "--max-participants", "3"],
+                     capsys)
+    assert code == 0, out
+    assert "from the pilot data" in out and "(2 people)" in out
+    code, out = _cli(["bench", "coverage", "--participants", "1"], capsys)
+    assert code == 2 and "at least 2" in out
