@@ -213,7 +213,8 @@ class WorldSenseDesign(Design):
              "95% CI: the benchmark's own 1.96*sem (pooled second moments, min-cell counts); nan for one-tuple "
              "cells."),
             "Bias: +1 = always TRUE/POSSIBLE/decidable, -1 = the opposite, 0 = balanced (the benchmark's tuple bias, "
-            "rebalanced over sizes); CI as for accuracy.",
+            "rebalanced over sizes); CI: bootstrap over tuples within sizes, or Wilson with Kish's effective n on "
+            "(bias+1)/2 where a size has no variation (never a zero-width interval).",
             "Pooled humans: each tuple once, scored as the mean over the participants who completed it"
             + ("; flagged participants excluded." if o.exclude_flagged else "."),
             ("Pooled humans' 95% CI: crossed people x tuples (method-of-moments variance components for people, "
@@ -381,6 +382,12 @@ def _bias_tables(rows: list[tuple[str, pd.DataFrame]], problems: list[str], labe
             values = sub["bias"].to_numpy(dtype=float)
             value = stats.stratified_mean(values, strata, weights)
             lo, hi = stats.bootstrap_ci(values, strata, weights, n_boot=n_boot, seed=seed)
+            constant = pd.Series(values).groupby(pd.Series(strata, dtype=object)).nunique().min() < 2
+            if constant or not hi - lo > 1e-12:
+                # a stratum without variation: nothing to bootstrap (a perfect answerer printed [0.00, 0.00]);
+                # Wilson with Kish's effective n on (bias + 1) / 2, which lies in [0, 1], mapped back
+                wlo, whi = stats.wilson_kish_ci((values + 1) / 2, strata, weights)
+                lo, hi = 2 * wlo - 1, 2 * whi - 1
             wide[prob].append(f"{value:.2f}" if lo != lo else f"{value:.2f} [{lo:.2f}, {hi:.2f}]")
             long_rows.append({"who": name, "condition": prob, "bias": round(value, 6),
                               "ci_low": None if lo != lo else round(lo, 6),
