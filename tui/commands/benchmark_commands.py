@@ -14,6 +14,7 @@ import click
 from benchlab.annotations.fastbook.commands import COMMANDS as FASTBOOK_COMMANDS
 from benchlab.annotations.registry import registry
 from benchlab.annotations.stats_commands import COMMANDS as STATS_COMMANDS
+from benchlab.annotations.study_commands import COMMANDS as STUDY_COMMANDS
 from benchlab.annotations.task import Command
 from benchlab.tui.commands import groups
 from benchlab.tui.commands.declared import command_from
@@ -50,4 +51,5 @@ for _task in registry():  # built-in tasks, then plug-ins (``benchlab.tasks`` en
     register(_task.commands, _task.name)
 register(FASTBOOK_COMMANDS)
 register(STATS_COMMANDS)
+register(STUDY_COMMANDS)
 register((SCREEN_BENCH,))
