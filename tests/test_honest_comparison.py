@@ -313,3 +313,26 @@ def test_bench_coverage_and_power_commands_print_their_tables(tmp_path: Path,
     assert "from the pilot data" in out and "(2 people)" in out
     code, out = _cli(["bench", "coverage", "--participants", "1"], capsys)
     assert code == 2 and "at least 2" in out
+
+
+async def test_results_screen_keeps_stm_and_ltm_apart(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Why: the app's Results screen pooled STM and LTM like `compare sort` did."""
+    from textual.widgets import DataTable
+
+    from benchlab.tui.screens.results import ResultsScreen
+    from tests.test_results_screen import Host, settle, table_text
+
+    monkeypatch.chdir(tmp_path)
+    _session(tmp_path / "sort" / "stm", "P01", "stm", [True] * 20)
+    _session(tmp_path / "sort" / "ltm", "P02", "ltm", [i % 5 < 2 for i in range(20)])
+    screen = ResultsScreen("sort", None, "sort", now=lambda: "12:00:00")
+    screen.POLL_SECONDS = 0.1
+    async with Host(screen).run_test(size=(160, 45)) as pilot:
+        await settle(screen, pilot)
+        table = screen.query_one("#accuracy", DataTable)
+        headers = [str(c.label) for c in table.columns.values()]
+        assert "STM e250-s20" in headers and "LTM e250-s20" in headers and "e250-s20" not in headers
+        rows = {r[0]: r for r in table_text(table)}
+        pooled = rows[POOLED]
+        stm_at, ltm_at = headers.index("STM e250-s20"), headers.index("LTM e250-s20")
+        assert pooled[stm_at].startswith("100.0") and pooled[ltm_at].startswith("40.0")  # never one 70.0
