@@ -9,6 +9,12 @@ people who answered it), every model, CIs and counts, the tests with their metho
 spread, attention flags, agreement between people and response-time summaries. So a new benchmark gets all of
 that by declaring, and a fix here reaches every benchmark at once.
 
+Uncertainty is honest with few people: the pooled humans' interval and their tests against a model count both
+people and items (:mod:`benchlab.data.analysis.crossed`, checked by ``benchlab bench coverage``); one person's or
+model's interval is never zero width where a stratum has no variation (Wilson with Kish's n); "[CI n/a]" comes
+with its reason in the notes. Rows missing cells the models have are marked partial and their macro score is put
+aside (the notes give it beside the models' scores on the same units).
+
 Units frames (``Readings.humans``, ``Readings.models``) have at least ``who`` (participant id or model name),
 ``unit`` (the paired-test unit: a WorldSense tuple, a SORT item; ``""`` when it cannot be identified) and
 ``score`` (the unit's score in [0, 1]), plus whatever columns the design's :meth:`Design.subset` and
