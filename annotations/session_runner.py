@@ -72,6 +72,18 @@ class ResponseTiming:
     #: menu time is not in the RT), ``first_onset_mono`` when the trial was first on screen.
     interrupted: bool = False
     first_onset_mono: float | None = None
+    #: Web sessions: the page's own stamps (``performance.now()``, ms): stimulus painted, key pressed, their
+    #: difference, and the page's clock offset to the server's monotonic clock (page - server) at the time.
+    client_rt_ms: float | None = None
+    client_onset_ms: float | None = None
+    client_key_ms: float | None = None
+    client_clock_offset_ms: float | None = None
+
+    @property
+    def client_fields(self) -> dict[str, float | None]:
+        """The page-side timing (all ``None`` outside a web session)."""
+        return {"client_rt_ms": self.client_rt_ms, "client_onset_ms": self.client_onset_ms,
+                "client_key_ms": self.client_key_ms, "client_clock_offset_ms": self.client_clock_offset_ms}
 
     @property
     def rt_ms(self) -> float | None:
@@ -234,8 +246,11 @@ class SessionRunner:
 
     def _event(self, event: str, **fields: Any) -> None:
         """Append one event (fsynced) once the session has started; before consent nothing is written."""
-        if not self.files.plan.exists():
-            return
+        if self.files.plan.exists():
+            self.log_event(event, **fields)
+
+    def log_event(self, event: str, **fields: Any) -> None:
+        """Append one event (fsynced), even before consent: a web session logs its connections from the start."""
         record = {"event": event, "mono": time.monotonic(), "timestamp": wall_clock_now(),
                   "participant": self.plan.participant, "session": self.plan.session, **fields}
         append_line(self.files.events, json.dumps(record, ensure_ascii=False))
@@ -300,6 +315,10 @@ class SessionRunner:
     def _record(self, step: PlannedStep, response: str, timing: ResponseTiming, *, skipped: bool) -> Feedback | None:
         record = self.task.make_record(self.plan, step, response, timing, skipped=skipped, simulated=self.simulated)
         (self.practice_log if step.practice else self.results_log).append(record)
+        client = timing.client_fields
+        if any(v is not None for v in client.values()):  # web sessions: beside the record, whatever its format
+            self._event("client_timing", item_id=step.item_id, practice=step.practice, trial_index=step.index,
+                        rt_ms=timing.rt_ms, **client)
         if step.practice:
             self.practice_this_run += 1
         else:

@@ -37,7 +37,7 @@ from benchlab.data.analysis.pipeline import (
     wilson_cell,
 )
 from benchlab.data.analysis.stats import AttentionCriterion, FigureCell
-from benchlab.data.sort.items import MODEL_DEFAULT_DESIGN, read_rows
+from benchlab.data.sort.items import MODEL_DEFAULT_MEMORY, read_rows
 
 __all__ = ["OVERALL", "SortDesign", "compare_sort", "read_rows", "watched_files"]
 
@@ -53,17 +53,23 @@ def watched_files(paths: Sequence[Path]) -> list[Path]:
 
 
 def _sort_key(cond: str) -> tuple[str, int, int, int]:
-    """Order of the columns: design, excerpt length, segment length, distance bin (``[design ]e250-s20[ d62]``)."""
+    """Order of the columns: memory condition, excerpt length, segment length, then distance bins (``e250-s20
+    d62``) or gap bins (``e69607-s20 gap 1k-1.5k``); a memory condition prefixes them (``LTM e250-s20 d62``)."""
     words = cond.split()
     at = next(i for i, w in enumerate(words) if w.startswith("e") and "-s" in w)
     le, ls = words[at][1:].split("-s")
-    rest = words[at + 1:]
-    return (" ".join(words[:at]), int(le), int(ls), int(rest[0][1:]) if rest else -1)
+    rest = " ".join(words[at + 1:])
+    if rest.startswith("gap "):
+        upper = rest.removeprefix("gap ").split("-")[-1]
+        edge = round(float(upper[:-1]) * 1000) if upper.endswith("k") else int(upper)
+    else:
+        edge = int(rest.removeprefix("d")) if rest else -1
+    return (" ".join(words[:at]), int(le), int(ls), edge)
 
 
-def overall_of(design: str) -> str:
-    """The macro column of one design: ``overall`` when there is one design, else ``STM overall`` ..."""
-    return f"{design} {OVERALL}" if design else OVERALL
+def overall_of(memory: str) -> str:
+    """The macro column of one memory condition: ``overall`` when there is one, else ``STM overall`` ..."""
+    return f"{memory} {OVERALL}" if memory else OVERALL
 
 
 class SortDesign(Design):
@@ -88,9 +94,9 @@ class SortDesign(Design):
     def subset(self, frame: pd.DataFrame, condition: str) -> pd.DataFrame:
         if condition == OVERALL:
             return frame
-        if condition.endswith(" " + OVERALL):  # one design's macro column: never across designs
-            return frame[frame["design"] == condition[: -len(OVERALL) - 1]]
-        col = "bin" if " d" in condition else "config"
+        if condition.endswith(" " + OVERALL):  # one memory condition's macro column: never across them
+            return frame[frame["memory"] == condition[: -len(OVERALL) - 1]]
+        col = "bin" if _sort_key(condition)[3] != -1 else "config"  # "[LTM ]e250-s20 d62" / "... gap 0-400"
         return frame[frame[col] == condition]
 
     def strata(self, frame: pd.DataFrame, condition: str) -> Strata:
@@ -147,7 +153,7 @@ class SortDesign(Design):
         """Which memory conditions (and delays) the columns hold; they are never pooled or paired across."""
         if not self.designs:
             return []
-        model_default = (f" Model files without a condition column are taken as {MODEL_DEFAULT_DESIGN} (excerpt in "
+        model_default = (f" Model files without a condition column are taken as {MODEL_DEFAULT_MEMORY} (excerpt in "
                          "the prompt, the original evaluation's default).")
         if len(self.designs) == 1:
             return [f"Condition: {self.designs[0]} for every row.{model_default}"]
@@ -207,10 +213,10 @@ def compare_sort(
     options = Options(criterion or AttentionCriterion(), exclude_flagged, n_boot, seed, rt_quantiles,
                       participant_tests, include_simulated)
     readings = read_sort(paths, by_bin)
-    designs = sorted(set(readings.humans["design"]) | set(readings.models["design"]))
+    designs = sorted(set(readings.humans["memory"]) | set(readings.models["memory"]))
     notes = _foreign_files(paths)
     if not readings.models.empty:
-        bare = sorted(set(readings.humans["design"]) - set(readings.models["design"]))
+        bare = sorted(set(readings.humans["memory"]) - set(readings.models["memory"]))
         if bare:
             notes.append(f"{', '.join(d or 'No condition' for d in bare)}: no model data (humans only there; no "
                          "human-model test).")

@@ -1,9 +1,9 @@
 """SORT trials with their item identity: what the comparison and the pooled humans of ``score sort`` both read.
 
-An item is (design, configuration, book, excerpt, distance bin); people who answered the same item are pooled on it
-and a participant is paired with a model on it. The *design* is the memory condition and its delay (``STM``,
-``LTM``, ``LTM delay 30 s``): answers under different designs are different measurements and never pooled or
-paired. Kept apart from :mod:`benchlab.data.sort.compare` so that scoring does not depend on the comparison.
+An item is (memory condition, configuration, book, excerpt, distance bin); people who answered the same item are
+pooled on it and a participant is paired with a model on it. The *memory condition* is STM/LTM with the delay
+(``STM``, ``LTM``, ``LTM delay 30 s``): answers under different ones are different
+measurements and never pooled or paired. Kept apart from :mod:`benchlab.data.sort.compare` so that scoring does not depend on the comparison.
 """
 
 from __future__ import annotations
@@ -23,16 +23,19 @@ def config_name(le: int, ls: int) -> str:
     return f"e{le}-s{ls}"
 
 
-def design_label(condition: str, delay_s: float) -> str:
-    """``STM`` / ``LTM`` (upper case), with ``delay N s`` when the question came a second or more after reading."""
+def memory_label(condition: str, delay_s: float) -> str:
+    """``STM`` / ``LTM`` (upper case), with ``delay N s`` when the question came a second or more after reading.
+
+    The whole-book design needs no mark here: its configuration (``e69607-s20``, the whole book) is its own.
+    """
     label = condition.strip().upper()
     if label and delay_s == delay_s and delay_s >= 1:
         label += f" delay {delay_s:g} s"
     return label
 
 
-def designs(frame: pd.DataFrame) -> list[str]:
-    """Each row's design (:func:`design_label`): its condition, and the delay measured in its file.
+def memory_conditions(frame: pd.DataFrame) -> list[str]:
+    """Each row's memory condition (:func:`memory_label`): STM/LTM and the delay measured in its file.
 
     The delay is the median measured delay (continue key to question) of the file's real trials, to the second;
     a session has one designed delay, and the median keeps a slow frame or two from splitting it.
@@ -47,19 +50,29 @@ def designs(frame: pd.DataFrame) -> list[str]:
         chosen = delay[mine & real] if (mine & real).any() else delay[mine]
         delay_s = float(np.round(np.nanmedian(chosen) / 1000.0)) if np.isfinite(chosen).any() else np.nan
         for i in np.flatnonzero(mine):
-            out[i] = design_label(str(conditions[i]), delay_s)
+            out[i] = memory_label(str(conditions[i]), delay_s)
     return out
 
 
-#: The design a model results file without a ``condition`` column is taken to have when people's files say theirs:
+#: The condition a model results file without a ``condition`` column is taken to have when people's files say theirs:
 #: the original evaluation's default (``in_context: true``, the excerpt in the prompt).
-MODEL_DEFAULT_DESIGN = "STM"
+MODEL_DEFAULT_MEMORY = "STM"
+
+
+def bin_name(config: str, distance_bin: int, design: str = "excerpt") -> str:
+    """``e250-s20 d62`` (a distance bin, right edge) or, for whole-book trials, ``e69607-s20 gap 25k-40k``."""
+    if design == "whole-book":
+        from benchlab.data.sort.whole_book import gap_bin_label
+
+        return f"{config} gap {gap_bin_label(int(distance_bin))}"
+    return f"{config} d{distance_bin}"
 
 
 def read_rows(paths: Sequence[str | Path]) -> pd.DataFrame:
-    """Scoring rows plus ``item`` (design/configuration/book/excerpt/bin), ``design``, ``config``, ``bin``, ``rt_ms``.
+    """Scoring rows plus ``item`` (memory/configuration/book/excerpt/bin), ``memory``, ``config``, ``bin``, ``rt_ms``.
 
-    ``config`` is ``e{L_E}-s{L_S}``, prefixed by the design when any file names one (``STM e250-s20``). Each
+    ``memory`` is the memory condition (:func:`memory_conditions`: ``STM``, ``LTM delay 30 s`` ...);
+    ``config`` is ``e{L_E}-s{L_S}``, prefixed by it when the rows have more than one (``STM e250-s20``). Each
     participant's ``who`` is the participant id; when one id has rows of more than one kind (a person and a pilot,
     or two pilot kinds), the simulated rows get their own ``who`` (``P01 (simulated oracle)``), so they are never
     one row.
@@ -75,20 +88,21 @@ def read_rows(paths: Sequence[str | Path]) -> pd.DataFrame:
         excerpt = raw["excerpt_idx"] if "excerpt_idx" in raw.columns else pd.Series([""] * n)
         rt = pd.to_numeric(raw["rt_ms"], errors="coerce") if "rt_ms" in raw.columns else pd.Series([np.nan] * n)
         scored = scored.assign(
-            excerpt_idx=excerpt.to_numpy(), rt_ms=rt.to_numpy(dtype=float), design=designs(scored),
+            excerpt_idx=excerpt.to_numpy(), rt_ms=rt.to_numpy(dtype=float), memory=memory_conditions(scored),
         )
         frames.append(scored)
     frame = pd.concat(frames, ignore_index=True)
     frame = frame[~frame["practice"]].copy()
     if frame.empty:
         raise BenchlabError("no scored trials (only practice rows?)")
-    if (frame["design"] != "").any():
-        frame.loc[~frame["is_human"] & (frame["design"] == ""), "design"] = MODEL_DEFAULT_DESIGN
-    several = frame["design"].nunique() > 1  # one design for every row: columns keep their plain names
+    if (frame["memory"] != "").any():
+        frame.loc[~frame["is_human"] & (frame["memory"] == ""), "memory"] = MODEL_DEFAULT_MEMORY
+    several = frame["memory"].nunique() > 1  # one condition for every row: columns keep their plain names
     frame["config"] = [f"{d} {config_name(a, b)}" if d and several else config_name(a, b)
-                       for d, a, b in zip(frame["design"], frame["excerpt_length"], frame["segment_length"],
+                       for d, a, b in zip(frame["memory"], frame["excerpt_length"], frame["segment_length"],
                                           strict=True)]
-    frame["bin"] = [f"{c} d{b}" for c, b in zip(frame["config"], frame["distance_bin"], strict=True)]
+    frame["bin"] = [bin_name(c, b, d) for c, b, d in zip(frame["config"], frame["distance_bin"], frame["design"],
+                                                          strict=True)]
     frame["item"] = [f"{c}/{bk}/{ex}/{b}" if ex != "" else ""
                      for c, bk, ex, b in zip(frame["config"], frame["book_idx"], frame["excerpt_idx"],
                                              frame["distance_bin"], strict=True)]

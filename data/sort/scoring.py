@@ -37,11 +37,14 @@ from benchlab.data.analysis.stats import (
     wilson_kish_ci,
 )
 from benchlab.data.errors import BenchlabError
-from benchlab.data.sort.items import designs, read_rows
+from benchlab.data.sort.items import memory_conditions, read_rows
 from benchlab.data.sort.results import read_many
+from benchlab.data.sort.whole_book import gap_bin_label
 from benchlab.data.tables import Table
 
 POOLED_HUMANS = "humans (pooled)"
+GAP_BIN_TABLE = ("by gap bin (whole-book design: words between the end of the earlier segment and the start of the "
+                 "later one, bin [lower, right edge))")
 CHANCE = 0.5
 
 
@@ -58,13 +61,13 @@ def _subjects(frame: pd.DataFrame) -> list[tuple[str, pd.DataFrame]]:
     A participant's sessions share a row only when they share the design and the kind (a person, or one pilot
     strategy); a different delay or pilot kind is a different row.
     """
-    design = pd.Series([d.lower() for d in designs(frame)], index=frame.index)
-    labels = frame["model_name"].where(design == "", frame["model_name"] + " " + design)
+    memory = pd.Series([d.lower() for d in memory_conditions(frame)], index=frame.index)
+    labels = frame["model_name"].where(memory == "", frame["model_name"] + " " + memory)
     labels = labels.where(frame["simulated"] == "", labels + " (simulated " + frame["simulated"] + ")")
     return [(str(name), group) for name, group in frame.groupby(labels, sort=True)]
 
 
-ITEM_COLUMNS = ["condition", "item", "excerpt_length", "segment_length", "distance_bin", "acc", "people"]
+ITEM_COLUMNS = ["condition", "item", "excerpt_length", "segment_length", "distance_bin", "design", "acc", "people"]
 
 
 def people_answers(paths: Iterable[str | Path]) -> pd.DataFrame:
@@ -75,7 +78,7 @@ def people_answers(paths: Iterable[str | Path]) -> pd.DataFrame:
     """
     rows = read_rows(list(paths))
     people = rows[rows["is_human"] & (rows["simulated"] == "") & (rows["item"] != "")].copy()
-    people["condition"] = people["design"].str.lower()
+    people["condition"] = people["memory"].str.lower()
     return people.drop_duplicates(["who", "condition", "item"], keep="first")
 
 
@@ -85,7 +88,8 @@ def items_of(people: pd.DataFrame) -> pd.DataFrame:
         return pd.DataFrame(columns=ITEM_COLUMNS)
     return people.groupby(["condition", "item"], sort=False).agg(
         excerpt_length=("excerpt_length", "first"), segment_length=("segment_length", "first"),
-        distance_bin=("distance_bin", "first"), acc=("correct", "mean"), people=("who", "nunique"),
+        distance_bin=("distance_bin", "first"), design=("design", "first"), acc=("correct", "mean"),
+        people=("who", "nunique"),
     ).reset_index()
 
 
@@ -191,7 +195,7 @@ def score_frame(frame: pd.DataFrame, include_practice: bool = False,
         raise BenchlabError("no scored trials (only practice rows?)")
     subjects = _subjects(frame)
     people = frame[frame["is_human"] & (frame["simulated"] == "") & ~frame["practice"]]
-    people = people.assign(condition=[d.lower() for d in designs(people)]) if len(people) else people
+    people = people.assign(condition=[d.lower() for d in memory_conditions(people)]) if len(people) else people
     if answers is None:
         answers = pd.DataFrame(columns=["who", "condition", "item", "correct", "excerpt_length", "segment_length",
                                         "distance_bin"])
@@ -213,18 +217,27 @@ def score_frame(frame: pd.DataFrame, include_practice: bool = False,
                    if pooled else "")
     tables = [Table("SORT accuracy (macro over configurations, as the original; CI: stratified bootstrap; "
                     f"p: one-sided binomial vs 50%{pooled_note})", overall[cols])]
+    whole_book = GAP_BIN_TABLE if (frame["design"] == "whole-book").any() else None
     for title, keys in (
         ("by configuration", ["excerpt_length", "segment_length"]),
         ("by excerpt length", ["excerpt_length"]),
         ("by segment length", ["segment_length"]),
         ("by distance bin (right edge, words; within excerpt length)", ["excerpt_length", "distance_bin"]),
+        *([(whole_book, ["segment_length", "distance_bin"])] if whole_book else []),
     ):
+        # Distance bins are the excerpt design's; the whole-book design's gap bins get their own table.
+        design = "whole-book" if title == whole_book else "excerpt" if "distance_bin" in keys else None
         rows = {}
         for name, g in subjects:
+            if design is not None:
+                g = g[g["design"] == design]
             for key, cell in g.groupby(keys, sort=True):
                 key_t = key if isinstance(key, tuple) else (key,)
                 rows[(name, *(int(str(x)) for x in key_t))] = _cell(cell)
         for name, its, trials, ans in pooled:
+            if design is not None:
+                its, trials = its[its["design"] == design], trials[trials["design"] == design]
+                ans = ans[ans["design"] == design]
             for key, cell_items in its.groupby(keys, sort=True):
                 key_t = key if isinstance(key, tuple) else (key,)
                 mask = pd.Series(True, index=trials.index)
@@ -233,10 +246,16 @@ def score_frame(frame: pd.DataFrame, include_practice: bool = False,
                     mask &= trials[col] == val
                     amask &= ans[col] == val
                 rows[(name, *(int(str(x)) for x in key_t))] = _pooled_cell(cell_items, trials[mask], ans[amask])
+        if not rows:
+            continue  # e.g. no distance bins when every trial is whole-book
         table = pd.DataFrame(rows).T
         if "ci_note" in table.columns:
             table["ci_note"] = table["ci_note"].fillna("")
         table.index.names = ["model", *keys]
+        if design == "whole-book":
+            table.index = table.index.set_names("gap_bin_right_edge", level="distance_bin")
+            table.insert(0, "gap_bin", [gap_bin_label(int(edge)) for edge in
+                                        table.index.get_level_values("gap_bin_right_edge")])
         how = "Wilson; pooled humans: crossed people x items" if pooled else "Wilson"
         tables.append(Table(f"SORT accuracy {title} (CI: {how})", table))
     return tables

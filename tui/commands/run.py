@@ -61,6 +61,14 @@ def run_session(task: Task, session: SessionOptions, plan: Any, *, given: Mappin
     ``given``: the plan options typed on the command line (warned about on resume when they differ from the plan);
     ``on_prepared``: called once the runner holds the session (a study records its assignment there).
     """
+    if session.web_session and not session.simulate:
+        from benchlab.tui.web.run import run_web_session
+
+        try:
+            run_web_session(task, session, plan, on_prepared=on_prepared)
+        except OptionError as exc:
+            raise reworded(exc, task.session_options, task.plan_options) from None
+        return
     try:
         runner = task.prepare(session, plan, session_text(task, session, plan))
     except OptionError as exc:
