@@ -2,8 +2,8 @@
 
 An item is (memory condition, configuration, book, excerpt, distance bin); people who answered the same item are
 pooled on it and a participant is paired with a model on it. The *memory condition* is STM/LTM with the delay
-(``STM``, ``LTM``, ``LTM delay 30 s``): answers under different ones are different
-measurements and never pooled or paired. Kept apart from :mod:`benchlab.data.sort.compare` so that scoring does not depend on the comparison.
+(``STM``, ``LTM``, ``LTM delay 30 s``): answers under different ones are different measurements and never pooled
+or paired. Kept apart from :mod:`benchlab.data.sort.compare` so that scoring does not depend on the comparison.
 """
 
 from __future__ import annotations
