@@ -270,8 +270,27 @@ def prepare_sort_session(
     def build(plan_seed: int) -> SessionPlan:
         earlier = SortResultsLog(files.results).peek()
         seen = {(int(r["book_idx"]), int(r["excerpt_idx"])) for r in earlier}
-        return build_sort_plan(test, validation, dataset=request.dataset, participant=request.participant,
-                               session=request.session, seed=plan_seed, options=opts, exclude_excerpts=seen)
+        # The participant's files hold one answer per trial (whatever the condition or session: STM then LTM, a
+        # second session), so a new session draws only trials (and practice trials) not recorded there yet.
+        answered = {str(r["trial_id"]) for r in earlier}
+        practised = {str(r["trial_id"]) for r in SortResultsLog(files.practice).peek()}
+        fresh_test = [r for r in test if r.trial_id not in answered]
+        fresh_validation = [r for r in validation if r.trial_id not in practised]
+
+        def plan_with(options: SortPlanOptions) -> SessionPlan:
+            return build_sort_plan(fresh_test, fresh_validation, dataset=request.dataset,
+                                   participant=request.participant, session=request.session, seed=plan_seed,
+                                   options=options, exclude_excerpts=seen)
+
+        try:
+            return plan_with(opts)
+        except BenchlabError:
+            if not practised or not opts.practice:
+                raise
+            plan_with(opts.model_copy(update={"practice": 0}))  # still fails: not a practice problem
+            raise OptionError("practice", f"{opts.practice} is more than the practice trials participant "
+                              f"{request.participant} has not done yet ({len(practised)} done in earlier sessions); "
+                              "lower {practice} (0: no practice this time)", path=files.practice) from None
 
     plan = load_or_build_plan(files.plan, task="sort", participant=request.participant, session=request.session,
                               resume=request.resume, build=build, seed=request.seed,

@@ -13,9 +13,11 @@ import click
 
 from benchlab.annotations.fastbook.commands import COMMANDS as FASTBOOK_COMMANDS
 from benchlab.annotations.registry import registry
+from benchlab.annotations.session_faults import FAULTS
 from benchlab.annotations.stats_commands import COMMANDS as STATS_COMMANDS
 from benchlab.annotations.study_commands import COMMANDS as STUDY_COMMANDS
 from benchlab.annotations.task import Command
+from benchlab.annotations.trial_export import COMMANDS as EXPORT_COMMANDS
 from benchlab.tui.commands import groups
 from benchlab.tui.commands.declared import command_from
 from benchlab.tui.sort.screen_bench_command import SCREEN_BENCH
@@ -52,4 +54,5 @@ for _task in registry():  # built-in tasks, then plug-ins (``benchlab.tasks`` en
 register(FASTBOOK_COMMANDS)
 register(STATS_COMMANDS)
 register(STUDY_COMMANDS)
-register((SCREEN_BENCH,))
+register(EXPORT_COMMANDS)
+register((SCREEN_BENCH, FAULTS))
