@@ -81,7 +81,8 @@ def test_mcnemar_matches_statsmodels_on_shared_items(sort_lab: Path) -> None:
     assert row.result.estimate == pytest.approx((8 - 2) / 20)
     assert (row.humans, row.model_same_units) == (pytest.approx(0.8), pytest.approx(0.5))
     pooled = next(t for t in comp.tests if t.who == POOLED and t.condition == "e250-s20")
-    assert pooled.result.method.startswith("sign-flip permutation test")
+    # issue 11: the pooled test counts people and items (it was an item-only sign-flip test)
+    assert "crossed people x items" in pooled.result.method
     assert " over shared items" in pooled.result.method
     assert pooled.result.estimate == pytest.approx(0.9 - 0.5)
 

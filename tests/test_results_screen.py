@@ -123,7 +123,8 @@ async def test_live_refresh_picks_up_a_growing_file(lab: Path) -> None:
         write_results(f, lambda p, s, t, i, g: g, problems=("Infer.trivial",), sizes=(3,), tuples_per_cell=1)
         await settle(screen, pilot, loads=2)
         rows = {r[0]: r for r in table_text(screen.query_one("#accuracy", DataTable))}
-        assert "p3" in rows and rows["p3"][2].startswith("100.0")
+        # issue 11: one tuple of one size is partial data, marked and not shown as an Infer.trivial score
+        assert "p3 [partial]" in rows and rows["p3 [partial]"][2] == "partial (1 of 2 cells)"
         before = screen.loads
         with open(f, "a") as handle:
             handle.write('{"Key":-1152921504606846976,"resp":"FALSE"}\n')  # Infer.trivial s3 t0 already answered

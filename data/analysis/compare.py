@@ -30,11 +30,14 @@ class Entry:
     kind: Kind
     flags: tuple[str, ...] = ()  # attention-criterion failures (participants only)
     simulated: str = ""  # the simulation strategy (e.g. "oracle") of a simulated participant; "" for a person
+    partial: str = ""  # "k of K cells" when the row lacks cells the models have (its overall is put aside)
 
     @property
     def label(self) -> str:
-        name = f"{self.name} (simulated {self.simulated})" if self.simulated else self.name
-        return f"{name} [flagged]" if self.flags else name
+        marked = not self.simulated or self.name.endswith(f"(simulated {self.simulated})")
+        name = self.name if marked else f"{self.name} (simulated {self.simulated})"
+        name = f"{name} [flagged]" if self.flags else name
+        return f"{name} [partial]" if self.partial else name
 
 
 @dataclass(frozen=True)
@@ -47,6 +50,7 @@ class TestRow:
     model_same_units: float  # the model's score on the same units (paired) or on all its units (unpaired)
     result: TestResult
     who: str = POOLED
+    people: int = 0  # participants behind the human side (1 for one participant)
 
 
 @dataclass
@@ -135,13 +139,13 @@ class Comparison:
                              "humans": _r(t.humans),
                              "model_same_units": _r(t.model_same_units), "difference": _r(r.estimate),
                              "ci_low": _r(r.ci_low), "ci_high": _r(r.ci_high), "p": _r(r.p_value, 6),
-                             "n": r.n, "method": r.method, "note": r.note})
+                             "n": r.n, "people": t.people, "method": r.method, "note": r.note})
             else:
                 rows.append({"condition": t.condition, "humans_row": labels.get(t.who, t.who), "model": t.model,
                              "humans": _pct(t.humans),
                              "model (same units)": _pct(t.model_same_units),
                              "difference [95% CI]": _diff_text(r), "p": format_p(r.p_value) + stars(r.p_value),
-                             f"n {self.unit}": r.n, "test": r.method})
+                             "n people": t.people, f"n {self.unit}": r.n, "test": r.method})
         frame = pd.DataFrame(rows)
         if not frame.empty:
             per_person = any(t.who != POOLED for t in self.tests)
@@ -239,6 +243,8 @@ class Comparison:
     # -- formatting helpers ---------------------------------------------------------------------------------
     def _cell_text(self, entry: str, condition: str) -> str:
         cell = self.cell(entry, condition)
+        if cell is not None and cell.extra.get("partial"):
+            return f"partial ({cell.extra['partial']})"  # its value is in the methods notes and the export
         return "" if cell is None else cell.text()
 
     def _count_text(self, entry: str, condition: str) -> str:

@@ -9,6 +9,12 @@ people who answered it), every model, CIs and counts, the tests with their metho
 spread, attention flags, agreement between people and response-time summaries. So a new benchmark gets all of
 that by declaring, and a fix here reaches every benchmark at once.
 
+Uncertainty is honest with few people: the pooled humans' interval and their tests against a model count both
+people and items (:mod:`benchlab.data.analysis.crossed`, checked by ``benchlab bench coverage``); one person's or
+model's interval is never zero width where a stratum has no variation (Wilson with Kish's n); "[CI n/a]" comes
+with its reason in the notes. Rows missing cells the models have are marked partial and their macro score is put
+aside (the notes give it beside the models' scores on the same units).
+
 Units frames (``Readings.humans``, ``Readings.models``) have at least ``who`` (participant id or model name),
 ``unit`` (the paired-test unit: a WorldSense tuple, a SORT item; ``""`` when it cannot be identified) and
 ``score`` (the unit's score in [0, 1]), plus whatever columns the design's :meth:`Design.subset` and
@@ -27,6 +33,8 @@ import pandas as pd
 
 from benchlab.data.analysis import stats
 from benchlab.data.analysis.compare import POOLED, Comparison, Entry, TestRow, simulated_note
+from benchlab.data.analysis.crossed import METHOD as CROSSED_METHOD
+from benchlab.data.analysis.crossed import crossed_estimate, human_model_test
 from benchlab.data.analysis.stats import Agreement, AttentionCriterion, FigureCell, RTBin, RTSummary, Spread
 from benchlab.data.tables import Table
 
@@ -93,6 +101,11 @@ class Design(ABC):
     #: order of the items can move the last bit of a mean, and the printed tables must not change
     agreement_items_sorted: bool = False
     chance: float = 0.5  # the accuracy of guessing, drawn as a reference line (two options: 0.5)
+    #: pooled humans: CI and tests over people x items (:mod:`benchlab.data.analysis.crossed`); a design turns it
+    #: off only for a user's explicit choice of the benchmark's own formula (WorldSense ``--ci benchmark``)
+    pooled_crossed: bool = True
+    #: one answerer's interval replaced by Wilson (Kish n) where it has zero width; off only with the same choice
+    honest_cells: bool = True
 
     @abstractmethod
     def subset(self, frame: pd.DataFrame, condition: str) -> pd.DataFrame:
@@ -175,20 +188,88 @@ def run_comparison(design: Design, readings: Readings, options: Options) -> Comp
         [p for p in poolable if not (options.exclude_flagged and flags[p])])])
     pooled = pool(pooled_rows, design)
     rows = _rows(readings, pooled)
-    entries = [Entry(p.name, "participant", flags[p.name], p.simulated) for p in people]
-    entries += [Entry(POOLED, "humans")] if not pooled.empty else []
-    entries += [Entry(m, "model") for m in readings.models_order]
     cells = _cells(design, readings.conditions, rows, pooled_rows, options)
+    partial, partial_notes = _partial(design, readings, rows, cells)
+    entries = [Entry(p.name, "participant", flags[p.name], p.simulated, partial.get(p.name, ""))
+               for p in people]
+    entries += [Entry(POOLED, "humans", partial=partial.get(POOLED, ""))] if not pooled.empty else []
+    entries += [Entry(m, "model") for m in readings.models_order]
     rt, rt_bins, rts_ms = _response_times(readings, options.rt_quantiles)
     return Comparison(
         benchmark=design.benchmark, unit=design.unit, conditions=readings.conditions, entries=entries, cells=cells,
-        tests=_tests(design, readings, pooled, options), spread=_spread(readings.conditions, poolable, cells),
+        tests=_tests(design, readings, pooled, pooled_rows, options),
+        spread=_spread(readings.conditions, poolable, cells),
         rt=rt, rt_quantiles=rt_bins, rts_ms=rts_ms, agreement=_agreement(design, readings, set(poolable)),
         rts_by_group=_rts_by_group(readings),
-        notes=design.notes(simulated_note(simulated, options.include_simulated)),
+        notes=(design.notes(simulated_note(simulated, options.include_simulated)) + _na_notes(cells, entries)
+               + partial_notes),
         extra_tables=design.extra_tables([(n, f) for _k, n, f in rows], {e.name: e.label for e in entries}),
         pooled_simulated=options.include_simulated, chance=design.chance,
     )
+
+
+def _partial(design: Design, readings: Readings, rows: list[tuple[RowKind, str, pd.DataFrame]],
+             cells: dict[tuple[str, str], FigureCell]) -> tuple[dict[str, str], list[str]]:
+    """Rows (participants, pooled humans) missing cells the models have, marked, with their macro scores put aside.
+
+    A macro score over fewer cells is not the models' overall (one tuple of Infer.trivial is not "WorldSense
+    overall"): the cell is kept in the numeric export with ``partial`` set, the tables print "partial (k of K
+    cells)" there, and a note gives the row's score on its own cells beside every model's score recomputed on
+    the same units. Returns {row: "k of K cells"} and the notes.
+    """
+    models = readings.models
+    marks: dict[str, str] = {}
+    notes: list[str] = []
+    for c in readings.conditions:
+        model_units = design.subset(models, c)
+        if model_units.empty:
+            continue
+        ref, _w = design.strata(model_units, c)
+        if ref is None:
+            continue
+        full = {str(x) for x in ref}
+        for kind, name, frame in rows:
+            if kind == "model":
+                continue
+            mine = design.subset(frame, c)
+            cell = cells.get((name, c))
+            if mine.empty or cell is None:
+                continue
+            labels, _ = design.strata(mine, c)
+            have = {str(x) for x in labels or []}
+            if not have or have >= full:
+                continue
+            what = f"{len(have & full)} of {len(full)} cells"
+            cell.extra["partial"] = what
+            marks.setdefault(name, what)
+            same = []
+            units = {u for u in mine["unit"] if str(u) != ""}
+            for m in readings.models_order:
+                theirs = identified(model_units[model_units["who"] == m])
+                on = theirs[theirs["unit"].isin(units)]
+                if on.empty:
+                    continue
+                ml, mw = design.strata(on, c)
+                same.append(f"{m} {100 * stats.stratified_mean(on['score'].to_numpy(dtype=float), ml, mw):.1f}")
+            notes.append(f"Partial: {name} / {c} has {what} ({', '.join(sorted(have))}): "
+                         f"{100 * cell.value:.1f} on those cells only, not shown beside the models' {c}; on the same "
+                         f"{design.unit}: " + ("; ".join(same) if same else "no model answered them") + ".")
+    if notes:
+        notes.append("The models' own figures in the accuracy table are the benchmark's scores over all their "
+                     "cells; a partial row is compared with each model on its own units in the tests table "
+                     "('model (same units)').")
+    return marks, notes
+
+
+def _na_notes(cells: dict[tuple[str, str], FigureCell], entries: list[Entry]) -> list[str]:
+    """One line per reason an interval is n/a, naming where: the table shows "[CI n/a]", this says why."""
+    labels = {e.name: e.label for e in entries}
+    where: dict[str, list[str]] = {}
+    for (name, condition), cell in cells.items():
+        note = cell.extra.get("ci_note")
+        if cell.ci_low != cell.ci_low and isinstance(note, str) and note:
+            where.setdefault(note, []).append(f"{labels.get(name, name)} / {condition}")
+    return [f"CI n/a ({why}): {', '.join(places)}." for why, places in where.items()]
 
 
 def _rows(readings: Readings, pooled: pd.DataFrame) -> list[tuple[RowKind, str, pd.DataFrame]]:
@@ -215,11 +296,57 @@ def _cells(design: Design, conditions: list[str], rows: list[tuple[RowKind, str,
                 continue
             if kind == "humans":
                 cell.extra.update(design.pooled_extra(design.subset(frame, c)))
+                if design.pooled_crossed:
+                    cell = _crossed_cell(design, cell, design.subset(pooled_rows, c), c)
+            elif design.honest_cells:
+                cell = _honest_cell(design, cell, design.subset(frame, c), c)
             cells[(name, c)] = cell
     return cells
 
 
-def _tests(design: Design, readings: Readings, pooled: pd.DataFrame, options: Options) -> list[TestRow]:
+def _crossed_cell(design: Design, cell: FigureCell, answers: pd.DataFrame, condition: str) -> FigureCell:
+    """The pooled cell with the people x items interval (n/a, with the reason, when it cannot be computed)."""
+    labels, weights = design.strata(answers, condition)
+    est = crossed_estimate(answers["who"].to_numpy(dtype=object), answers["unit"].to_numpy(dtype=object),
+                           answers["score"].to_numpy(dtype=float), strata=labels, weights=weights)
+    extra = dict(cell.extra)
+    extra["people"] = est.n_people
+    if est.available:
+        extra["df"] = round(est.df, 2)
+    else:
+        extra["ci_note"] = est.note
+    return FigureCell(cell.value, est.ci_low, est.ci_high, cell.n_units, est.n_people, CROSSED_METHOD, extra)
+
+
+def _honest_cell(design: Design, cell: FigureCell, units: pd.DataFrame, condition: str) -> FigureCell:
+    """One person's or model's cell, never with an interval narrower than its number of answers supports.
+
+    A bootstrap has nothing to resample in a stratum whose scores are all equal (8 of 8 right prints [100, 100]);
+    there the interval is the Wilson interval with Kish's effective n over the strata
+    (:func:`benchlab.data.analysis.stats.wilson_kish_ci`), which is the Wilson interval for one stratum.
+    """
+    if cell.method.startswith("Wilson") or not len(units):
+        return cell
+    if cell.ci_low != cell.ci_low:
+        extra = dict(cell.extra)
+        extra.setdefault("ci_note", "too few answers for this interval")
+        return FigureCell(cell.value, cell.ci_low, cell.ci_high, cell.n_units, cell.n_participants, cell.method,
+                          extra)
+    labels, weights = design.strata(units, condition)
+    values = units["score"].to_numpy(dtype=float)
+    if labels is None:
+        constant = len(np.unique(values)) < 2
+    else:
+        constant = bool(pd.Series(values).groupby(pd.Series(labels, dtype=object)).nunique().min() < 2)
+    if not constant and cell.ci_high - cell.ci_low > 1e-12:
+        return cell
+    lo, hi = stats.wilson_kish_ci(values, labels, weights)
+    return FigureCell(cell.value, lo, hi, cell.n_units, cell.n_participants,
+                      "Wilson, Kish effective n (a stratum without variation: nothing to bootstrap)", dict(cell.extra))
+
+
+def _tests(design: Design, readings: Readings, pooled: pd.DataFrame, pooled_rows: pd.DataFrame,
+           options: Options) -> list[TestRow]:
     """Pooled humans (then each participant, when asked) against every model, per condition."""
     humans = identified(readings.humans)
     mine = {p.name: humans[humans["who"] == p.name] for p in readings.participants}
@@ -233,10 +360,37 @@ def _tests(design: Design, readings: Readings, pooled: pd.DataFrame, options: Op
                 groups += [(p, rows, design.participant_test) for p, rows in mine.items()]
             model_rows = design.subset(everything, c)
             for who, rows, kind in groups:
-                test = TESTS[kind](design, design.subset(rows, c), paired, model_rows, c, options)
+                if who == POOLED and design.pooled_crossed:
+                    test = _crossed_test(design, design.subset(rows, c), design.subset(pooled_rows, c), paired,
+                                         model_rows, c, options)
+                    answers = design.subset(pooled_rows, c)
+                    people = int(answers.loc[answers["unit"].isin(paired.index), "who"].nunique())
+                else:
+                    test = TESTS[kind](design, design.subset(rows, c), paired, model_rows, c, options)
+                    people = 1 if who != POOLED else int(design.subset(pooled_rows, c)["who"].nunique())
                 if test is not None:
-                    out.append(TestRow(c, m, test[0], test[1], test[2], who=who))
+                    out.append(TestRow(c, m, test[0], test[1], test[2], who=who, people=people))
     return out
+
+
+def _crossed_test(design: Design, hp: pd.DataFrame, answers: pd.DataFrame, model: pd.Series,
+                  model_rows: pd.DataFrame, condition: str, options: Options) -> TestOutcome | None:
+    """Pooled humans minus a model on the shared units, people x items (the design's unpaired test without any)."""
+    if hp.empty:
+        return None
+    shared = hp[hp["unit"].isin(model.index)]
+    if not len(shared):
+        return _permutation_test(design, hp, model, model_rows, condition, options)
+    labels, weights = design.strata(shared, condition)
+    h = shared["score"].to_numpy(dtype=float)
+    mv = model.loc[shared["unit"]].to_numpy(dtype=float)
+    on_shared = answers[answers["unit"].isin(model.index)]
+    a_labels, a_weights = design.strata(on_shared, condition)
+    res, _est = human_model_test(on_shared["who"].to_numpy(dtype=object), on_shared["unit"].to_numpy(dtype=object),
+                                 on_shared["score"].to_numpy(dtype=float), model.to_dict(), a_labels, a_weights,
+                                 n_perm=options.n_boot, seed=options.seed, unit_word=design.unit_word)
+    res = renamed(res, res.method + design.strata_note(condition))
+    return stats.stratified_mean(h, labels, weights), stats.stratified_mean(mv, labels, weights), res
 
 
 TestOutcome = tuple[float, float, stats.TestResult]  # humans' score, the model's score on the same units, result
@@ -257,9 +411,14 @@ def _permutation_test(design: Design, hp: pd.DataFrame, model: pd.Series, model_
         return stats.stratified_mean(h, labels, weights), stats.stratified_mean(mv, labels, weights), res
     if len(model_rows) < design.unpaired_min:
         return None
+    # each side is the design's own (rebalanced) score, so "model" here is the accuracy table's number
+    hl, hw = design.strata(hp, condition)
+    ml, mw = design.strata(model_rows, condition)
     res = stats.unpaired_bootstrap(hp["score"].to_numpy(dtype=float), model_rows["score"].to_numpy(dtype=float),
-                                   n_boot=options.n_boot, seed=options.seed)
-    return float(hp["score"].mean()), float(model_rows["score"].mean()), renamed(res, design.unpaired_label)
+                                   n_boot=options.n_boot, seed=options.seed, strata=(hl, hw, ml, mw))
+    h_score = stats.stratified_mean(hp["score"].to_numpy(dtype=float), hl, hw)
+    m_score = stats.stratified_mean(model_rows["score"].to_numpy(dtype=float), ml, mw)
+    return h_score, m_score, renamed(res, design.unpaired_label)
 
 
 def _mcnemar_test(design: Design, hp: pd.DataFrame, model: pd.Series, model_rows: pd.DataFrame,

@@ -24,7 +24,7 @@ Z95 = 1.959963984540054  # norm.ppf(0.975)
 # Proportions
 
 
-def wilson_ci(successes: float, n: int, level: float = 0.95) -> tuple[float, float]:
+def wilson_ci(successes: float, n: float, level: float = 0.95) -> tuple[float, float]:
     """Wilson score interval: keeps inside [0, 1] and has good coverage at the small n of a human session."""
     if n <= 0:
         return (math.nan, math.nan)
@@ -34,6 +34,52 @@ def wilson_ci(successes: float, n: int, level: float = 0.95) -> tuple[float, flo
     centre = (p + z * z / (2 * n)) / denom
     half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
     return (max(0.0, centre - half), min(1.0, centre + half))
+
+
+def clopper_pearson_ci(successes: int, n: int, level: float = 0.95) -> tuple[float, float]:
+    """Exact (Clopper-Pearson) interval from the beta quantiles: never narrower than the data allow (8/8 ->
+    [63.1, 100]), at the price of being conservative."""
+    if n <= 0:
+        return (math.nan, math.nan)
+    alpha = 1 - level
+    lo = 0.0 if successes <= 0 else float(sps.beta.ppf(alpha / 2, successes, n - successes + 1))
+    hi = 1.0 if successes >= n else float(sps.beta.ppf(1 - alpha / 2, successes + 1, n - successes))
+    return (lo, hi)
+
+
+def kish_n(counts: Sequence[int] | np.ndarray, weights: Sequence[float] | np.ndarray | None = None) -> float:
+    """Kish's effective sample size of a weighted mean of stratum means: ``1 / sum_k (w_k^2 / n_k)``.
+
+    With one stratum it is n; with equal weights over unequal strata it is smaller than the total, because the
+    small strata count for more than their share of the answers.
+    """
+    n = np.asarray(counts, dtype=float)
+    w = np.ones_like(n) if weights is None else np.asarray(weights, dtype=float)
+    keep = n > 0
+    n, w = n[keep], w[keep]
+    if n.size == 0:
+        return 0.0
+    w = w / w.sum()
+    return float(1.0 / np.sum(w * w / n))
+
+
+def wilson_kish_ci(values: Sequence[float] | np.ndarray, strata: Sequence[Hashable] | None = None,
+                   weights: Mapping[Hashable, float] | None = None, level: float = 0.95) -> tuple[float, float]:
+    """Wilson interval of a stratified mean of scores in [0, 1] with Kish's effective n.
+
+    For one stratum of right/wrong answers it is the Wilson interval itself. For scores in [0, 1] it uses the
+    largest variance such scores can have at that mean (the Bernoulli one), so it never claims more certainty
+    than the number of answers supports: a participant with every answer right gets [67.6, 100] on 8 answers,
+    not the bootstrap's [100, 100].
+    """
+    x = np.asarray(values, dtype=float)
+    if x.size == 0:
+        return (math.nan, math.nan)
+    groups = _strata_index(x.size, strata)
+    w = _stratum_weights(groups, weights)
+    p = float(sum(w[k] * x[idx].mean() for k, idx in groups.items()))
+    n_eff = kish_n([idx.size for idx in groups.values()], [w[k] for k in groups])
+    return wilson_ci(p * n_eff, n_eff, level)
 
 
 @dataclass(frozen=True)
@@ -96,7 +142,9 @@ def mcnemar_test(first: Sequence[bool] | np.ndarray, second: Sequence[bool] | np
                  exact: bool | None = None, level: float = 0.95) -> TestResult:
     """McNemar test on paired correctness (same items): exact binomial when < 25 discordant pairs, else chi2 (cc).
 
-    The CI is the Wald interval of the paired difference in proportions.
+    The CI of the paired difference in proportions is Newcombe's (1998, method 10) hybrid score interval from the
+    two Wilson intervals and the phi correlation: unlike the Wald interval it is never zero width when both
+    answered everything alike (8 of 8 right each: [-32.4, +32.4] points, not [0, 0]) and stays inside [-1, 1].
     """
     from statsmodels.stats.contingency_tables import mcnemar
 
@@ -119,11 +167,25 @@ def mcnemar_test(first: Sequence[bool] | np.ndarray, second: Sequence[bool] | np
     else:
         res = mcnemar([[n11, n10], [n01, n00]], exact=exact, correction=True)
         stat, p = float(res.statistic), float(res.pvalue)
-    zc = float(sps.norm.ppf(0.5 + level / 2))
-    se = math.sqrt(max((n10 + n01) / n - diff * diff, 0.0) / n)
     method = "McNemar exact" if exact else "McNemar chi2 (cc)"
-    lo, hi = max(-1.0, diff - zc * se), min(1.0, diff + zc * se)
-    return TestResult(method, diff, lo, hi, p, stat, n, note=f"discordant {n10}/{n01}; Wald CI clipped to [-1, 1]")
+    lo, hi = newcombe_paired_ci(n11, n10, n01, n00, level)
+    return TestResult(method, diff, lo, hi, p, stat, n, note=f"discordant {n10}/{n01}; CI: Newcombe hybrid score")
+
+
+def newcombe_paired_ci(n11: int, n10: int, n01: int, n00: int, level: float = 0.95) -> tuple[float, float]:
+    """Newcombe's (1998) method-10 interval of p1 - p2 for paired right/wrong answers (n10: only the first right)."""
+    n = n11 + n10 + n01 + n00
+    if n <= 0:
+        return (math.nan, math.nan)
+    p1, p2 = (n11 + n10) / n, (n11 + n01) / n
+    l1, u1 = wilson_ci(n11 + n10, n, level)
+    l2, u2 = wilson_ci(n11 + n01, n, level)
+    denom = (n11 + n10) * (n01 + n00) * (n11 + n01) * (n10 + n00)
+    phi = (n11 * n00 - n10 * n01) / math.sqrt(denom) if denom > 0 else 0.0
+    delta = math.sqrt(max(0.0, (p1 - l1) ** 2 - 2 * phi * (p1 - l1) * (u2 - p2) + (u2 - p2) ** 2))
+    eps = math.sqrt(max(0.0, (u1 - p1) ** 2 - 2 * phi * (u1 - p1) * (p2 - l2) + (p2 - l2) ** 2))
+    d = p1 - p2
+    return (max(-1.0, d - delta), min(1.0, d + eps))
 
 
 def binomial_vs_chance(successes: int, n: int, chance: float = 0.5) -> float:
@@ -340,16 +402,24 @@ def paired_permutation_test(first: Sequence[float] | np.ndarray, second: Sequenc
 
 
 def unpaired_bootstrap(first: Sequence[float] | np.ndarray, second: Sequence[float] | np.ndarray,
-                       n_boot: int = DEFAULT_BOOT, seed: int = DEFAULT_SEED, level: float = 0.95) -> TestResult:
+                       n_boot: int = DEFAULT_BOOT, seed: int = DEFAULT_SEED, level: float = 0.95,
+                       strata: tuple[Sequence[Hashable] | None, Mapping[Hashable, float] | None,
+                                     Sequence[Hashable] | None, Mapping[Hashable, float] | None] | None = None,
+                       ) -> TestResult:
     """Bootstrap of a difference in means between independent samples (different items).
 
     p-value: both samples shifted to the pooled mean (null of equal means), two-sided, +1 corrected.
+    ``strata`` (labels and weights of the first, then of the second sample): each side is the benchmark's
+    stratified (rebalanced) mean and is resampled within its strata, so the difference is between the numbers
+    the accuracy table prints, not between plain means.
     """
     x = np.asarray(first, dtype=float)
     y = np.asarray(second, dtype=float)
     if x.size < 2 or y.size < 2:
         return TestResult("unpaired bootstrap", math.nan, math.nan, math.nan, math.nan, n=int(x.size + y.size),
                           note="fewer than 2 units in a group")
+    if strata is not None:
+        return _unpaired_stratified(x, y, strata, n_boot, seed, level)
     rng = np.random.default_rng(seed)
     observed = float(x.mean() - y.mean())
     bx = x[rng.integers(0, x.size, size=(n_boot, x.size))].mean(axis=1)
@@ -364,6 +434,27 @@ def unpaired_bootstrap(first: Sequence[float] | np.ndarray, second: Sequence[flo
     return TestResult("unpaired bootstrap", observed, float(np.quantile(boots, alpha)),
                       float(np.quantile(boots, 1 - alpha)), min(1.0, p), n=int(x.size + y.size),
                       note=f"{n_boot} resamples, seed {seed}")
+
+
+def _unpaired_stratified(x: np.ndarray, y: np.ndarray,
+                         strata: tuple[Sequence[Hashable] | None, Mapping[Hashable, float] | None,
+                                       Sequence[Hashable] | None, Mapping[Hashable, float] | None],
+                         n_boot: int, seed: int, level: float) -> TestResult:
+    lx, wx, ly, wy = strata
+    gx, gy = _strata_index(x.size, lx), _strata_index(y.size, ly)
+    cx, cy = _stratum_weights(gx, wx), _stratum_weights(gy, wy)
+    mx = float(sum(cx[k] * x[idx].mean() for k, idx in gx.items()))
+    my = float(sum(cy[k] * y[idx].mean() for k, idx in gy.items()))
+    rng = np.random.default_rng(seed)
+    boots = _boot_means(x, gx, cx, n_boot, rng) - _boot_means(y, gy, cy, n_boot, rng)
+    centre = (mx + my) / 2
+    null = _boot_means(x - mx + centre, gx, cx, n_boot, rng) - _boot_means(y - my + centre, gy, cy, n_boot, rng)
+    observed = mx - my
+    p = (int(np.sum(np.abs(null) >= abs(observed) - 1e-12)) + 1) / (n_boot + 1)
+    alpha = (1 - level) / 2
+    return TestResult("unpaired bootstrap (stratified)", observed, float(np.quantile(boots, alpha)),
+                      float(np.quantile(boots, 1 - alpha)), min(1.0, p), n=int(x.size + y.size),
+                      note=f"{n_boot} resamples within strata, seed {seed}; each side its own rebalanced mean")
 
 
 # --------------------------------------------------------------------------------------------------------------
@@ -588,5 +679,5 @@ class FigureCell:
             return ""
         v = f"{self.value * scale:.{digits}f}"
         if self.ci_low != self.ci_low:
-            return v
+            return f"{v} [CI n/a]" if self.extra.get("ci_note") else v
         return f"{v} [{self.ci_low * scale:.{digits}f}, {self.ci_high * scale:.{digits}f}]"

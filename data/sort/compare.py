@@ -37,7 +37,7 @@ from benchlab.data.analysis.pipeline import (
     wilson_cell,
 )
 from benchlab.data.analysis.stats import AttentionCriterion, FigureCell
-from benchlab.data.sort.items import read_rows
+from benchlab.data.sort.items import MODEL_DEFAULT_MEMORY, read_rows
 
 __all__ = ["OVERALL", "SortDesign", "compare_sort", "read_rows", "watched_files"]
 
@@ -52,16 +52,24 @@ def watched_files(paths: Sequence[Path]) -> list[Path]:
     return out
 
 
-def _sort_key(cond: str) -> tuple[int, int, int]:
-    """Configurations, then their distance bins (``e250-s20 d62``) or gap bins (``e69607-s20 gap 1k-1.5k``)."""
-    config, _, rest = cond.partition(" ")
-    le, ls = config.removeprefix("e").split("-s")
+def _sort_key(cond: str) -> tuple[str, int, int, int]:
+    """Order of the columns: memory condition, excerpt length, segment length, then distance bins (``e250-s20
+    d62``) or gap bins (``e69607-s20 gap 1k-1.5k``); a memory condition prefixes them (``LTM e250-s20 d62``)."""
+    words = cond.split()
+    at = next(i for i, w in enumerate(words) if w.startswith("e") and "-s" in w)
+    le, ls = words[at][1:].split("-s")
+    rest = " ".join(words[at + 1:])
     if rest.startswith("gap "):
         upper = rest.removeprefix("gap ").split("-")[-1]
         edge = round(float(upper[:-1]) * 1000) if upper.endswith("k") else int(upper)
     else:
         edge = int(rest.removeprefix("d")) if rest else -1
-    return (int(le), int(ls), edge)
+    return (" ".join(words[:at]), int(le), int(ls), edge)
+
+
+def overall_of(memory: str) -> str:
+    """The macro column of one memory condition: ``overall`` when there is one, else ``STM overall`` ..."""
+    return f"{memory} {OVERALL}" if memory else OVERALL
 
 
 class SortDesign(Design):
@@ -76,25 +84,30 @@ class SortDesign(Design):
     pool_first = ("config", "bin")
     agreement_items_sorted = True
 
-    def __init__(self, options: Options, several_configs: bool, warnings: Sequence[str] = ()) -> None:
+    def __init__(self, options: Options, several_configs: bool, designs: list[str] | None = None,
+                 input_notes: list[str] | None = None, warnings: Sequence[str] = ()) -> None:
         self.options = options
         self.several_configs = several_configs
+        self.designs = [d for d in designs or [] if d]
+        self.input_notes = input_notes or []
         self.warnings = list(warnings)
 
     def subset(self, frame: pd.DataFrame, condition: str) -> pd.DataFrame:
         if condition == OVERALL:
             return frame
-        col = "bin" if " " in condition else "config"  # "e250-s20 d62", "e69607-s20 gap 0-400" vs "e250-s20"
+        if condition.endswith(" " + OVERALL):  # one memory condition's macro column: never across them
+            return frame[frame["memory"] == condition[: -len(OVERALL) - 1]]
+        col = "bin" if _sort_key(condition)[3] != -1 else "config"  # "[LTM ]e250-s20 d62" / "... gap 0-400"
         return frame[frame[col] == condition]
 
     def strata(self, frame: pd.DataFrame, condition: str) -> Strata:
-        return (frame["config"].tolist() if condition == OVERALL else None), None
+        return (frame["config"].tolist() if _is_overall(condition) else None), None
 
     def strata_note(self, condition: str) -> str:
-        return " (stratified by configuration)" if condition == OVERALL else ""
+        return " (stratified by configuration)" if _is_overall(condition) else ""
 
     def participant_tests_in(self, condition: str) -> bool:
-        return not (condition == OVERALL and self.several_configs)
+        return not (_is_overall(condition) and self.several_configs)
 
     def cell(self, kind: RowKind, name: str, frame: pd.DataFrame, condition: str,
              n_people: int) -> FigureCell | None:
@@ -104,9 +117,9 @@ class SortDesign(Design):
             return None
         values = rows["score"].to_numpy(dtype=float)
         if kind == "humans":
-            method = "bootstrap over items" + (" stratified by configuration" if condition == OVERALL else "")
+            method = "bootstrap over items" + (" stratified by configuration" if _is_overall(condition) else "")
             return bootstrap_cell(values, self.strata(rows, condition), n_people, method, self.options)
-        if condition == OVERALL:
+        if _is_overall(condition):
             return bootstrap_cell(values, self.strata(rows, condition), n_people,
                                   "bootstrap stratified by configuration", self.options)
         return wilson_cell(values, n_people)
@@ -117,19 +130,41 @@ class SortDesign(Design):
             "Scores: accuracy (X = no answer counts as wrong); overall = mean over configurations (the original's "
             "macro).",
             "95% CI: Wilson per configuration / distance bin; overall: bootstrap stratified by configuration "
-            f"({o.n_boot} resamples, seed {o.seed}).",
-            "Pooled humans: each item once, scored as the mean over the participants who answered it; CI resamples "
-            "items" + ("; flagged participants excluded." if o.exclude_flagged else "."),
-            "Tests: participant vs model = McNemar on shared items (exact below 25 discordant pairs), two-proportion z "
-            "test without shared items; pooled humans vs model = two-sided paired sign-flip permutation test over "
-            f"shared items (exact up to 16 non-zero differences, else {o.n_boot} random flips), CI = percentile "
-            "bootstrap, left out ('n/a') when a stratum has fewer than 2 items where the scores differ; unpaired "
-            "bootstrap without shared items.",
+            f"({o.n_boot} resamples, seed {o.seed}), or Wilson with Kish's effective n where a configuration has no "
+            "variation (nothing to bootstrap: 8 of 8 right is [67.6, 100], never [100, 100]).",
+            "Pooled humans: each item once, scored as the mean over the participants who answered it"
+            + ("; flagged participants excluded" if o.exclude_flagged else "") + ". 95% CI: crossed people x "
+            "items (method-of-moments variance components for people, item-clustered variance for items, t with "
+            "Satterthwaite df), so it widens with few people; n/a (with the reason) for one participant or no "
+            "variation. Checked by `benchlab bench coverage`.",
+            "Tests: participant vs model = McNemar on shared items (exact below 25 discordant pairs; CI: Newcombe "
+            "hybrid score), two-proportion z test without shared items; pooled humans vs model on shared items = "
+            "the larger p of the crossed people x items t-test and the exact sign-flip permutation test over items "
+            f"(exact up to 16 non-zero differences, else {o.n_boot} random flips); CI: crossed; with one "
+            "participant only the sign-flip test (about that person); unpaired bootstrap without shared items.",
             simulated_line,
             f"Attention criterion: {o.criterion.describe()} (control accuracy = accuracy on all trials).",
             "Agreement: answers (A/B/X) to the same item by two or more participants; Fleiss' kappa.",
             "Items: configuration / book / excerpt / distance bin; practice rows are left out.",
-        ] + [f"scoring warning: {w}" for w in self.warnings]
+            *self._design_notes(),
+            *self.input_notes,
+            *(f"scoring warning: {w}" for w in self.warnings),
+        ]
+
+    def _design_notes(self) -> list[str]:
+        """Which memory conditions (and delays) the columns hold; they are never pooled or paired across."""
+        if not self.designs:
+            return []
+        model_default = (f" Model files without a condition column are taken as {MODEL_DEFAULT_MEMORY} (excerpt in "
+                         "the prompt, the original evaluation's default).")
+        if len(self.designs) == 1:
+            return [f"Condition: {self.designs[0]} for every row.{model_default}"]
+        return [f"Conditions kept apart (own columns, own overall, never pooled or paired across): "
+                f"{', '.join(self.designs)}.{model_default}"]
+
+
+def _is_overall(condition: str) -> bool:
+    return condition == OVERALL or condition.endswith(" " + OVERALL)
 
 
 def read_sort(paths: Sequence[str | Path], by_bin: bool = True,
@@ -139,8 +174,13 @@ def read_sort(paths: Sequence[str | Path], by_bin: bool = True,
     frame = frame.assign(unit=frame["item"], score=frame["correct"].astype(float))
     configs = sorted(frame["config"].unique(), key=_sort_key)
     bins = sorted(frame["bin"].unique(), key=_sort_key) if by_bin else []
-    conditions = ([OVERALL] if len(configs) > 1 else []) + [
-        c for cfg in configs for c in [cfg, *[b for b in bins if b.startswith(cfg + " ")]]]
+    designs = sorted({_sort_key(c)[0] for c in configs})
+    conditions: list[str] = []
+    for design in designs:  # each design (STM, LTM, a delay) on its own: its macro, then its configurations
+        own = [c for c in configs if _sort_key(c)[0] == design]
+        label = OVERALL if len(designs) == 1 else overall_of(design)
+        conditions += ([label] if len(own) > 1 else []) + [
+            c for cfg in own for c in [cfg, *[b for b in bins if b.startswith(cfg + " ")]]]
     humans = frame[frame["is_human"]]
     models = frame[~frame["is_human"]]
     participants = []
@@ -185,4 +225,26 @@ def compare_sort(
             on_warning(message)
 
     readings = read_sort(paths, by_bin, warn)
-    return run_comparison(SortDesign(options, len(readings.groups) > 1, warnings), readings, options)
+    designs = sorted(set(readings.humans["memory"]) | set(readings.models["memory"]))
+    notes = _foreign_files(paths)
+    if not readings.models.empty:
+        bare = sorted(set(readings.humans["memory"]) - set(readings.models["memory"]))
+        if bare:
+            notes.append(f"{', '.join(d or 'No condition' for d in bare)}: no model data (humans only there; no "
+                         "human-model test).")
+    return run_comparison(SortDesign(options, len(readings.groups) > 1, designs, notes, warnings), readings, options)
+
+
+def _foreign_files(paths: Sequence[str | Path]) -> list[str]:
+    """A note for other benchmarks' results files in the folders given (they are left out, said once per folder)."""
+    out = []
+    for raw in paths:
+        folder = Path(raw)
+        if not folder.is_dir():
+            continue
+        foreign = sorted(p for p in folder.rglob("*___results.jsonl") if p.is_file())
+        if foreign:
+            out.append(f"Not SORT results, left out: {len(foreign)} WorldSense-style file(s) "
+                       f"(<prompting>___<model>___results.jsonl, e.g. {foreign[0].name}) in {folder}; compare them "
+                       "with `benchlab compare worldsense`.")
+    return out

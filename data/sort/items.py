@@ -1,8 +1,9 @@
 """SORT trials with their item identity: what the comparison and the pooled humans of ``score sort`` both read.
 
-An item is (configuration, book, excerpt, distance bin); people who answered the same item are pooled on it and
-a participant is paired with a model on it. Kept apart from :mod:`benchlab.data.sort.compare` so that scoring
-does not depend on the comparison.
+An item is (memory condition, configuration, book, excerpt, distance bin); people who answered the same item are
+pooled on it and a participant is paired with a model on it. The *memory condition* is STM/LTM with the delay
+(``STM``, ``LTM``, ``LTM delay 30 s``): answers under different ones are different measurements and never pooled
+or paired. Kept apart from :mod:`benchlab.data.sort.compare` so that scoring does not depend on the comparison.
 """
 
 from __future__ import annotations
@@ -10,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
 
 from benchlab.data.errors import BenchlabError
@@ -19,6 +21,42 @@ from benchlab.data.sort.results import find_results, read_results
 def config_name(le: int, ls: int) -> str:
     """A configuration's column name, ``e{L_E}-s{L_S}``."""
     return f"e{le}-s{ls}"
+
+
+def memory_label(condition: str, delay_s: float) -> str:
+    """``STM`` / ``LTM`` (upper case), with ``delay N s`` when the question came a second or more after reading.
+
+    The whole-book design needs no mark here: its configuration (``e69607-s20``, the whole book) is its own.
+    """
+    label = condition.strip().upper()
+    if label and delay_s == delay_s and delay_s >= 1:
+        label += f" delay {delay_s:g} s"
+    return label
+
+
+def memory_conditions(frame: pd.DataFrame) -> list[str]:
+    """Each row's memory condition (:func:`memory_label`): STM/LTM and the delay measured in its file.
+
+    The delay is the median measured delay (continue key to question) of the file's real trials, to the second;
+    a session has one designed delay, and the median keeps a slow frame or two from splitting it.
+    """
+    out = [""] * len(frame)
+    real = ~frame["practice"].to_numpy(dtype=bool)
+    delay = frame["delay_ms"].to_numpy(dtype=float)
+    conditions = frame["condition"].astype(str).to_numpy(dtype=object)
+    sources = frame["source"].astype(str).to_numpy(dtype=object)
+    for source in dict.fromkeys(sources.tolist()):
+        mine = sources == source
+        chosen = delay[mine & real] if (mine & real).any() else delay[mine]
+        delay_s = float(np.round(np.nanmedian(chosen) / 1000.0)) if np.isfinite(chosen).any() else np.nan
+        for i in np.flatnonzero(mine):
+            out[i] = memory_label(str(conditions[i]), delay_s)
+    return out
+
+
+#: The condition a model results file without a ``condition`` column is taken to have when people's files say theirs:
+#: the original evaluation's default (``in_context: true``, the excerpt in the prompt).
+MODEL_DEFAULT_MEMORY = "STM"
 
 
 def bin_name(config: str, distance_bin: int, design: str = "excerpt") -> str:
@@ -31,7 +69,8 @@ def bin_name(config: str, distance_bin: int, design: str = "excerpt") -> str:
 
 
 def read_rows(paths: Sequence[str | Path], on_warning: Callable[[str], None] | None = None) -> pd.DataFrame:
-    """Scoring rows plus ``item`` (configuration/book/excerpt/bin), ``config``, ``bin`` and ``who``."""
+    """Scoring rows plus ``item`` (memory/configuration/book/excerpt/bin), ``memory``, ``config``, ``bin`` and
+    ``who`` (see :func:`item_rows`)."""
     files = find_results(paths)
     if not files:
         raise BenchlabError("no results files given")
@@ -39,12 +78,24 @@ def read_rows(paths: Sequence[str | Path], on_warning: Callable[[str], None] | N
 
 
 def item_rows(frame: pd.DataFrame) -> pd.DataFrame:
-    """Rows of :func:`benchlab.data.sort.results.read_results` without practice, with their item identity."""
+    """Rows of :func:`benchlab.data.sort.results.read_results` without practice, with their item identity.
+
+    ``memory`` is the memory condition (:func:`memory_conditions`: ``STM``, ``LTM delay 30 s`` ...);
+    ``config`` is ``e{L_E}-s{L_S}``, prefixed by it when the rows have more than one (``STM e250-s20``). Each
+    participant's ``who`` is the participant id; when one id has rows of more than one kind (a person and a pilot,
+    or two pilot kinds), the simulated rows get their own ``who`` (``P01 (simulated oracle)``), so they are never
+    one row.
+    """
+    frame = frame.assign(memory=memory_conditions(frame))
     frame = frame[~frame["practice"]].copy()
     if frame.empty:
         raise BenchlabError("no scored trials (only practice rows?)")
-    frame["config"] = [config_name(a, b)
-                       for a, b in zip(frame["excerpt_length"], frame["segment_length"], strict=True)]
+    if (frame["memory"] != "").any():
+        frame.loc[~frame["is_human"] & (frame["memory"] == ""), "memory"] = MODEL_DEFAULT_MEMORY
+    several = frame["memory"].nunique() > 1  # one condition for every row: columns keep their plain names
+    frame["config"] = [f"{d} {config_name(a, b)}" if d and several else config_name(a, b)
+                       for d, a, b in zip(frame["memory"], frame["excerpt_length"], frame["segment_length"],
+                                          strict=True)]
     frame["bin"] = [bin_name(c, b, d) for c, b, d in zip(frame["config"], frame["distance_bin"], frame["design"],
                                                           strict=True)]
     frame["item"] = [f"{c}/{bk}/{ex}/{b}" for c, bk, ex, b in zip(frame["config"], frame["book_idx"],
@@ -52,5 +103,9 @@ def item_rows(frame: pd.DataFrame) -> pd.DataFrame:
                                                                   strict=True)]
     frame["who"] = [p if h and p else (m[len("human-"):] if h else m)
                     for p, h, m in zip(frame["participant"], frame["is_human"], frame["model_name"], strict=True)]
+    humans = frame["is_human"]
+    kinds = frame[humans].groupby("who")["simulated"].nunique()
+    mixed = frame["who"].isin(kinds[kinds > 1].index) & humans & (frame["simulated"] != "")
+    frame.loc[mixed, "who"] = frame.loc[mixed, "who"] + " (simulated " + frame.loc[mixed, "simulated"] + ")"
     frame["correct"] = frame["correct"].astype(bool)
     return frame

@@ -9,10 +9,11 @@ numbers here are the numbers ``benchlab score worldsense`` prints. On top of tha
   benchmark's own ``1.96 * sem`` is kept in the numeric export (``benchmark_ci95``) for comparison with papers.
 * **Pooled humans.** Each tuple counts once: its score is the mean over the participants who completed it (the
   expected score of a random participant on that tuple); tuples are then aggregated like a model's. So a tuple
-  answered by three people does not weigh three times, and the CI resamples tuples (clustered by item).
-* **Tests.** Pooled humans minus each model on the tuples both have: a paired bootstrap over shared tuples,
-  stratified like the score (two-sided, re-centred null). When humans and a model share no tuple (other test
-  set), an unpaired bootstrap of tuple scores.
+  answered by three people does not weigh three times, and the CI counts both people and tuples
+  (:mod:`benchlab.data.analysis.crossed`), so it is wide with few people.
+* **Tests.** Pooled humans minus each model on the tuples both have: people x tuples (crossed) t-test together
+  with the exact sign-flip test over shared tuples, the larger p. When humans and a model share no tuple (other
+  test set), an unpaired bootstrap of tuple scores.
 * **People.** Per-participant spread (min/median/max), attention flags (accuracy on the trivial control problems,
   share of too-fast responses), response-time median/IQR per problem, item accuracy by RT quartile, and
   agreement (percent, Fleiss' kappa) on raw answers to Keys answered by two or more participants.
@@ -159,6 +160,8 @@ class WorldSenseDesign(Design):
     def __init__(self, options: Options, ci: str, readings: Readings, warnings: list[str]) -> None:
         self.options = options
         self.ci = ci
+        # --ci benchmark: the paper's own 1.96*sem everywhere, as asked (the notes say what it cannot show)
+        self.pooled_crossed = self.honest_cells = ci != "benchmark"
         self.problems = readings.groups
         self.warnings = warnings
         # the benchmark's own CI of every participant and model, computed at once (per row it costs more)
@@ -210,9 +213,25 @@ class WorldSenseDesign(Design):
              "95% CI: the benchmark's own 1.96*sem (pooled second moments, min-cell counts); nan for one-tuple "
              "cells."),
             "Bias: +1 = always TRUE/POSSIBLE/decidable, -1 = the opposite, 0 = balanced (the benchmark's tuple bias, "
-            "rebalanced over sizes); CI as for accuracy.",
+            "rebalanced over sizes); CI: bootstrap over tuples within sizes, or Wilson with Kish's effective n on "
+            "(bias+1)/2 where a size has no variation (never a zero-width interval).",
             "Pooled humans: each tuple once, scored as the mean over the participants who completed it"
             + ("; flagged participants excluded." if o.exclude_flagged else "."),
+            ("Pooled humans' 95% CI: crossed people x tuples (method-of-moments variance components for people, "
+             "tuple-clustered variance within problem x size strata, t with Satterthwaite df), so it widens with "
+             "few people; n/a (with the reason) for one participant or no variation. Checked by `benchlab bench "
+             "coverage`. One person's or model's cell with a stratum without variation: Wilson with Kish's "
+             "effective n instead of the bootstrap (which would print a zero-width interval)."
+             if self.ci == "bootstrap" else
+             "With --ci benchmark every cell, pooled humans included, uses the paper's 1.96*sem over tuples, which "
+             "ignores the spread between people and is zero wherever every tuple scored the same: zero width "
+             "there is no certainty."),
+            "Tests: pooled humans minus model on shared tuples: the larger p of the crossed people x tuples t-test "
+            "and the two-sided paired sign-flip permutation test of the score difference stratified like the score "
+            f"(exact up to 16 non-zero tuple differences, else {o.n_boot} random flips); CI: crossed (with one "
+            "participant: the sign-flip test and a percentile bootstrap within strata, about that person); "
+            "unpaired bootstrap when no tuple is shared."
+            if self.pooled_crossed else
             "Tests: pooled humans minus model on shared tuples: two-sided paired sign-flip permutation test of the "
             "score difference stratified like the score (exact up to 16 non-zero tuple differences, else "
             f"{o.n_boot} random flips), CI = percentile bootstrap within strata, left out ('n/a') when a stratum "
@@ -339,6 +358,12 @@ def compare_worldsense(
     options = Options(criterion or AttentionCriterion(), exclude_flagged, n_boot, seed, rt_quantiles,
                       participant_tests, include_simulated)
     readings, warnings = read_worldsense(testset, results, include_published)
+    extra = [results] if isinstance(results, str | Path) else list(results or [])
+    for folder in map(Path, extra):
+        foreign = sorted(p for p in folder.rglob("*_results.csv") if p.is_file()) if folder.is_dir() else []
+        if foreign:
+            warnings = [*warnings, f"not WorldSense results, left out: {len(foreign)} SORT-style file(s) (e.g. "
+                        f"{foreign[0].name}) in {folder}; compare them with `benchlab compare sort`"]
     return run_comparison(WorldSenseDesign(options, ci, readings, warnings), readings, options)
 
 
@@ -357,6 +382,12 @@ def _bias_tables(rows: list[tuple[str, pd.DataFrame]], problems: list[str], labe
             values = sub["bias"].to_numpy(dtype=float)
             value = stats.stratified_mean(values, strata, weights)
             lo, hi = stats.bootstrap_ci(values, strata, weights, n_boot=n_boot, seed=seed)
+            constant = pd.Series(values).groupby(pd.Series(strata, dtype=object)).nunique().min() < 2
+            if constant or not hi - lo > 1e-12:
+                # a stratum without variation: nothing to bootstrap (a perfect answerer printed [0.00, 0.00]);
+                # Wilson with Kish's effective n on (bias + 1) / 2, which lies in [0, 1], mapped back
+                wlo, whi = stats.wilson_kish_ci((values + 1) / 2, strata, weights)
+                lo, hi = 2 * wlo - 1, 2 * whi - 1
             wide[prob].append(f"{value:.2f}" if lo != lo else f"{value:.2f} [{lo:.2f}, {hi:.2f}]")
             long_rows.append({"who": name, "condition": prob, "bias": round(value, 6),
                               "ci_low": None if lo != lo else round(lo, 6),

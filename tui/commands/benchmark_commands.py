@@ -14,6 +14,7 @@ import click
 from benchlab.annotations.fastbook.commands import COMMANDS as FASTBOOK_COMMANDS
 from benchlab.annotations.registry import registry
 from benchlab.annotations.session_faults import FAULTS
+from benchlab.annotations.stats_commands import COMMANDS as STATS_COMMANDS
 from benchlab.annotations.study_commands import COMMANDS as STUDY_COMMANDS
 from benchlab.annotations.task import Command
 from benchlab.annotations.trial_export import COMMANDS as EXPORT_COMMANDS
@@ -51,6 +52,7 @@ def register(commands: Iterable[Command], task_name: str | None = None) -> None:
 for _task in registry():  # built-in tasks, then plug-ins (``benchlab.tasks`` entry points)
     register(_task.commands, _task.name)
 register(FASTBOOK_COMMANDS)
+register(STATS_COMMANDS)
 register(STUDY_COMMANDS)
 register(EXPORT_COMMANDS)
 register((SCREEN_BENCH, FAULTS))

@@ -1,0 +1,266 @@
+"""Pooled-human intervals and human-vs-model tests that count both sources of chance: people and items.
+
+With a handful of participants, most of the uncertainty of a pooled human score is *who* was tested: a bootstrap
+over items alone treats the people as fixed and prints intervals that cover the population value far less often
+than 95% (``benchlab bench coverage`` measures it). Here every answer is modelled as
+
+    y_pj = mu + a_p + b_j + e_pj      (a: person, b: item, e: the rest; crossed random effects)
+
+which holds for any scores with independent people and items (it is the ANOVA / Hoeffding decomposition, so no
+distribution is assumed). The pooled score is a linear estimator ``sum_j v_j X_j`` of per-item means ``X_j`` (the
+benchmark's own stratified weights ``v_j``), so its variance is
+
+    Var = sigma_a^2 * sum_p (share of the estimate from person p)^2  +  Var(sum_j v_j X_j | people)
+
+The person term uses the method-of-moments (U-statistic) variance components of Gao & Owen (2017, "Efficient
+moment calculations for variance components in large unbalanced crossed random effects models"), which work for
+any pattern of who answered what; the item term is the item-clustered (sandwich) variance of the weighted item
+means within strata, so items answered by different numbers of people are handled without a model. The interval is
+t-based with Satterthwaite degrees of freedom, built like the quasi-F of a balanced two-way design (person mean
+square with P-1 df, item mean square with I-1 df, residual with (P-1)(I-1) df): with 3 people it has about 2-3 df
+and is as wide as the data say. A human-vs-model test applies the same formula to the per-item difference
+``X_j - model_j`` (paired on items). Numpy only, so the coverage harness can run thousands of studies in seconds.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Hashable, Mapping, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+from scipy import stats as sps
+
+from benchlab.data.analysis.stats import TestResult, paired_permutation_test
+
+METHOD = "crossed people x items (moment variance components, Satterthwaite t)"
+
+
+@dataclass(frozen=True)
+class CrossedEstimate:
+    """A pooled score (or a human-model difference) with its crossed-random-effects interval and test."""
+
+    value: float
+    se: float
+    df: float
+    ci_low: float
+    ci_high: float
+    p_value: float  # two-sided, against ``null`` (NaN when no interval can be computed)
+    n_people: int
+    n_items: int
+    note: str = ""  # why the interval is n/a, when it is
+    person_var: float = math.nan  # sigma_a^2 (clipped at 0)
+    residual_var: float = math.nan  # sigma_e^2 (clipped at 0)
+    method: str = METHOD
+
+    @property
+    def available(self) -> bool:
+        return self.ci_low == self.ci_low
+
+
+def _codes(labels: Sequence[Hashable] | np.ndarray) -> tuple[np.ndarray, int]:
+    arr = np.asarray(labels)
+    if arr.dtype == object:
+        arr = np.asarray([str(x) for x in arr])
+    uniq, inv = np.unique(arr, return_inverse=True)
+    return inv.ravel(), int(uniq.size)
+
+
+def variance_components(person: np.ndarray, item: np.ndarray, z: np.ndarray, n_person: int,
+                        n_item: int) -> tuple[float, float, float]:
+    """Unbiased moment estimates (sigma_a^2, sigma_b^2, sigma_e^2) from pairs of answers (Gao & Owen 2017).
+
+    Pairs of answers by the same person on different items differ by 2(sigma_b^2 + sigma_e^2) on average, pairs on
+    the same item by different people by 2(sigma_a^2 + sigma_e^2), all other pairs by 2(sigma_a^2 + sigma_b^2 +
+    sigma_e^2); each (person, item) must occur once. Returned unclipped (NaN where no pair of a kind exists).
+    """
+    n = z.size
+    z2 = z * z
+
+    def within(codes: np.ndarray, k: int) -> tuple[float, float]:
+        cnt = np.bincount(codes, minlength=k).astype(float)
+        s = np.bincount(codes, weights=z, minlength=k)
+        q = np.bincount(codes, weights=z2, minlength=k)
+        return float(np.sum(cnt * q - s * s)), float(np.sum(cnt * (cnt - 1) / 2))
+
+    sum_p, pairs_p = within(person, n_person)  # same person, different items
+    sum_i, pairs_i = within(item, n_item)  # same item, different people
+    total = float(n * z2.sum() - z.sum() ** 2)
+    pairs_all = n * (n - 1) / 2
+    sum_c, pairs_c = total - sum_p - sum_i, pairs_all - pairs_p - pairs_i
+    a = sum_p / pairs_p / 2 if pairs_p > 0 else math.nan  # sigma_b + sigma_e
+    b = sum_i / pairs_i / 2 if pairs_i > 0 else math.nan  # sigma_a + sigma_e
+    c = sum_c / pairs_c / 2 if pairs_c > 0 else math.nan  # sigma_a + sigma_b + sigma_e
+    return c - a, c - b, a + b - c
+
+
+def _item_weights(item: np.ndarray, n_item: int, stratum_of_item: np.ndarray,
+                  weights: Mapping[Hashable, float] | None, strata_names: np.ndarray) -> np.ndarray:
+    """v_j: the stratum's weight shared equally by its items (the benchmark's rebalanced mean)."""
+    k = strata_names.size
+    items_per = np.bincount(stratum_of_item, minlength=k).astype(float)
+    if weights is None:
+        w = np.where(items_per > 0, 1.0, 0.0)
+    else:
+        w = np.array([float(weights.get(s, 0.0)) for s in strata_names.tolist()])
+    w = w / w.sum()
+    return w[stratum_of_item] / items_per[stratum_of_item]
+
+
+def crossed_estimate(who: Sequence[Hashable] | np.ndarray, item: Sequence[Hashable] | np.ndarray,
+                     score: Sequence[float] | np.ndarray, model: Mapping[Hashable, float] | None = None,
+                     strata: Sequence[Hashable] | np.ndarray | None = None,
+                     weights: Mapping[Hashable, float] | None = None, level: float = 0.95,
+                     null: float = 0.0) -> CrossedEstimate:
+    """The pooled human score (``model`` None) or pooled humans minus a model on the same items, with a t interval.
+
+    ``who``/``item``/``score``: one answer each (first answers only: a (person, item) pair must occur once).
+    ``strata``: one label per answer (constant within an item), with ``weights`` per stratum (default equal): the
+    score is the weighted mean over strata of the mean over items of the mean over the people who answered it,
+    exactly as the pipeline pools. ``model``: the model's score per item; answers on items it lacks are dropped.
+    """
+    y = np.asarray(score, dtype=float)
+    it_labels = np.asarray(item, dtype=object) if not isinstance(item, np.ndarray) else item
+    who_arr = np.asarray(who, dtype=object) if not isinstance(who, np.ndarray) else who
+    st = None if strata is None else (np.asarray(strata, dtype=object) if not isinstance(strata, np.ndarray)
+                                      else strata)
+    if model is not None:
+        keep = np.array([i in model for i in it_labels.tolist()], dtype=bool)
+        y, it_labels, who_arr = y[keep], it_labels[keep], who_arr[keep]
+        st = None if st is None else st[keep]
+    p_code, n_p = _codes(who_arr)
+    i_code, n_i = _codes(it_labels)
+    empty = CrossedEstimate(math.nan, math.nan, math.nan, math.nan, math.nan, math.nan, n_p, n_i)
+    if y.size == 0:
+        return _with_note(empty, "no answers")
+    # stratum of each item (first answer's label), strata names in sorted order
+    if st is None:
+        s_code_obs = np.zeros(y.size, dtype=int)
+        names = np.array(["all"], dtype=object)
+    else:
+        s_code_obs, _k = _codes(st)
+        names = np.unique(np.asarray([str(x) for x in st]))
+        if weights is not None:
+            weights = {str(k): v for k, v in weights.items()}
+    stratum_of_item = np.zeros(n_i, dtype=int)
+    stratum_of_item[i_code[::-1]] = s_code_obs[::-1]  # first answer wins
+    people_on_item = np.bincount(i_code, minlength=n_i).astype(float)
+    item_mean = np.bincount(i_code, weights=y, minlength=n_i) / people_on_item
+    v = _item_weights(i_code, n_i, stratum_of_item, weights, names)
+    x = item_mean
+    if model is not None:
+        first = np.full(n_i, -1)
+        first[i_code[::-1]] = np.arange(y.size)[::-1]
+        m = np.array([float(model[it_labels[first[j]]]) for j in range(n_i)])
+        x = item_mean - m
+    value = float(np.sum(v * x))
+    est = CrossedEstimate(value, math.nan, math.nan, math.nan, math.nan, math.nan, n_p, n_i)
+    if n_p < 2:
+        return _with_note(est, "one participant: the spread between people cannot be estimated")
+    if n_i < 2:
+        return _with_note(est, "one item: the spread between items cannot be estimated")
+    # variance components from answers centred on their stratum means (strata are fixed effects)
+    s_sum = np.bincount(s_code_obs, weights=y, minlength=names.size)
+    s_cnt = np.bincount(s_code_obs, minlength=names.size).astype(float)
+    z = y - (s_sum / np.maximum(s_cnt, 1))[s_code_obs]
+    var_a, _var_b, var_e = variance_components(p_code, i_code, z, n_p, n_i)
+    var_a = var_a if var_a == var_a else 0.0
+    var_e = max(0.0, var_e) if var_e == var_e else 0.0
+    w_obs = v[i_code] / people_on_item[i_code]  # each answer's weight in the estimate
+    k_a = float(np.sum(np.bincount(p_code, weights=w_obs, minlength=n_p) ** 2))
+    k_e = float(np.sum(w_obs**2))
+    # item term: item-clustered variance of sum_j v_j x_j within strata (small-sample factor I_k / (I_k - 1))
+    t_item = 0.0
+    for k in range(names.size):
+        sel = stratum_of_item == k
+        n_k = int(sel.sum())
+        if n_k < 2:
+            continue
+        xk = x[sel]
+        vk = v[sel]
+        centre = float(np.sum(vk * xk) / np.sum(vk))
+        t_item += n_k / (n_k - 1) * float(np.sum((vk * (xk - centre)) ** 2))
+    # the person mean square (sigma_a^2 K_a + sigma_e^2 K_e, as MS_P / (P I) in a balanced design) is never
+    # negative even when the sigma_a^2 estimate is; clipping sigma_a^2 first would make it too wide
+    t_person = max(0.0, var_a * k_a + var_e * k_e)
+    t_resid = var_e * k_e
+    var = t_person + t_item - t_resid
+    if var <= 1e-15 < max(t_person, t_item):
+        # both the person and the item mean squares below the residual (rare with few people): the quasi-F
+        # combination is negative; fall back to the larger mean square alone (conservative)
+        var = max(t_person, t_item)
+        t_resid = 0.0
+        t_person, t_item = (t_person, 0.0) if t_person >= t_item else (0.0, t_item)
+    if not var > 1e-15:
+        if model is not None and abs(value - null) < 1e-12:
+            return _with_note(CrossedEstimate(value, 0.0, math.nan, math.nan, math.nan, 1.0, n_p, n_i, "",
+                                              var_a, var_e),
+                              "no variation: every difference is the same, so there is no interval")
+        return _with_note(est, "no variation in the answers (every score the same): no interval can be computed")
+    df_p, df_i = n_p - 1, max(1, n_i - names.size)
+    denom = t_person**2 / df_p + t_item**2 / df_i + t_resid**2 / (df_p * df_i)
+    df = var * var / denom if denom > 0 else float(df_p)
+    df = float(min(max(df, 1.0), n_p * n_i))
+    se = math.sqrt(var)
+    q = float(sps.t.ppf(0.5 + level / 2, df))
+    lo, hi = value - q * se, value + q * se
+    if model is None:
+        lo, hi = max(0.0, lo), min(1.0, hi)
+    else:
+        lo, hi = max(-1.0, lo), min(1.0, hi)
+    p = float(2 * sps.t.sf(abs(value - null) / se, df))
+    return CrossedEstimate(value, se, df, lo, hi, min(1.0, p), n_p, n_i, "", var_a, var_e)
+
+
+def _with_note(est: CrossedEstimate, note: str) -> CrossedEstimate:
+    return CrossedEstimate(est.value, est.se, est.df, est.ci_low, est.ci_high, est.p_value, est.n_people,
+                           est.n_items, note, est.person_var, est.residual_var)
+
+
+def human_model_test(who: Sequence[Hashable] | np.ndarray, item: Sequence[Hashable] | np.ndarray,
+                     score: Sequence[float] | np.ndarray, model: Mapping[Hashable, float],
+                     strata: Sequence[Hashable] | np.ndarray | None = None,
+                     weights: Mapping[Hashable, float] | None = None, n_perm: int = 5000, seed: int = 0,
+                     unit_word: str = "items", level: float = 0.95) -> tuple[TestResult, CrossedEstimate]:
+    """Pooled humans minus a model on shared items: the crossed t-test, and the exact sign-flip test over items.
+
+    The p-value is the larger of the two: the crossed t-test counts the spread between people but is approximate
+    when few items differ; the sign-flip test over the per-item differences is exact however few items there are
+    but treats the people as fixed. Each is a valid test of "no difference", so the larger p is too (and never
+    claims more than either). The interval is the crossed one; with one participant (no spread between people to
+    estimate) the test and its interval are about that person's items only, and the note says so.
+    """
+    est = crossed_estimate(who, item, score, model=model, strata=strata, weights=weights, level=level)
+    # per-item differences (human item mean minus model), the units of the sign-flip test
+    y = np.asarray(score, dtype=float)
+    labels = [str(i) for i in (item.tolist() if isinstance(item, np.ndarray) else item)]
+    keys = {str(k): k for k in model}
+    sums: dict[str, list[float]] = {}
+    stratum: dict[str, Hashable] = {}
+    st = None if strata is None else list(strata.tolist() if isinstance(strata, np.ndarray) else strata)
+    for n, (lab, val) in enumerate(zip(labels, y.tolist(), strict=True)):
+        if lab not in keys:
+            continue
+        sums.setdefault(lab, []).append(val)
+        if st is not None:
+            stratum.setdefault(lab, st[n])
+    order = list(sums)
+    h = np.array([np.mean(sums[k]) for k in order])
+    m = np.array([float(model[keys[k]]) for k in order])
+    item_strata = None if st is None else [stratum[k] for k in order]
+    flip = paired_permutation_test(h, m, item_strata, weights, n_boot=n_perm, seed=seed, level=level)
+    flip_note = flip.note.split("; CI")[0]
+    shape = f"{est.n_people} people x {est.n_items} {unit_word}"
+    if est.n_people < 2 or (not est.available and est.p_value != est.p_value):
+        why = est.note or "no interval"
+        about = (f"one participant: about this person's {unit_word}, not people in general; " if est.n_people < 2
+                 else "")
+        return TestResult(f"{flip.method} over shared {unit_word}", flip.estimate, flip.ci_low, flip.ci_high,
+                          flip.p_value, math.nan, est.n_items,
+                          f"{about}{shape}; crossed test n/a: {why}; {flip.note}"), est
+    p = max(est.p_value, flip.p_value)
+    stat = est.value / est.se if est.se == est.se and est.se > 0 else math.nan
+    ci = f"t df {est.df:.1f}" if est.available else f"CI n/a: {est.note}"
+    return TestResult(f"larger p of {METHOD} and {flip.method} over shared {unit_word}", est.value, est.ci_low,
+                      est.ci_high, p, stat, est.n_items,
+                      f"{shape}; crossed p {est.p_value:.4g} ({ci}); {flip_note}"), est

@@ -1,0 +1,151 @@
+"""Study planning (``benchlab power worldsense|sort``): expected interval width and power before anyone is tested.
+
+A planned study is simulated many times with what the planner assumes (people's mean accuracy and their spread,
+item difficulty spread, the design's cells and items per cell) and analysed with the same functions ``compare``
+uses (:func:`benchlab.data.analysis.crossed.crossed_estimate` for the pooled interval,
+:func:`benchlab.data.analysis.crossed.human_model_test` for pooled humans against a model), with the model's
+published score as its accuracy on every simulated item set. Power is the share of simulated studies where that
+test gives p < .05; the CI width is the mean width of the pooled 95% interval. A WorldSense unit is a two-item
+tuple scored as the mean of its two answers (the TF/PI problems), a SORT unit one trial; cells (problem x size, or
+distance bins) are the strata, equally weighted, as the benchmarks rebalance.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from dataclasses import dataclass
+from typing import Literal
+
+import numpy as np
+import pandas as pd
+from scipy.special import expit
+
+from benchlab.data.analysis.coverage import Population, population
+from benchlab.data.analysis.crossed import crossed_estimate, human_model_test
+
+Benchmark = Literal["worldsense", "sort"]
+#: answers per unit: a WorldSense TF/PI tuple has two items, a SORT trial one
+ANSWERS_PER_UNIT: dict[Benchmark, int] = {"worldsense": 2, "sort": 1}
+PARTICIPANT_GRID = (2, 3, 4, 5, 6, 8, 10, 12, 15, 20, 25, 30, 40, 50, 60, 80, 100, 150, 200)
+
+
+@dataclass(frozen=True)
+class Design:
+    benchmark: Benchmark
+    cells: int
+    items_per_cell: int
+
+    @property
+    def units(self) -> int:
+        return self.cells * self.items_per_cell
+
+
+@dataclass(frozen=True)
+class PowerRow:
+    participants: int
+    units: int
+    simulations: int
+    ci_width: float  # mean width of the pooled 95% interval (proportion)
+    power: float  # share of simulated studies with p < .05 against the model
+
+
+def _model_offset(pop: Population, score: float) -> float:
+    """The model's logit offset giving ``score`` over the item population."""
+    from scipy import optimize
+
+    from benchlab.data.analysis.coverage import _person_accuracy
+
+    return float(optimize.brentq(lambda m: float(_person_accuracy(np.array(m), pop.item_logit_sd)) - score,
+                                 -12, 12))
+
+
+def simulate(design: Design, pop: Population, model_score: float, participants: int, simulations: int,
+             rng: np.random.Generator, n_perm: int = 500) -> PowerRow:
+    """``simulations`` studies of ``participants`` people on ``design``; the pooled CI width and the power."""
+    k = ANSWERS_PER_UNIT[design.benchmark]
+    units = design.units
+    offset = _model_offset(pop, model_score)
+    who = np.repeat(np.arange(participants), units)
+    item = np.tile(np.arange(units), participants)
+    strata = np.tile(np.arange(units) // design.items_per_cell, participants)
+    widths: list[float] = []
+    hits = 0
+    for _ in range(simulations):
+        a = rng.normal(pop.person_mean, pop.person_logit_sd, size=participants)
+        b = rng.normal(0.0, pop.item_logit_sd, size=(units, k))
+        y = (rng.random((participants, units, k)) < expit(a[:, None, None] + b[None, :, :])).mean(axis=2)
+        z = (rng.random((units, k)) < expit(offset + b)).mean(axis=1)
+        scores = y.ravel()
+        est = crossed_estimate(who, item, scores, strata=strata)
+        if est.available:
+            widths.append(est.ci_high - est.ci_low)
+        test, _ = human_model_test(who, item, scores, dict(enumerate(z.tolist())), strata=strata, n_perm=n_perm,
+                                   seed=int(rng.integers(2**31)))
+        hits += bool(test.p_value == test.p_value and test.p_value < 0.05)
+    return PowerRow(participants, units, simulations, float(np.mean(widths)) if widths else math.nan,
+                    hits / simulations)
+
+
+@dataclass(frozen=True)
+class PowerReport:
+    design: Design
+    population: Population
+    model_score: float
+    rows: list[PowerRow]
+    smallest: PowerRow | None  # fewest participants reaching the target power (None: not within the grid)
+    target: float
+    seconds: float
+    plateau: bool = False  # power stopped growing with more people: the items (and the model's own noise) limit it
+
+
+def plan(design: Design, accuracy: float, person_sd: float, item_sd: float, model_score: float,
+         participants: int, simulations: int = 400, seed: int = 1, target: float = 0.8,
+         max_participants: int = 200) -> PowerReport:
+    """Power at ``participants``, and the smallest number of participants reaching ``target`` power.
+
+    The search walks a grid of participant numbers, bisects once the target is reached, and stops early when
+    power has stopped growing (more people cannot make up for too few items).
+    """
+    started = time.perf_counter()
+    plateau = False
+    pop = population(accuracy, person_sd, item_sd)
+    rng = np.random.default_rng(seed)
+    rows = [simulate(design, pop, model_score, participants, simulations, rng)]
+    smallest: PowerRow | None = rows[0] if rows[0].power >= target else None
+    if smallest is None or participants > 2:
+        tried: dict[int, PowerRow] = {participants: rows[0]}
+        below = 1
+        seen: list[PowerRow] = []
+        for n in [n for n in PARTICIPANT_GRID if n <= max_participants]:
+            row = tried.get(n) or simulate(design, pop, model_score, n, simulations, rng)
+            tried[n] = row
+            seen.append(row)
+            if n >= 10 and len(seen) >= 4 and row.power < target and row.power - seen[-4].power < 0.05:
+                plateau = True  # three more steps of people bought < 5 points of power
+                break
+            if row.power >= target:
+                lo, hi = below, n  # bisect between the last n below target and this one
+                best = row
+                while hi - lo > 1:
+                    mid = (lo + hi) // 2
+                    r = tried.get(mid) or simulate(design, pop, model_score, mid, simulations, rng)
+                    tried[mid] = r
+                    if r.power >= target:
+                        hi, best = mid, r
+                    else:
+                        lo = mid
+                smallest = best
+                break
+            below = n
+        rows = [tried[n] for n in sorted(tried)]
+    return PowerReport(design, pop, model_score, rows, smallest, target, time.perf_counter() - started, plateau)
+
+
+def power_table(report: PowerReport) -> pd.DataFrame:
+    rows = [{"participants": r.participants, f"{'tuples' if report.design.benchmark == 'worldsense' else 'trials'}"
+             " per person": r.units, "simulations": r.simulations,
+             "expected CI width (points)": "n/a" if r.ci_width != r.ci_width else f"{100 * r.ci_width:.1f}",
+             "power": f"{100 * r.power:.0f}%",
+             "reaches target": "yes" if r.power >= report.target else "no"} for r in report.rows]
+    return pd.DataFrame(rows).set_index("participants")
