@@ -148,7 +148,8 @@ class SessionServer:
     async def websocket(self, request: web.Request) -> web.StreamResponse:
         pid = self._participant(request)
         lim = self.limits
-        ws = web.WebSocketResponse(heartbeat=lim.heartbeat_s, max_msg_size=lim.max_msg_bytes, compress=False)
+        ws = web.WebSocketResponse(heartbeat=lim.heartbeat_s, max_msg_size=lim.max_msg_bytes, compress=False,
+                                   timeout=2.0)  # close handshake: a page that does not answer is let go
         await ws.prepare(request)
         old = self.live.get(pid)
         if old is not None and old.closing:  # the previous tab is going away: take over once its app is gone
@@ -157,7 +158,7 @@ class SessionServer:
             old = self.live.get(pid)
         if old is not None:
             await _send_json(ws, ["busy"])
-            await ws.close(code=4409, message=b"open in another tab")
+            await _close(ws, 4409, b"open in another tab")
             return ws
         conn = Connection(pid, ws)
         self.live[pid] = conn
@@ -171,9 +172,7 @@ class SessionServer:
             if proc is not None:
                 await stop_app(proc)
                 self.seen[pid].exit_code = proc.returncode
-            if not ws.closed:
-                with contextlib.suppress(Exception):
-                    await ws.close()
+            await _close(ws)
             seen = self.seen[pid]
             if seen.state != "ended":
                 seen.state = "disconnected"
@@ -188,8 +187,7 @@ class SessionServer:
             conn.closing = True
         await asyncio.gather(*(stop_app(p) for p in list(self.processes.values())), return_exceptions=True)
         for conn in list(self.live.values()):
-            with contextlib.suppress(Exception):
-                await conn.ws.close(code=1001, message=b"server shutting down")
+            await _close(conn.ws, 1001, b"server shutting down")
 
     # --- one session ---------------------------------------------------------------------------------------
 
@@ -263,16 +261,16 @@ class SessionServer:
             async for msg in ws:
                 if msg.type != WSMsgType.TEXT:
                     if msg.type == WSMsgType.BINARY:
-                        await ws.close(code=1003, message=b"text messages only")
+                        await _close(ws, 1003, b"text messages only")
                     return
                 if not bucket.take():
                     log.warning("%s: too many messages, connection closed", pid)
-                    await ws.close(code=1008, message=b"too many messages")
+                    await _close(ws, 1008, b"too many messages")
                     return
                 seen.last_activity = _now()
                 out = self._relay(msg.data, ready.is_set())
                 if out is None:
-                    await ws.close(code=1008, message=b"bad message")
+                    await _close(ws, 1008, b"bad message")
                     return
                 if isinstance(out, list):
                     await _send_json(ws, out)
@@ -292,11 +290,12 @@ class SessionServer:
         try:
             await asyncio.wait(tasks[:2], return_when=asyncio.FIRST_COMPLETED)
         finally:
+            conn.closing = True  # a new tab of this participant may take over once the app is gone
             release_timer.cancel()
             release()
             for t in tasks[:2]:
                 t.cancel()
-            app_ended = tasks[0].done() and not tasks[0].cancelled()
+            app_ended = tasks[0].done() and not tasks[0].cancelled() and tasks[0].exception() is None
             if app_ended:
                 with contextlib.suppress(asyncio.TimeoutError):
                     await asyncio.wait_for(proc.wait(), 2.0)
@@ -424,9 +423,33 @@ def _html(text: str, status: int = 200) -> web.Response:
 
 
 async def _send_json(ws: web.WebSocketResponse, data: Any) -> None:
+    """A control message to the page; a page that does not take it within 5 s is dropped."""
     if not ws.closed:
-        with contextlib.suppress(ConnectionError, RuntimeError):
-            await ws.send_str(json.dumps(data))
+        try:
+            await asyncio.wait_for(ws.send_str(json.dumps(data)), 5.0)
+        except asyncio.TimeoutError:
+            _abort(ws)
+        except (ConnectionError, RuntimeError):
+            pass
+
+
+async def _close(ws: web.WebSocketResponse, code: int = 1000, message: bytes = b"") -> None:
+    """Close the WebSocket; a page that does not read is cut off instead of holding the close forever."""
+    if ws.closed:
+        return
+    try:
+        await asyncio.wait_for(ws.close(code=code, message=message), 3.0)
+    except asyncio.TimeoutError:
+        _abort(ws)
+    except (ConnectionError, RuntimeError):
+        pass
+
+
+def _abort(ws: web.WebSocketResponse) -> None:
+    req = ws._req  # noqa: SLF001 - the transport of this request, to cut a page that stopped reading
+    transport = req.transport if req is not None else None
+    if transport is not None:
+        transport.abort()
 
 
 async def _closed(ws: web.WebSocketResponse) -> None:

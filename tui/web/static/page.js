@@ -142,6 +142,17 @@
     if (started && !ended) { e.preventDefault(); e.returnValue = ""; return ""; }
   });
 
+  // The text on screen (browser tests and the bench probe read it; it is what the participant already sees).
+  window.benchlabScreen = function () {
+    var buf = term.buffer.active, lines = [];
+    for (var i = 0; i < term.rows; i++) {
+      var line = buf.getLine(buf.viewportY + i);
+      lines.push(line ? line.translateToString(true) : "");
+    }
+    return lines.join("\n");
+  };
+  window.benchlabState = function () { return { ready: ready, started: started, ended: ended }; };
+
   focusTerminal();
   connect();
 })();
