@@ -59,15 +59,17 @@ def parse_participants(text: str, path: Path, option_names: Iterable[str]) -> li
              if line.strip() and not line.lstrip().startswith("#")]
     if not lines:
         raise BenchlabError("the participants file is empty (expected a header line with an 'id' column)", path, 1)
-    try:
-        rows = list(csv.reader(io.StringIO("\n".join(line for _, line in lines)), strict=True))
-    except csv.Error as exc:
-        raise BenchlabError(f"not a CSV file ({exc})", path) from None
+    rows: list[list[str]] = []
+    for line_no, line in lines:  # one record per line (ids and options have no line breaks)
+        try:
+            rows.append(next(csv.reader([line], strict=True)))
+        except csv.Error as exc:
+            raise BenchlabError(f"not a CSV line ({exc})", path, line_no) from None
     header_line, header = lines[0][0], [h.strip().lower() for h in rows[0]]
     id_col = next((i for i, h in enumerate(header) if h in _ID_COLUMNS), None)
     if id_col is None:
         if len(header) == 1 and _is_id(header[0]):  # a bare list of ids, no header
-            header, rows, header_line = ["id"], [[""], *rows], 0
+            header, rows, lines, header_line = ["id"], [["id"], *rows], [(0, "id"), *lines], 0
             id_col = 0
         else:
             raise BenchlabError(f"no participant id column (expected one named {', '.join(_ID_COLUMNS)}; "

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import csv
 import errno
 import fcntl
 import logging
@@ -27,6 +28,7 @@ from benchlab.data.errors import BenchlabError
 from benchlab.tui.web import status_table
 from benchlab.tui.web.app_process import AppSpec, app_argv
 from benchlab.tui.web.participants import (
+    LINKS_FILE,
     Participant,
     append_participants,
     ensure_tokens,
@@ -103,15 +105,27 @@ def add_and_report(config: ServeConfig, ids: Sequence[str]) -> bool:
     added = append_participants(config.participants_file, ids, column_names(config.task))
     participants = load_participants(config)
     tokens = ensure_tokens(config.out, participants)
-    write_links(config.out, list(participants.values()), tokens, config.base_url())
-    for pid in ids:
-        note = "added" if pid in added else "already listed"
-        print(f"{pid} ({note}): {link(config.base_url(), tokens[pid])}")
     with serving_lock(config.out) as mine:
+        # Beside a running server, its links.csv (and its base URL) stay its own; it rewrites the file itself.
+        base = config.base_url() if mine or config.public_url else (_served_base(config.out) or config.base_url())
+        for pid in ids:
+            note = "added" if pid in added else "already listed"
+            print(f"{pid} ({note}): {link(base, tokens[pid])}")
         if not mine:
             print("the running server serves them (it re-reads the participants file)")
             return True
     return False
+
+
+def _served_base(out: Path) -> str | None:
+    """The base URL of the links a running server wrote (``None`` when it wrote none yet)."""
+    try:
+        with open(out / LINKS_FILE, encoding="utf-8") as handle:
+            rows = list(csv.DictReader(handle))
+    except OSError:
+        return None
+    url = rows[0].get("url", "") if rows else ""
+    return url.rsplit("/s/", 1)[0] if "/s/" in url else None
 
 
 def run_server(config: ServeConfig) -> None:
