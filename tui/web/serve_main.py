@@ -55,8 +55,9 @@ class ServeConfig:
     public_url: str | None = None
     max_starts: int = 2
     extra_env: dict[str, str] = field(default_factory=dict)
-    #: The interpreter running the apps (default: this one; tests may point at another environment).
-    python: str | None = None
+    #: The interpreter running the apps (default: this one, or ``BENCHLAB_SERVE_APP_PYTHON``: another environment
+    #: with the same benchlab, e.g. a development checkout).
+    python: str | None = field(default_factory=lambda: os.environ.get("BENCHLAB_SERVE_APP_PYTHON") or None)
 
     def base_url(self, port: int | None = None) -> str:
         if self.public_url:

@@ -299,8 +299,8 @@ class SessionServer:
             if app_ended:
                 with contextlib.suppress(asyncio.TimeoutError):
                     await asyncio.wait_for(proc.wait(), 2.0)
-                seen.state = "ended"
                 seen.exit_code = proc.returncode
+                seen.state = "ended" if proc.returncode == 0 else f"app error (exit {proc.returncode}, see the log)"
                 with contextlib.suppress(Exception):
                     await _send_json(ws, ["end", proc.returncode])
             await stop_app(proc)

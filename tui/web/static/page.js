@@ -79,7 +79,9 @@
           break;
         case "end":
           ended = true;
-          show("Thank you", "The session has ended. You may close this tab.");
+          if (msg[1] === 0) show("Thank you", "The session has ended. You may close this tab.");
+          else show("The session stopped", "Your answers so far are saved. Please reload this page; if this " +
+                    "message comes back, contact the person who sent you the link.");
           break;
         case "failed":
           show("The session could not start", "Please reload the page in a minute.");
