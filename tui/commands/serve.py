@@ -123,16 +123,16 @@ _add_serve_commands()
 
 @bench.command("serve")
 @click.option("--sessions", default="1,5,10", show_default=True, help="Concurrent sessions per level (comma list).")
-@click.option("--task", "task_name", default="worldsense", show_default=True, help="Task served.")
 @click.option("--keys", type=click.IntRange(3, 500), default=12, show_default=True,
               help="Keys each light client sends per level.")
 @click.option("--min-gap", type=float, default=2.5, show_default=True, help="Shortest pause between keys (s).")
 @click.option("--max-gap", type=float, default=5.0, show_default=True, help="Longest pause between keys (s).")
 @click.option("--probe/--no-probe", default=True, show_default=True, help="Add one real Chromium page per level.")
 @click.option("--keep", type=click.Path(path_type=Path), default=None, help="Keep the session files here.")
-def bench_serve(sessions: str, task_name: str, keys: int, min_gap: float, max_gap: float, probe: bool,
+def bench_serve(sessions: str, keys: int, min_gap: float, max_gap: float, probe: bool,
                 keep: Path | None) -> None:
-    """Load test of ``benchlab serve``: key -> fsynced record latency, start time, CPU and memory per session."""
+    """Load test of ``benchlab serve`` (WorldSense sessions on the bundled sample): key -> record latency, start
+    time, CPU and memory per session, and a Chromium probe's client_rt_ms error."""
     from benchlab.tui.web.bench import run_bench
 
     try:
@@ -141,4 +141,4 @@ def bench_serve(sessions: str, task_name: str, keys: int, min_gap: float, max_ga
         raise BenchlabError(f"--sessions: expected numbers separated by commas, not {sessions!r}") from None
     if not levels or min(levels) < 1:
         raise BenchlabError("--sessions: every level must be at least 1")
-    click.echo(run_bench(task_name, levels, keys=keys, gap=(min_gap, max_gap), probe=probe, keep=keep), nl=False)
+    click.echo(run_bench("worldsense", levels, keys=keys, gap=(min_gap, max_gap), probe=probe, keep=keep), nl=False)

@@ -53,7 +53,10 @@
     };
     ws.onmessage = function (ev) {
       if (typeof ev.data !== "string") {
-        term.write(new Uint8Array(ev.data), afterWrite);
+        var bytes = new Uint8Array(ev.data);
+        chunks.push(bytes.length > 7 && bytes[0] === 27 && bytes[1] === 93 && bytes[2] === 55 && bytes[3] === 55 &&
+                    bytes[4] === 49 && bytes[5] === 55 && bytes[6] === 59);  // starts with ESC ] 7717 ;
+        term.write(bytes, afterWrite);
         return;
       }
       var msg;
@@ -100,19 +103,36 @@
     };
   }
 
-  function afterWrite() {
-    if (pendingMarks.length === 0) return;
+  // Onset stamps. The app writes the marker right after the stimulus frame, often as a chunk of its own that
+  // arrives after that frame was painted: then the onset is the paint of the data before the marker. When the
+  // marker shares its chunk with the frame (or the frame is not painted yet), the onset is the next paint.
+  var chunks = [];          // per queued chunk: does it start with the marker?
+  var parsed = 0;           // chunks parsed so far
+  var paintedUpTo = 0, paintAt = 0, paintRequested = false;
+  function paint() {
+    paintRequested = false;
+    paintedUpTo = parsed;
+    paintAt = performance.now();
     var marks = pendingMarks;
     pendingMarks = [];
-    requestAnimationFrame(function () {
-      var t = performance.now();
-      for (var i = 0; i < marks.length; i++) send(["onset", { mark: marks[i], page_ms: t }]);
-    });
+    for (var i = 0; i < marks.length; i++) send(["onset", { mark: marks[i], page_ms: paintAt }]);
+  }
+  function requestPaintStamp() {
+    if (!paintRequested) { paintRequested = true; requestAnimationFrame(paint); }
+  }
+  function afterWrite() {
+    chunks.shift();
+    parsed += 1;
+    requestPaintStamp();
+  }
+  function onsetMark(mark) {
+    if (chunks[0] && paintedUpTo >= parsed && parsed > 0) send(["onset", { mark: mark, page_ms: paintAt }]);
+    else pendingMarks.push(mark);
   }
 
   term.parser.registerOscHandler(7717, function (data) {
     var parts = data.split(";");
-    if (parts[0] === "onset" && parts.length > 1) pendingMarks.push(parts.slice(1).join(";"));
+    if (parts[0] === "onset" && parts.length > 1) onsetMark(parts.slice(1).join(";"));
     else if (parts[0] === "end") ended = true;  // the app's end page: leaving is fine now
     return true;
   });
