@@ -16,7 +16,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-
 from session_helpers import write_testset
 from web_browser import (
     CLI,
@@ -218,6 +217,11 @@ def test_a_second_tab_is_refused_and_an_unknown_link_is_a_404(tmp_path: Path, ch
         response = unknown.goto(served.link("P01") + "/../../../etc/passwd")
         assert response.status == 404
         assert len(app_pids(served.out)) == 1
+        stopped = time.monotonic()
+        served.stop()  # SIGTERM with a session open: its app goes with the server
+        while app_pids(served.out) and time.monotonic() - stopped < 3:
+            time.sleep(0.05)
+        assert app_pids(served.out) == [] and time.monotonic() - stopped < 2.5
         context.close()
     finally:
         served.stop()

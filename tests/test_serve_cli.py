@@ -10,7 +10,7 @@ import socket
 import subprocess
 import sys
 import time
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
@@ -58,7 +58,7 @@ def test_tokens_are_unguessable_and_kept(tmp_path: Path) -> None:
 
 
 def test_the_live_table_shows_every_participant() -> None:
-    now = datetime(2026, 1, 1, 12, 0, tzinfo=timezone.utc)
+    now = datetime(2026, 1, 1, 12, 0, tzinfo=UTC)
     rows = [StatusRow("P01", "trial", 3, 20, now - timedelta(seconds=5), 0.75), StatusRow("P02", "not started"),
             StatusRow("P03", "practice", last_activity=now - timedelta(minutes=3))]
     table = render(with_connections(rows, {"P01": "connected"}), now=now)

@@ -109,7 +109,7 @@ async def test_page_loads_nothing_from_outside_the_server(served: tuple) -> None
 
 
 async def test_keys_reach_the_app_with_their_page_stamp_first(served: tuple) -> None:
-    client, server, spawns = served
+    client, _, spawns = served
     ws = await open_session(client)
     await ws.send_json(["key", {"key": "1", "page_ms": 1234.5}])
     await ws.send_json(["stdin", "1"])
@@ -146,7 +146,7 @@ async def test_keys_before_the_app_has_drawn_are_dropped(tmp_path: Path) -> None
 
 
 async def test_a_second_tab_is_refused_while_the_first_is_open(served: tuple) -> None:
-    client, server, spawns = served
+    client, _, spawns = served
     first = await open_session(client)
     page = await client.get(f"/s/{TOKENS['P01']}")
     assert page.status == 409 and "open in another tab" in await page.text()

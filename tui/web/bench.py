@@ -196,7 +196,7 @@ async def _light_client(url: str, keys: int, gap: tuple[float, float], level: Le
         while answered < keys and time.monotonic() < deadline:
             try:
                 msg = await ws.receive(timeout=max(0.1, deadline - time.monotonic()))
-            except asyncio.TimeoutError:
+            except TimeoutError:
                 break
             if msg.type == aiohttp.WSMsgType.TEXT:
                 kind = json.loads(msg.data)[0]
@@ -344,8 +344,9 @@ def _stats(values: list[float], digits: int = 1) -> str:
 
 
 def _table(rows: list[Level], keys: int, gap: tuple[float, float]) -> str:
-    header = ("sessions", "start s (med/p95/max)", "key->handled ms", "key->fsynced ms", "key->next frame ms", "CPU %/session",
-              "RSS MiB/session", "server CPU %", "client_rt err vs script ms", "vs keydown ms", "failed")
+    header = ("sessions", "start s (med/p95/max)", "key->handled ms", "key->fsynced ms", "key->next frame ms",
+              "CPU %/session", "RSS MiB/session", "server CPU %", "client_rt err vs script ms", "vs keydown ms",
+              "failed")
     body = []
     for r in rows:
         body.append((str(r.sessions), _stats(r.start_s), _stats(r.handled_ms), _stats(r.fsynced_ms),

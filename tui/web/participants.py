@@ -151,7 +151,8 @@ def load_tokens(out: Path) -> dict[str, str]:
     except FileNotFoundError:
         return {}
     except (OSError, ValueError) as exc:
-        raise BenchlabError(f"cannot read the saved links ({exc}); move the file away to make new links", path) from None
+        raise BenchlabError(f"cannot read the saved links ({exc}); move the file away to make new links",
+                            path) from None
     if not isinstance(data, dict) or not all(isinstance(k, str) and isinstance(v, str) for k, v in data.items()):
         raise BenchlabError("the saved links are not a participant -> token map; move the file away", path)
     return dict(data)

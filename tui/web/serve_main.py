@@ -139,16 +139,18 @@ def run_server(config: ServeConfig) -> None:
         tokens = ensure_tokens(config.out, participants)
         handler = logging.FileHandler(config.out / LOG_FILE, encoding="utf-8")
         handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(message)s"))
-        logger = logging.getLogger("benchlab.serve")
-        logger.addHandler(handler)
-        logger.setLevel(logging.INFO)
-        logger.propagate = False
+        loggers = [logging.getLogger(name) for name in ("benchlab.serve", "aiohttp", "asyncio")]
+        for logger in loggers:  # the console shows the table; errors (never a traceback there) go to the log
+            logger.addHandler(handler)
+            logger.setLevel(logging.INFO if logger.name == "benchlab.serve" else logging.WARNING)
+            logger.propagate = False
         server = SessionServer(participants=participants, tokens=tokens, app_spec=config.spec,
                                title=f"{config.task.title} session", limits=Limits(max_starts=config.max_starts))
         try:
             asyncio.run(_serve(config, server, sys.stdout))
         finally:
-            logger.removeHandler(handler)
+            for logger in loggers:
+                logger.removeHandler(handler)
             handler.close()
 
 

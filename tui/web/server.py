@@ -18,7 +18,7 @@ import re
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -195,7 +195,7 @@ class SessionServer:
         pid, ws, lim = conn.participant, conn.ws, self.limits
         try:
             hello = await ws.receive_json(timeout=lim.hello_timeout_s)
-        except (asyncio.TimeoutError, TypeError, ValueError, RuntimeError):
+        except (TimeoutError, TypeError, ValueError, RuntimeError):
             return
         if not (isinstance(hello, list) and len(hello) == 2 and hello[0] == "hello" and isinstance(hello[1], dict)):
             return
@@ -427,7 +427,7 @@ async def _send_json(ws: web.WebSocketResponse, data: Any) -> None:
     if not ws.closed:
         try:
             await asyncio.wait_for(ws.send_str(json.dumps(data)), 5.0)
-        except asyncio.TimeoutError:
+        except TimeoutError:
             _abort(ws)
         except (ConnectionError, RuntimeError):
             pass
@@ -439,14 +439,14 @@ async def _close(ws: web.WebSocketResponse, code: int = 1000, message: bytes = b
         return
     try:
         await asyncio.wait_for(ws.close(code=code, message=message), 3.0)
-    except asyncio.TimeoutError:
+    except TimeoutError:
         _abort(ws)
     except (ConnectionError, RuntimeError):
         pass
 
 
 def _abort(ws: web.WebSocketResponse) -> None:
-    req = ws._req  # noqa: SLF001 - the transport of this request, to cut a page that stopped reading
+    req = ws._req
     transport = req.transport if req is not None else None
     if transport is not None:
         transport.abort()
@@ -470,4 +470,4 @@ def _number(value: Any) -> float | None:
 
 
 def _now() -> datetime:
-    return datetime.now(timezone.utc)
+    return datetime.now(UTC)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from typing import Protocol
 
 
@@ -57,7 +57,7 @@ def _ago(when: datetime | None, now: datetime) -> str:
     if when is None:
         return "-"
     if when.tzinfo is None:
-        when = when.replace(tzinfo=timezone.utc)
+        when = when.replace(tzinfo=UTC)
     seconds = max(0, int((now - when).total_seconds()))
     if seconds < 60:
         return f"{seconds} s ago"
@@ -68,7 +68,7 @@ def _ago(when: datetime | None, now: datetime) -> str:
 
 def render(rows: Sequence[StatusLike], now: datetime | None = None) -> str:
     """The table (header, one line per participant, a count per state), ending with a newline."""
-    now = now or datetime.now(timezone.utc)
+    now = now or datetime.now(UTC)
     header = ("participant", "state", "last activity", "practice acc.")
     body = [(r.participant, _state(r), _ago(r.last_activity, now),
              "-" if r.practice_accuracy is None else f"{r.practice_accuracy:.0%}") for r in rows]
