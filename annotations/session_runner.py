@@ -24,6 +24,9 @@ from benchlab.annotations.session_plan import PlannedStep, SessionPlan
 from benchlab.data.atomic import append_line
 from benchlab.data.record_log import KeyedRecordLog
 
+#: How to continue an unfinished session started from the command line.
+CLI_RESUME_HINT = "Resume later with the same command plus --resume."
+
 
 class Stage(StrEnum):
     CONSENT = "consent"
@@ -160,6 +163,8 @@ class SessionRunner:
         self.end_reason: EndReason | None = None
         self.recorded_this_run = 0  # scored trials answered (or skipped) in this run
         self.practice_this_run = 0
+        #: The files opening this session created (plan, event log), for :meth:`discard`.
+        self._created: list[Path] | None = None
 
     # -- lifecycle -------------------------------------------------------------------------------------------
 
@@ -191,6 +196,7 @@ class SessionRunner:
     def _start(self) -> None:
         """The session starts: save the plan (once), then instructions or the first trial."""
         if not self.files.plan.exists():
+            self._created = [p for p in (self.files.plan, self.files.events) if not p.exists()]
             self.plan.save(self.files.plan)
         self._event("resumed" if self.resume else "started", consent=self.text.consent is not None,
                     recorded=self.recorded_main, planned=self.n_main, simulated=self.simulated)
@@ -215,6 +221,16 @@ class SessionRunner:
     def close(self) -> None:
         """Release the lock (safe to call more than once)."""
         self._lock.release()
+
+    def discard(self) -> None:
+        """The experimenter went back before handing over (the launcher's preview): undo what opening wrote, so the
+        same participant and session can be started again as if nothing happened. A session with answers on disk
+        is only closed, never touched."""
+        if self._created is not None and not (self.recorded_this_run or self.practice_this_run):
+            for path in self._created:
+                with contextlib.suppress(OSError):
+                    path.unlink(missing_ok=True)
+        self.close()
 
     def _event(self, event: str, **fields: Any) -> None:
         """Append one event (fsynced) once the session has started; before consent nothing is written."""
@@ -331,6 +347,24 @@ class SessionRunner:
     def recorded_practice(self) -> int:
         return len(self.practice_log.answered() & set(self.plan.practice))
 
+    def remaining_steps(self) -> list[PlannedStep]:
+        """The trials still to present in this run (practice included), in order."""
+        return self._pending[self._pos:]
+
+    def position(self) -> str:
+        """Where the session stands, in the experimenter's words (the menu's status line): a break after practice
+        is "end of practice", not a block break."""
+        if self.stage is Stage.TRIAL:
+            step = self.current
+            if step.practice:
+                return f"practice trial {step.index + 1} of {self.n_practice}"
+            return f"question {self.recorded_main + 1} of {self.n_main} (block {step.block} of {self.n_blocks})"
+        if self.stage is Stage.BREAK:
+            if self.break_kind is BreakKind.PRACTICE_DONE:
+                return "end of practice (before the first question)"
+            return f"break after block {self.next_block - 1} of {self.n_blocks}"
+        return self.stage.value
+
     @property
     def next_block(self) -> int:
         """The block the next main trial belongs to (for break screens)."""
@@ -339,8 +373,11 @@ class SessionRunner:
                 return step.block
         return self.n_blocks
 
-    def summary(self) -> str:
-        """What the experimenter needs at the end: where the results are and how many trials were recorded."""
+    def summary(self, resume_hint: str = CLI_RESUME_HINT) -> str:
+        """What the experimenter needs at the end: where the results are and how many trials were recorded.
+
+        ``resume_hint`` says how to continue an unfinished session in the words of the front end that ran it
+        (a launcher user has no command to repeat)."""
         reason = self.end_reason.value if self.end_reason else "open"
         if self.end_reason is EndReason.DECLINED:
             return "Consent declined: nothing was recorded."
@@ -358,5 +395,5 @@ class SessionRunner:
         if self.files.plan.exists():
             lines.append(f"Plan:     {self.files.plan}")
         if self.end_reason is EndReason.ABORTED and self.recorded_main < self.n_main:
-            lines.append("Resume later with the same command plus --resume (or tick Resume in the launcher).")
+            lines.append(resume_hint)
         return "\n".join(lines)

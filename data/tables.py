@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import io
 import json
+import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
@@ -132,3 +133,24 @@ def _latex(frame: pd.DataFrame) -> str:
         body.append(" & ".join(latex_escape(c) for c in cells) + r" \\")
     return "\n".join([rf"\begin{{tabular}}{{{cols}}}", r"\toprule", head + r" \\", r"\midrule", *body,
                       r"\bottomrule", r"\end{tabular}"])
+
+
+def csv_files(tables: Sequence[Table]) -> dict[str, str]:
+    """One plain CSV per table (no ``#`` title lines: R's ``read.csv`` and pandas read each as it is), keyed by a
+    file name made from the table's position and title, e.g. ``01-accuracy-per-problem.csv``."""
+    files: dict[str, str] = {}
+    for number, table in enumerate(tables, start=1):
+        slug = re.sub(r"[^a-z0-9]+", "-", table.title.lower()).strip("-")[:60].rstrip("-") or "table"
+        buf = io.StringIO()
+        # A "#" column name would read as a comment line to some CSV readers.
+        names = ["number" if n == "#" else n for n in table.frame.index.names]
+        frame = table.frame.copy()
+        frame.index.names = names
+        frame.to_csv(buf)
+        files[f"{number:02d}-{slug}.csv"] = buf.getvalue()
+    return files
+
+
+def counted(n: int, noun: str, plural: str | None = None) -> str:
+    """``"1 participant"``, ``"2 participants"``: counts said the way a reader says them."""
+    return f"{n:,} {noun if n == 1 else plural or noun + 's'}"

@@ -9,6 +9,7 @@ import bz2
 import json
 import random
 from pathlib import Path
+from typing import Any
 
 PROBLEMS = {
     "Infer.trivial": ["TRUE", "FALSE"],
@@ -58,3 +59,14 @@ def write_testset(folder: Path, tuples_per_cell: int = 4, sizes: tuple[int, ...]
     else:
         (folder / "trials.jsonl").write_bytes(payload)
     return folder
+
+
+async def hand_over(app: Any, pilot: Any) -> None:
+    """After the form's Start: the preview must be showing; Enter hands the session over."""
+    from benchlab.tui.screens.session_preview import SessionPreviewScreen
+
+    await pilot.pause()
+    assert isinstance(app.screen, SessionPreviewScreen), f"expected the preview, got {app.screen!r}"
+    await pilot.press("enter")
+    await pilot.pause()
+    await pilot.pause()

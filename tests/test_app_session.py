@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from session_helpers import write_testset
+from session_helpers import hand_over, write_testset
 from textual.pilot import Pilot
 from textual.widgets import Button, Static
 
@@ -25,6 +25,7 @@ from benchlab.tui.screens.handback import HandbackScreen
 from benchlab.tui.screens.instructions import InstructionsScreen
 from benchlab.tui.screens.launcher import LauncherScreen
 from benchlab.tui.screens.session_setup import SessionSetupScreen
+from benchlab.tui.screens.session_summary import SessionSummaryScreen
 
 OBFUSCATED_GOLD = ("Emmanuel", "Megi", "Dieuwke", "Pascal", "Mark", "Youssef", "Yoda")
 
@@ -280,7 +281,7 @@ async def test_launcher_starts_a_session_from_the_form(testset: Path, tmp_path: 
         app.screen.query_one("#f-participant").value = "P05"  # type: ignore[attr-defined]
         await pilot.press("ctrl+s")
         await app.workers.wait_for_complete()
-        await settle(pilot)
+        await hand_over(app, pilot)
         assert isinstance(app.screen, InstructionsScreen) and app.kiosk
         await pilot.press("ctrl+q")
         await settle(pilot)
@@ -292,6 +293,9 @@ async def test_launcher_starts_a_session_from_the_form(testset: Path, tmp_path: 
         # The participant is still at the keyboard: a hand-back screen, not the launcher (see test_session_handback)
         assert isinstance(app.screen, HandbackScreen) and app.kiosk
         await pilot.press("ctrl+x", "ctrl+e")
+        await settle(pilot)
+        assert isinstance(app.screen, SessionSummaryScreen) and not app.kiosk  # the experimenter's summary
+        await pilot.press("enter")
         await settle(pilot)
         assert isinstance(app.screen, LauncherScreen) and not app.kiosk  # back to the experimenter
     assert app.summaries and "aborted: 0 of 28" in app.summaries[0]

@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from session_helpers import hand_over
 
 from benchlab.annotations.registry import registry
 from benchlab.annotations.task import Task
@@ -54,7 +55,7 @@ async def test_a_plugin_task_runs_from_the_launcher_and_shows_in_results(numbers
             form.query_one(f"#f-{field}").value = value  # fields generated from the task's declared options
         await pilot.press("ctrl+s")
         await app.workers.wait_for_complete()
-        await settle(pilot)
+        await hand_over(app, pilot)
         for _ in range(10):  # the task's instruction pages: Enter pages on and begins on the last one
             if not isinstance(app.screen, InstructionsScreen):
                 break
@@ -75,6 +76,8 @@ async def test_a_plugin_task_runs_from_the_launcher_and_shows_in_results(numbers
         await settle(pilot)
         assert isinstance(app.screen, HandbackScreen)
         await pilot.press("ctrl+x", "ctrl+e")
+        await pilot.pause()
+        await pilot.press("enter")  # the experimenter closes the session summary
         await settle(pilot)
         assert isinstance(app.screen, LauncherScreen)
         app.push_screen(ResultsScreen(benchmark=numbers.name))

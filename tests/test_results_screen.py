@@ -6,6 +6,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+import pandas as pd
 import pytest
 from textual.app import App, ComposeResult
 from textual.widgets import DataTable, Input, Select, Static, TabbedContent
@@ -78,7 +79,7 @@ async def test_loads_tables_with_cis_and_tests(lab: Path) -> None:
         tests = table_text(screen.query_one("#tests", DataTable))
         assert any(r[1] == "GPT4" and "sign-flip permutation test" in r[-1] for r in tests)
         status = str(screen.query_one("#status", Static).render())
-        assert "2 participants" in status and "1 models" in status and "12:00:00" in status
+        assert "2 participants" in status and "1 model," in status and "12:00:00" in status
         # the chart tab draws bars for pooled humans and the model
         screen.query_one(TabbedContent).active = "tab-chart"
         await pilot.pause()
@@ -161,7 +162,12 @@ async def test_export_writes_tables_and_figure(lab: Path) -> None:
         await pilot.pause()
         out = lab / "lab" / "comparison"
         assert "| humans (pooled) |" in (out / "tables.md").read_text()
-        assert "who,condition,kind,accuracy" in (out / "tables.csv").read_text()
+        # One plain CSV per table, each readable as it is (no "#" title lines between tables).
+        csvs = sorted((out / "tables").glob("*.csv"))
+        assert len(csvs) >= 2 and not (out / "tables.csv").exists()
+        frames = [pd.read_csv(path) for path in csvs]
+        assert any(list(f.columns[:4]) == ["who", "condition", "kind", "accuracy"] for f in frames)
+        assert not any(path.read_text().startswith("#") for path in csvs)
         assert (out / "figure.png").read_bytes()[:4] == b"\x89PNG"
         assert "exported" in str(screen.query_one("#status", Static).render())
 

@@ -228,3 +228,26 @@ def test_resume_during_practice_continues_the_practice(trials: list[Trial], tmp_
     again = _open(trials, tmp_path, practice=3, resume=True)
     assert again.current.practice and again.current.index == 1
     again.close()
+
+
+def test_the_experimenter_status_names_the_end_of_practice_not_a_block_break(trials: list[Trial],
+                                                                            tmp_path: Path) -> None:
+    """The menu said "now at: break" on the practice-finished screen; the experimenter needs to know which."""
+    runner = _open(trials, tmp_path, practice=2, block_size=4)
+    assert runner.position() == "practice trial 1 of 2"
+    for _ in range(2):
+        runner.respond(runner.options()[0], _t())
+    assert runner.stage is Stage.BREAK and runner.position().startswith("end of practice")
+    runner.continue_after_break()
+    assert runner.position() == f"question 1 of {runner.n_main} (block 1 of {runner.n_blocks})"
+    for _ in range(4):
+        runner.respond(runner.options()[0], _t())
+    assert runner.position() == f"break after block 1 of {runner.n_blocks}"
+
+
+def test_the_summary_of_an_unfinished_session_says_how_to_resume(trials: list[Trial], tmp_path: Path) -> None:
+    runner = _open(trials, tmp_path, practice=0)
+    runner.respond(runner.options()[0], _t())
+    runner.abort()
+    assert "same command plus --resume" in runner.summary()
+    assert runner.summary("Resume it from the launcher.").endswith("Resume it from the launcher.")

@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from session_helpers import write_testset
+from session_helpers import hand_over, write_testset
 from textual.pilot import Pilot
 from textual.widgets import Input, Static
 
@@ -18,6 +18,7 @@ from benchlab.tui.screens.end import EndScreen
 from benchlab.tui.screens.handback import HandbackScreen
 from benchlab.tui.screens.launcher import LauncherScreen
 from benchlab.tui.screens.session_setup import SessionSetupScreen
+from benchlab.tui.screens.session_summary import SessionSummaryScreen
 
 FAST = {"guard_s": 0.0, "min_rt_s": 0.0, "repeat_window_s": 0.0}
 # Keys a participant might try to get out: none of them may leave the hand-back screen.
@@ -51,7 +52,7 @@ async def start_from_launcher(app: BenchlabApp, pilot: Pilot[Any], testset: Path
         form.query_one(f"#f-{field}", Input).value = value
     await pilot.press("ctrl+s")
     await app.workers.wait_for_complete()
-    await settle(pilot)
+    await hand_over(app, pilot)
 
 
 async def assert_handback_holds(app: BenchlabApp, pilot: Pilot[Any], out: Path) -> None:
@@ -66,9 +67,18 @@ async def assert_handback_holds(app: BenchlabApp, pilot: Pilot[Any], out: Path) 
     assert app.is_running and isinstance(app.screen, HandbackScreen) and not app.use_command_palette
     await pilot.press("ctrl+x", "ctrl+e")
     await settle(pilot)
-    assert isinstance(app.screen, LauncherScreen) and not app.kiosk and app.use_command_palette
-    toasts = [n.message for n in app._notifications]
-    assert any(str(out / "results") in m for m in toasts)  # the experimenter now gets the summary
+    await assert_summary_stays_until_dismissed(app, pilot, str(out / "results"))
+
+
+async def assert_summary_stays_until_dismissed(app: BenchlabApp, pilot: Pilot[Any], expected: str) -> None:
+    """The experimenter now gets the summary, and it stays (a toast vanished before anyone read it)."""
+    assert isinstance(app.screen, SessionSummaryScreen) and not app.kiosk and app.use_command_palette
+    assert expected in visible_text(app)
+    await pilot.pause(0.3)
+    assert isinstance(app.screen, SessionSummaryScreen) and expected in visible_text(app)
+    await pilot.press("enter")
+    await settle(pilot)
+    assert isinstance(app.screen, LauncherScreen)
 
 
 async def test_a_completed_launcher_session_ends_on_the_hand_back_screen(testset: Path, tmp_path: Path) -> None:
@@ -104,6 +114,8 @@ async def test_an_aborted_launcher_session_ends_on_the_hand_back_screen(testset:
         await settle(pilot)
         await assert_handback_holds(app, pilot, out)
     assert "aborted: 1 of 8" in app.summaries[0]
+    # A launcher user has no command to repeat: the hint speaks of the launcher.
+    assert "Resume ticked" in app.summaries[0] and "--resume" not in app.summaries[0]
 
 
 def test_hand_back_screen_snapshot(snap_compare: Any) -> None:
@@ -144,5 +156,4 @@ async def test_a_launcher_session_stopped_by_an_error_also_waits_for_the_experim
         assert not list(app._notifications)
         await pilot.press("ctrl+x", "ctrl+e")
         await settle(pilot)
-        assert isinstance(app.screen, LauncherScreen)
-        assert any("No space left on device" in n.message for n in app._notifications)
+        await assert_summary_stays_until_dismissed(app, pilot, "No space left on device")

@@ -7,6 +7,7 @@ from typing import Any
 
 import pandas as pd
 import pytest
+from session_helpers import hand_over
 from textual.pilot import Pilot
 from textual.widgets import Static
 
@@ -204,7 +205,7 @@ async def test_launcher_runs_a_sort_session_with_its_own_fields(tmp_path: Path) 
         form.query_one("#f-excerpt_length", Input).value = "1000"
         await pilot.press("ctrl+s")
         await app.workers.wait_for_complete()
-        await settle(pilot)
+        await hand_over(app, pilot)
         from benchlab.tui.screens.instructions import InstructionsScreen
 
         assert isinstance(app.screen, InstructionsScreen)
@@ -249,3 +250,22 @@ async def test_experimenter_skip_records_x_and_end_keeps_everything(tmp_path: Pa
     assert list(frame["input"]) == ["experimenter", "key"] and not frame["correct"].iloc[0]
     assert frame["reading_ms"].iloc[0] == "" and float(frame["reading_ms"].iloc[1]) > 0
     assert runner.end_reason is not None and runner.end_reason.value == "aborted"
+
+
+async def test_the_two_segment_boxes_are_the_same_height_and_their_buttons_line_up(tmp_path: Path) -> None:
+    """Segments that wrap to different numbers of lines made boxes of unequal height and misaligned buttons."""
+    app = make_app(tmp_path / "out", condition="ltm", trials=12, block_size=12)
+    uneven = 0
+    async with app.run_test(size=(70, 40)) as pilot:
+        await settle(pilot)
+        while isinstance(app.screen, SortTrialScreen):
+            screen = app.screen
+            ta, tb = (screen.query_one(f"#segment-{x} .segment-text").region for x in "ab")
+            uneven += ta.height != tb.height
+            a, b = screen.query_one("#segment-a").region, screen.query_one("#segment-b").region
+            assert a.height == b.height and a.y == b.y
+            ba, bb = screen.query_one("#option-A").region, screen.query_one("#option-B").region
+            assert ba.y == bb.y and ba.y >= a.bottom
+            await pilot.press("a")
+            await settle(pilot)
+    assert uneven  # the case in question did occur

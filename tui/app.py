@@ -24,11 +24,16 @@ from benchlab.tui.frame_clock import TimedDriver, timed_driver_class
 from benchlab.tui.key_debounce import KeyDebounce
 from benchlab.tui.screens.experimenter_menu import ExperimenterMenu
 from benchlab.tui.screens.handback import HandbackScreen
+from benchlab.tui.screens.session_summary import SessionSummaryScreen
 from benchlab.tui.screens.step_done import StepDone
 from benchlab.tui.screens.trial_base import TrialScreen
 from benchlab.tui.session_flow import SessionFlow
 
 CHORD_WINDOW_S = 2.0
+
+#: How to continue an unfinished session started from the launcher (there is no command to repeat).
+LAUNCHER_RESUME_HINT = ("Resume later from the launcher: the same participant and options, with Resume ticked "
+                        "(its responses so far are kept).")
 
 
 class BenchlabApp(CrashSafeApp[list[str]]):
@@ -57,12 +62,13 @@ class BenchlabApp(CrashSafeApp[list[str]]):
         self.summaries: list[str] = []
         self.error: BenchlabError | None = None
         self._chord_armed_at: float | None = None
-        #: While a finished session waits for the experimenter: the toasts to show once the chord dismisses it.
-        self._handback: list[dict[str, Any]] | None = None
+        #: While a finished session waits for the experimenter: the summary to show once the chord dismisses it.
+        self._handback: SessionSummaryScreen | None = None
+        self._handing_back = False
 
     @property
     def kiosk(self) -> bool:
-        return self._handback is not None or (self.flow is not None and not self.flow.finished)
+        return self._handing_back or (self.flow is not None and not self.flow.finished)
 
     def on_mount(self) -> None:
         if self._initial_session is not None:
@@ -86,9 +92,9 @@ class BenchlabApp(CrashSafeApp[list[str]]):
         if self.flow is not None:
             self.flow.step_done(message)
 
-    def _leave_session(self, **toast: Any) -> None:
+    def _leave_session(self, summary: SessionSummaryScreen) -> None:
         """CLI sessions exit the app; launcher sessions go back to the launcher behind the hand-back screen, and
-        ``toast`` (the summary or the error) is shown only once the experimenter has dismissed it."""
+        ``summary`` is shown only once the experimenter has dismissed it (it stays until they close it)."""
         flow, self.flow = self.flow, None
         if self.exit_after_session:
             self.use_command_palette = self.ENABLE_COMMAND_PALETTE
@@ -97,27 +103,32 @@ class BenchlabApp(CrashSafeApp[list[str]]):
         if flow is not None and flow.screen is not None:
             while len(self.screen_stack) > 2:  # back to the launcher (the default screen is below it)
                 self.pop_screen()
-        self._handback = [toast] if toast else []
+        self._handback, self._handing_back = summary, True
         self.push_screen(HandbackScreen())
 
     def _end_handback(self) -> None:
-        toasts, self._handback = self._handback or [], None
+        summary, self._handback, self._handing_back = self._handback, None, False
         if isinstance(self.screen, HandbackScreen):
             self.pop_screen()
         self.use_command_palette = self.ENABLE_COMMAND_PALETTE
-        for toast in toasts:
-            self.notify(**toast)
+        if summary is not None:
+            self.push_screen(summary)
+
+    def _summary_of(self, runner: SessionRunner) -> str:
+        """The runner's summary, its resume hint in this front end's words."""
+        return runner.summary() if self.exit_after_session else runner.summary(LAUNCHER_RESUME_HINT)
 
     def _session_finished(self, runner: SessionRunner) -> None:
-        summary = runner.summary()
+        summary = self._summary_of(runner)
         self.summaries.append(summary)
-        self._leave_session(message=summary, title="Session ended", timeout=15)
+        self._leave_session(SessionSummaryScreen("Session ended", summary))
 
     def _session_error(self, exc: BenchlabError) -> None:
         self.error = exc
-        if self.flow is not None:
-            self.summaries.append(self.flow.runner.summary())
-        self._leave_session(message=str(exc), title="Session stopped", severity="error", timeout=30)
+        summary = self._summary_of(self.flow.runner) if self.flow is not None else ""
+        if summary:
+            self.summaries.append(summary)
+        self._leave_session(SessionSummaryScreen("Session stopped", summary, error=str(exc)))
 
     # -- stimulus onset ---------------------------------------------------------------------------------------
 
@@ -159,7 +170,7 @@ class BenchlabApp(CrashSafeApp[list[str]]):
         armed, self._chord_armed_at = self._chord_armed_at, None
         if not self.kiosk or armed is None or get_time() - armed > CHORD_WINDOW_S:
             return
-        if self._handback is not None:
+        if self._handing_back:
             self._end_handback()
             return
         if isinstance(self.screen, ExperimenterMenu) or self.flow is None:
@@ -167,7 +178,7 @@ class BenchlabApp(CrashSafeApp[list[str]]):
         flow = self.flow
         runner = flow.runner
         status = (f"Participant {runner.plan.participant}, session {runner.plan.session}: {runner.recorded_main} of "
-                  f"{runner.n_main} scored trials recorded; now at: {runner.stage.value}.")
+                  f"{runner.n_main} scored trials recorded; now at: {runner.position()}.")
 
         def chosen(choice: str | None) -> None:
             if self.flow is not flow:

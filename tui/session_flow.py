@@ -23,6 +23,7 @@ from benchlab.annotations.session_runner import (
 )
 from benchlab.annotations.task import Task
 from benchlab.data.errors import BenchlabError
+from benchlab.data.tables import counted
 from benchlab.tui.key_debounce import KeyDebounce
 from benchlab.tui.screens.break_screen import BreakScreen
 from benchlab.tui.screens.consent import ConsentScreen
@@ -85,11 +86,11 @@ class SessionFlow:
 
     def _break_screen(self) -> BreakScreen:
         r = self.runner
-        progress = (f"{r.recorded_main} of {r.n_main} questions answered", r.recorded_main, r.n_main)
+        progress = (f"{r.recorded_main} of {counted(r.n_main, 'question')} answered", r.recorded_main, r.n_main)
         if r.break_kind is BreakKind.PRACTICE_DONE:
             blocks = f"in {r.n_blocks} blocks with a short break between blocks" if r.n_blocks > 1 else "in one block"
             title = "Practice finished"
-            message = f"From now on there is no feedback. The main part has {r.n_main} questions, {blocks}."
+            message = f"From now on there is no feedback. The main part has {counted(r.n_main, 'question')}, {blocks}."
         else:
             title = f"Block {r.next_block - 1} of {r.n_blocks} done"
             left = r.n_main - r.recorded_main

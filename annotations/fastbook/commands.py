@@ -100,7 +100,7 @@ class ScoreOptions(FormatOptions, KOptions, BenchmarkOptions, _Runs):
     per_question: bool = option(False, label="Per question",
                                 help="Also print every question's MRR and Recall for each run.")
     ci: bool = option(False, label="Bootstrap CIs", help="Also bootstrap 95% CIs over questions, and paired "
-                      "bootstrap tests of each run against the first.")
+                      "sign-flip permutation tests of each run against the first.")
     seed: int | None = option(None, label="Bootstrap seed",
                               help="Seed of the bootstrap (default: benchlab's fixed seed).")
 

@@ -30,13 +30,13 @@ def _must_exist(path: Path | None) -> Path | None:
 def score_sample_demo() -> str:
     """The bundled sample's tables as text (what ``benchlab demo`` printed before the app existed)."""
     from benchlab.data.samples import sample_path
-    from benchlab.data.tables import render
+    from benchlab.data.tables import counted, render
     from benchlab.data.worldsense.scoring import score_testset_dir
 
     folder = sample_path("worldsense")
     tables = score_testset_dir(folder)
     head = (f"WorldSense sample ({folder}): {tables.tuples['tuple_ID'].nunique()} tuples, "
-            f"{tables.tuples['modelname'].nunique()} models, scored like analyse_results.py\n\n")
+            f"{counted(tables.tuples['modelname'].nunique(), 'model')}, scored like analyse_results.py\n\n")
     return head + render(tables.tables(), "table")
 
 

@@ -36,7 +36,7 @@ from benchlab.annotations.task import ComparisonSource, Task
 from benchlab.data.analysis.compare import POOLED, Comparison
 from benchlab.data.analysis.stats import AttentionCriterion
 from benchlab.data.errors import BenchlabError
-from benchlab.data.tables import Table
+from benchlab.data.tables import Table, counted
 
 
 def comparable_tasks() -> dict[str, Task]:
@@ -62,16 +62,20 @@ def fill_table(widget: DataTable[str], table: Table) -> None:
 
 
 def export_comparison(comp: Comparison, folder: Path) -> Path:
-    """``tables.md``, ``tables.csv`` (long numeric) and ``figure.png`` (when matplotlib is installed) in ``folder``."""
+    """``tables.md``, one numeric CSV per table in ``tables/`` and ``figure.png`` (when matplotlib is installed) in
+    ``folder``."""
     from benchlab.data.atomic import atomic_write_text
-    from benchlab.data.tables import render
+    from benchlab.data.tables import csv_files, render
 
     try:
         folder.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
         raise BenchlabError(f"cannot create the export folder ({exc.strerror or exc})", folder) from exc
     atomic_write_text(folder / "tables.md", render(comp.tables(), "markdown"))
-    atomic_write_text(folder / "tables.csv", render(comp.tables(numeric=True), "csv"))
+    csv_folder = folder / "tables"
+    csv_folder.mkdir(exist_ok=True)
+    for name, text in csv_files(comp.tables(numeric=True)).items():
+        atomic_write_text(csv_folder / name, text)
     try:
         from benchlab.data.analysis.plots import save_comparison_plot
 
@@ -313,9 +317,9 @@ class ResultsScreen(Screen[None]):
         self._draw_rt(comp)
         pooled = comp.cell(POOLED, comp.conditions[0]) if comp.conditions else None
         self._status(
-            f"{len(comp.participants) - len(comp.simulated)} participants ({len(flags)} flagged)"
+            f"{counted(len(comp.participants) - len(comp.simulated), 'participant')} ({len(flags)} flagged)"
             + (f", {len(comp.simulated)} simulated (not pooled)" if comp.simulated else "")
-            + f", {len(comp.models)} models, "
+            + f", {counted(len(comp.models), 'model')}, "
             f"{pooled.n_units if pooled else 0} distinct {comp.unit} answered by people; updated {self.now()}"
             + (" (live)" if self.query_one("#live", Switch).value else "")
         )

@@ -1,5 +1,6 @@
 """The experimenter's session form: the options every session has, then the task's plan options; Start hands over
-to the participant (kiosk mode). The same choices as ``benchlab run <task>`` on the command line, generated from
+to the participant (kiosk mode) after a preview. The form remembers its last values per benchmark (not who, nor
+which session). The same choices as ``benchlab run <task>`` on the command line, generated from
 the same declarations (:class:`~benchlab.annotations.task.SessionOptions` and ``task.plan_options``)."""
 
 from __future__ import annotations
@@ -18,7 +19,8 @@ from benchlab.annotations.options import OptionError, Options, parse_options
 from benchlab.annotations.session_runner import SessionRunner
 from benchlab.annotations.task import SessionOptions, Task
 from benchlab.data.errors import BenchlabError
-from benchlab.tui import session_start
+from benchlab.tui import form_memory, session_start
+from benchlab.tui.screens.session_preview import SessionPreviewScreen
 from benchlab.tui.widgets.option_form import FormSection, OptionForm
 
 
@@ -29,6 +31,7 @@ class SessionSetupScreen(Screen[None]):
     def __init__(self, task: Task) -> None:
         super().__init__()
         self.session_task = task
+        self._remembered, self._memory_note = form_memory.remembered(task.name)
 
     def compose(self) -> ComposeResult:
         yield Header()
@@ -37,7 +40,7 @@ class SessionSetupScreen(Screen[None]):
             yield OptionForm(
                 FormSection(self.session_task.session_options),
                 FormSection(self.session_task.plan_options, heading=f"{self.session_task.title} plan"),
-                defaults={"dataset": str(self.session_task.default_dataset())}, id="options",
+                defaults={"dataset": str(self.session_task.default_dataset()), **self._remembered}, id="options",
             )
             yield Static("", id="default-out", markup=False)
             yield Static("", id="error", markup=False)
@@ -55,6 +58,8 @@ class SessionSetupScreen(Screen[None]):
         if participant is not None:
             participant.focus()
         self._update_default_out()
+        if self._memory_note:
+            self.notify(self._memory_note, severity="warning", timeout=8)
 
     def on_option_form_changed(self, event: OptionForm.Changed) -> None:
         if event.name == "dataset":
@@ -107,7 +112,7 @@ class SessionSetupScreen(Screen[None]):
         except BenchlabError as exc:
             self.app.call_from_thread(self._failed, exc)
             return
-        self.app.call_from_thread(self._ready, runner)
+        self.app.call_from_thread(self._ready, runner, plan)
 
     def _failed(self, exc: BenchlabError) -> None:
         self.query_one("#start", Button).disabled = False
@@ -140,13 +145,29 @@ class SessionSetupScreen(Screen[None]):
                 return name
         return None
 
-    def _ready(self, runner: SessionRunner) -> None:
+    def _ready(self, runner: SessionRunner, plan: Options) -> None:
+        """Prepared: the preview decides (Back undoes the preparation; Start remembers the form and hands over)."""
         self.query_one("#error", Static).update("")
         self.query_one("#start", Button).disabled = False
-        try:
-            session_start.start(self.app, runner, self.session_task)
-        except BenchlabError as exc:
-            self._show_error(exc)
+
+        def decided(start: bool | None) -> None:
+            if not start:
+                runner.discard()
+                return
+            note = form_memory.remember(self.session_task.name, self._raw_values())
+            if note:
+                self.notify(note, severity="warning", timeout=8)
+            try:
+                session_start.start(self.app, runner, self.session_task)
+            except BenchlabError as exc:
+                runner.close()
+                self._show_error(exc)
+
+        self.app.push_screen(SessionPreviewScreen(runner, self.session_task.title, plan), decided)
+
+    def _raw_values(self) -> dict[str, Any]:
+        """Every field's raw value, as the form shows it (what the next form starts from)."""
+        return {name: self.form.raw(name) for name in self.form.infos}
 
 
 def _same_or_inside(path: Path, folder: Path) -> bool:

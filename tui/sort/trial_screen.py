@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from textual import events
 from textual._time import get_time
 from textual.app import ComposeResult
-from textual.containers import Horizontal, Vertical
+from textual.containers import Grid, Vertical
 from textual.timer import Timer
 from textual.widget import Widget
 from textual.widgets import ContentSwitcher, Static
@@ -92,17 +92,20 @@ class SortTrialScreen(TrialScreen):
     def _question_widgets(self) -> list[Widget]:
         title = _escape(self.record.book_title)
         where = "in the passage you just read" if self.settings.condition == "stm" else f"in {title}"
-        panels = []
+        boxes: list[Widget] = []
+        buttons: list[Widget] = []
         for label, text in (("A", self.segment_a), ("B", self.segment_b)):
             arrow = "←" if label == "A" else "→"
-            panels.append(Vertical(
+            boxes.append(Vertical(
                 Static(f"Segment {label}", classes="segment-label"),
                 Static(text, classes="segment-text", markup=False),
-                OptionButton(f"{label}  (key {label} or {arrow})", label, id=f"option-{label}"),
                 classes="segment", id=f"segment-{label.lower()}",
             ))
+            buttons.append(OptionButton(f"{label}  (key {label} or {arrow})", label, id=f"option-{label}"))
+        # A grid, not two columns: the segments share a row (as tall as the longer one) and the buttons the next
+        # row, so the boxes are the same height and the buttons line up however the two texts wrap.
         return [Static(f"Which segment appeared [b]first[/b] {where}?", id="question-text"),
-                Horizontal(*panels, id="segments")]
+                Grid(*boxes, *buttons, id="segments")]
 
     def _reading_hint(self, remaining: float = 0.0) -> str:
         scroll = "Scroll with ↑ ↓, Page Up / Page Down or the mouse wheel."
