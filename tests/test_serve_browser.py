@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import csv
 import json
+import signal
 import subprocess
 import sys
 import time
@@ -218,10 +219,13 @@ def test_a_second_tab_is_refused_and_an_unknown_link_is_a_404(tmp_path: Path, ch
         assert response.status == 404
         assert len(app_pids(served.out)) == 1
         stopped = time.monotonic()
-        served.stop()  # SIGTERM with a session open: its app goes with the server
-        while app_pids(served.out) and time.monotonic() - stopped < 3:
+        assert served.proc is not None
+        served.proc.send_signal(signal.SIGTERM)  # with a session open: its app goes with the server
+        while app_pids(served.out) and time.monotonic() - stopped < 5:
             time.sleep(0.05)
         assert app_pids(served.out) == [] and time.monotonic() - stopped < 2.5
+        first.wait_for_function("!document.getElementById('overlay').hidden", timeout=10000)
+        assert "Connection lost" in first.inner_text("#overlay")  # not an end page: it resumes on its own
         context.close()
     finally:
         served.stop()

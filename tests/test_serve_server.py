@@ -181,7 +181,8 @@ async def test_closing_the_page_ends_the_app_process_group_within_2_s(tmp_path: 
         t0 = time.monotonic()
         assert await wait_until(lambda: not group_alive(proc.pid) and not _alive(child), timeout=3.0)
         assert time.monotonic() - t0 < 2.0
-        assert server.live == {} and server.seen["P01"].state == "disconnected"
+        assert await wait_until(lambda: server.live == {})
+        assert server.seen["P01"].state == "disconnected"
 
 
 def _alive(pid: int) -> bool:

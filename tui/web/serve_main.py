@@ -183,23 +183,28 @@ async def _serve(config: ServeConfig, server: SessionServer, console: IO[str]) -
         loop.add_signal_handler(sig, stop.set)
     loop.add_signal_handler(signal.SIGHUP, reload.set)
     stamp = _stamp(config.participants_file)
-    shown = ""
+    shown: object = None
     try:
         while not stop.is_set():
             with contextlib.suppress(asyncio.TimeoutError):
                 await asyncio.wait_for(stop.wait(), 2.0)
+            if stop.is_set():
+                break
             now = _stamp(config.participants_file)
             if reload.is_set() or now != stamp:
                 reload.clear()
                 stamp = now
                 _reload(config, server, port, console)
-            table = status_table.render(server_rows(server))
-            if table != shown:
-                shown = table
-                _show_table(table, console)
+            rows = table_rows(server, config.out)
+            # A terminal is redrawn in place (the "ago" column moves); a log gets a table when a state changes.
+            key: object = status_table.render(rows) if console.isatty() else [(r.participant, r.state) for r in rows]
+            if key != shown:
+                shown = key
+                _show_table(status_table.render(rows), console)
     finally:
         for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
             loop.remove_signal_handler(sig)
+        await server.stop_apps()  # first: the apps' process groups go within about a second
         await runner.cleanup()
         print("benchlab serve: stopped (every session can resume on its link)", file=console, flush=True)
 
@@ -221,6 +226,24 @@ def server_rows(server: SessionServer) -> list[status_table.StatusRow]:
     """The table rows from what the server knows (connections); the files tell more once read."""
     return [status_table.StatusRow(pid, seen.state, last_activity=seen.last_activity)
             for pid, seen in server.seen.items()]
+
+
+def table_rows(server: SessionServer, out: Path) -> list[status_table.StatusRow]:
+    """Every participant's state from the output folder's files (consent, practice, trial k of n, break ...,
+    practice accuracy) with the server's connections laid over it; the server's own view when the files cannot
+    be read (a status read never stops the server)."""
+    try:
+        from benchlab.annotations.session_status import read_statuses
+    except ImportError:
+        return server_rows(server)
+    try:
+        statuses = read_statuses(out, list(server.participants))
+    except Exception:
+        logging.getLogger("benchlab.serve").exception("cannot read the session states")
+        return server_rows(server)
+    live = {pid: "waiting to start" if server.seen[pid].state == "waiting to start" else "connected"
+            for pid in server.live}
+    return status_table.with_connections(statuses, live)
 
 
 def _show_table(table: str, console: IO[str]) -> None:

@@ -183,11 +183,15 @@ class SessionServer:
         return ws
 
     async def _on_shutdown(self, app: web.Application) -> None:
+        await self.stop_apps()
+        for conn in list(self.live.values()):
+            await _close(conn.ws, 1001, b"server shutting down")
+
+    async def stop_apps(self) -> None:
+        """Stop every app (process groups gone within about a second): the server is going away."""
         for conn in list(self.live.values()):
             conn.closing = True
         await asyncio.gather(*(stop_app(p) for p in list(self.processes.values())), return_exceptions=True)
-        for conn in list(self.live.values()):
-            await _close(conn.ws, 1001, b"server shutting down")
 
     # --- one session ---------------------------------------------------------------------------------------
 
@@ -290,12 +294,14 @@ class SessionServer:
         try:
             await asyncio.wait(tasks[:2], return_when=asyncio.FIRST_COMPLETED)
         finally:
+            stopped_by_server = conn.closing  # the server is going away: the page reconnects, no end page
             conn.closing = True  # a new tab of this participant may take over once the app is gone
             release_timer.cancel()
             release()
             for t in tasks[:2]:
                 t.cancel()
-            app_ended = tasks[0].done() and not tasks[0].cancelled() and tasks[0].exception() is None
+            app_ended = (not stopped_by_server and tasks[0].done() and not tasks[0].cancelled()
+                         and tasks[0].exception() is None)
             if app_ended:
                 with contextlib.suppress(asyncio.TimeoutError):
                     await asyncio.wait_for(proc.wait(), 2.0)

@@ -90,8 +90,8 @@ def with_connections(rows: Iterable[StatusLike], live: Mapping[str, str]) -> lis
     for r in rows:
         row = StatusRow(r.participant, r.state, r.trial, r.n_trials, r.last_activity, r.practice_accuracy)
         conn = live.get(r.participant)
-        if conn == "waiting to start":
-            row = replace(row, state=conn)
+        if conn == "waiting to start" or (conn == "connected" and r.state == "not started"):
+            row = replace(row, state="starting" if conn == "connected" else conn)
         elif conn is None and r.state in in_progress:
             row = replace(row, state="disconnected")
         out.append(row)
