@@ -154,6 +154,11 @@ def test_closing_the_tab_mid_trial_then_coming_back_resumes(tmp_path: Path, chro
         wait_ready(first)
         drive(first, alternate(("1", "2")), stop=lambda _: results.exists() and len(jsonl(results)) >= 2)
         wait_screen(first, "Only respond with one of")  # the third question is on screen, unanswered
+        dialogs: list[str] = []
+        first.on("dialog", lambda d: (dialogs.append(d.type), d.accept()))
+        with first.expect_event("close", timeout=10000):
+            first.close(run_before_unload=True)  # mid-session, the page asks before leaving
+        assert dialogs == ["beforeunload"]
         first.context.close()
         deadline = time.monotonic() + 3.0
         while app_pids(out) and time.monotonic() < deadline:
