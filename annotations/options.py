@@ -80,6 +80,7 @@ def option(
     aliases: tuple[str, ...] = (), argument: bool = False, widget: str | None = None, cli: bool = True,
     form: bool = True, negate: str | None = None, ge: float | None = None, le: float | None = None,
     gt: float | None = None, lt: float | None = None, metavar: str | None = None, problem: str | None = None,
+    hidden: bool = False,
 ) -> Any:
     """A declared option: ``Field`` plus what the front ends need.
 
@@ -88,11 +89,12 @@ def option(
     is true by default, the flag that turns it off (``--no-feedback``); ``widget``: a hint for the form (``path``,
     ``folder``, ``text``); ``cli`` / ``form``: whether the option appears on the command line / in the form;
     ``problem``: the wording after the label when the value is out of its bounds or choices, for a reason the user
-    should read ("must be at least 2: with one tuple ..."); ``{input!r}`` is replaced by the value given.
+    should read ("must be at least 2: with one tuple ..."); ``{input!r}`` is replaced by the value given;
+    ``hidden``: on the command line but not in ``--help`` (a flag for programs, e.g. ``--web-session``).
     """
     extra: dict[str, Any] = {"flag": flag, "short": short, "aliases": list(aliases), "argument": argument,
                              "widget": widget, "cli": cli, "form": form, "negate": negate, "metavar": metavar,
-                             "problem": problem}
+                             "problem": problem, "hidden": hidden}
     return Field(default, title=label, description=help, ge=ge, le=le, gt=gt, lt=lt,
                  json_schema_extra={k: v for k, v in extra.items() if v not in (None, [], False) or k in ("cli",
                                                                                                       "form")})
@@ -122,6 +124,7 @@ class OptionInfo:
     ge: float | None
     le: float | None
     metavar: str | None = None
+    hidden: bool = False
 
 
 def _unwrap(annotation: Any) -> tuple[Any, bool, bool]:
@@ -181,6 +184,7 @@ def option_infos(model: type[BaseModel]) -> list[OptionInfo]:
             negate=_str_or_none(extra.get("negate")), widget=_str_or_none(extra.get("widget")),
             cli=bool(extra.get("cli", True)), form=bool(extra.get("form", True)),
             ge=ge if ge is not None else gt, le=_bound(field, "le"), metavar=_str_or_none(extra.get("metavar")),
+            hidden=bool(extra.get("hidden")),
         ))
     return infos
 

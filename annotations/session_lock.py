@@ -7,6 +7,7 @@ stale lock never blocks a resume, and a live holder is named by its process id i
 from __future__ import annotations
 
 import contextlib
+import errno
 import fcntl
 import os
 from pathlib import Path
@@ -30,12 +31,13 @@ class SessionLock:
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
         except OSError as exc:
-            raise BenchlabError(f"cannot create the results folder ({exc.strerror or exc})", self.path.parent) from exc
+            raise BenchlabError(f"cannot create the results folder ({_reason(exc)})", self.path.parent) from exc
         for _attempt in range(5):
             try:
                 fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o644)
             except OSError as exc:
-                raise BenchlabError(f"cannot create the lock file ({exc.strerror or exc})", self.path) from exc
+                raise BenchlabError(f"cannot create the lock file ({_reason(exc)}); nothing was recorded",
+                                    self.path) from exc
             try:
                 fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
             except BlockingIOError:
@@ -55,18 +57,45 @@ class SessionLock:
             if not same:
                 os.close(fd)
                 continue
-            os.ftruncate(fd, 0)
-            os.write(fd, f"{os.getpid()}\n".encode())
-            os.fsync(fd)
+            try:
+                os.ftruncate(fd, 0)
+                data = f"{os.getpid()}\n".encode()
+                if os.write(fd, data) != len(data):
+                    raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+                os.fsync(fd)
+            except OSError as exc:
+                # A full disk, a read-only or a forbidden folder: no lock file is left behind (we hold it, so
+                # removing it is safe), and the user reads one line naming the file.
+                with contextlib.suppress(OSError):
+                    self.path.unlink()
+                os.close(fd)
+                raise BenchlabError(f"cannot write the lock file ({_reason(exc)}); nothing was recorded",
+                                    self.path) from exc
             self._fd = fd
             return
         raise BenchlabError("could not take the session lock (it keeps changing)", self.path)
 
+    @property
+    def fd(self) -> int | None:
+        """The open lock file (the session checks that its path still names it before each write)."""
+        return self._fd
+
+    def owns_path(self) -> bool:
+        """The lock's path still names the file this lock holds (not moved, deleted or replaced)."""
+        if self._fd is None:
+            return False
+        try:
+            mine, there = os.fstat(self._fd), os.stat(self.path)
+        except OSError:
+            return False
+        return (mine.st_dev, mine.st_ino) == (there.st_dev, there.st_ino)
+
     def release(self) -> None:
         if self._fd is None:
             return
-        with contextlib.suppress(OSError):
-            self.path.unlink()
+        if self.owns_path():
+            with contextlib.suppress(OSError):
+                self.path.unlink()
         with contextlib.suppress(OSError):
             fcntl.flock(self._fd, fcntl.LOCK_UN)
         os.close(self._fd)
@@ -88,3 +117,15 @@ def _read_pid(fd: int) -> int | None:
         return int(raw.decode().strip() or 0) or None
     except (OSError, ValueError):
         return None
+
+
+def _reason(exc: OSError) -> str:
+    """The OS's words for a failed write, with a hint for the three a lab day meets (full, read-only, forbidden)."""
+    text = exc.strerror or str(exc)
+    hints = {errno.ENOSPC: "the disk is full: free some space or choose another --out folder",
+             errno.EROFS: "the folder is on a read-only file system: choose another --out folder",
+             errno.EACCES: "no permission to write here: choose another --out folder",
+             errno.EPERM: "no permission to write here: choose another --out folder",
+             errno.EDQUOT: "the disk quota is exceeded: free some space or choose another --out folder"}
+    hint = hints.get(exc.errno or 0)
+    return f"{text}; {hint}" if hint else text

@@ -110,6 +110,11 @@ def load_or_build_plan(
     design to the refusal (e.g. " (stm, e250/s20)").
     """
     if resume:
+        if not plan_path.exists():
+            # A session killed before its plan was saved (start-up, consent) recorded nothing: it simply starts.
+            raise OptionError("resume", f"(nothing to resume): session {session} of participant {participant}{what} "
+                              "has not started yet (a session stopped before its first trial saves nothing); start "
+                              "it without {resume}", label="no saved session plan here", path=plan_path, lead=False)
         plan = SessionPlan.load(plan_path)
         if plan.task != task or plan.participant != participant or plan.session != session:
             raise BenchlabError(

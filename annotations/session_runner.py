@@ -11,7 +11,9 @@ from __future__ import annotations
 
 import contextlib
 import json
+import os
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from enum import StrEnum
@@ -19,9 +21,11 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from benchlab.annotations.options import OptionError
+from benchlab.annotations.session_guard import FolderGuard, SessionFilesMoved
 from benchlab.annotations.session_lock import SessionLock
 from benchlab.annotations.session_plan import PlannedStep, SessionPlan
 from benchlab.data.atomic import append_line
+from benchlab.data.errors import BenchlabError
 from benchlab.data.record_log import KeyedRecordLog
 
 #: How to continue an unfinished session started from the command line.
@@ -72,6 +76,18 @@ class ResponseTiming:
     #: menu time is not in the RT), ``first_onset_mono`` when the trial was first on screen.
     interrupted: bool = False
     first_onset_mono: float | None = None
+    #: Web sessions: the page's own stamps (``performance.now()``, ms): stimulus painted, key pressed, their
+    #: difference, and the page's clock offset to the server's monotonic clock (page - server) at the time.
+    client_rt_ms: float | None = None
+    client_onset_ms: float | None = None
+    client_key_ms: float | None = None
+    client_clock_offset_ms: float | None = None
+
+    @property
+    def client_fields(self) -> dict[str, float | None]:
+        """The page-side timing (all ``None`` outside a web session)."""
+        return {"client_rt_ms": self.client_rt_ms, "client_onset_ms": self.client_onset_ms,
+                "client_key_ms": self.client_key_ms, "client_clock_offset_ms": self.client_clock_offset_ms}
 
     @property
     def rt_ms(self) -> float | None:
@@ -129,6 +145,15 @@ class SessionFiles:
         name = self.plan.name.removesuffix(".plan.json").removesuffix(".json")
         return self.plan.with_name(f"{name}.events.jsonl")
 
+    @property
+    def root(self) -> Path:
+        """The session's output folder: the folder all its files are under (``--out``)."""
+        return Path(os.path.commonpath([p.parent for p in (self.results, self.practice, self.plan, self.lock)]))
+
+    @property
+    def all(self) -> tuple[Path, ...]:
+        return (self.results, self.practice, self.plan, self.events, self.lock)
+
 
 @dataclass
 class SessionText:
@@ -155,6 +180,8 @@ class SessionRunner:
         self.results_log = task.response_log(files.results, task.item_id_of)
         self.practice_log = task.response_log(files.practice, task.item_id_of)
         self._lock = SessionLock(files.lock)
+        self._guard = FolderGuard(files.root, files.all)
+        self._started = False  # the plan is saved: events are written from now on
         self._steps = plan.steps()
         self._pending: list[PlannedStep] = []
         self._pos = 0
@@ -172,32 +199,43 @@ class SessionRunner:
         """Lock the participant's files, read back what is recorded and decide where to start."""
         self._lock.acquire()
         try:
+            self._guard.arm()
+            if self._lock.fd is not None:
+                st = os.fstat(self._lock.fd)
+                self._guard.pin(self.files.lock, (st.st_dev, st.st_ino))
+            self._started = self.files.plan.exists()
             main_done = self.results_log.answered()
             practice_done = self.practice_log.answered()
             planned_main = set(self.plan.main_items)
             if not self.resume and (main_done & planned_main or practice_done & set(self.plan.practice)):
-                raise OptionError("resume", "already has recorded responses; add {resume} to continue it",
-                                  label="this session", path=self.files.results, lead=False)
+                # Only a new plan gets here (a saved one without resume is refused before): its items are in the
+                # participant's files from another session, so continuing is not the way out, another file is.
+                raise OptionError("participant", "has items of this new plan already recorded in this file (by "
+                                  "another session); use another {participant} id or {out} folder",
+                                  label="this participant", path=self.files.results, lead=False)
             started_main = bool(main_done & planned_main)
             self._pending = [
                 s for s in self._steps
                 if (s.practice and not started_main and s.item_id not in practice_done)
                 or (not s.practice and s.item_id not in main_done)
             ]
+            if self.text.consent and not self._started:
+                self.stage = Stage.CONSENT
+            else:
+                self._start()
         except BaseException:
+            # Nothing may hold the lock (or leave its file behind) when the session could not start: a full disk
+            # at the plan's first write, a refused resume, ...
             self._lock.release()
             raise
-        if self.text.consent and not self.files.plan.exists():
-            self.stage = Stage.CONSENT
-        else:
-            self._start()
         return self
 
     def _start(self) -> None:
         """The session starts: save the plan (once), then instructions or the first trial."""
-        if not self.files.plan.exists():
+        if not self._started:
             self._created = [p for p in (self.files.plan, self.files.events) if not p.exists()]
-            self.plan.save(self.files.plan)
+            self._write(self.files.plan, lambda: self.plan.save(self.files.plan))
+            self._started = True
         self._event("resumed" if self.resume else "started", consent=self.text.consent is not None,
                     recorded=self.recorded_main, planned=self.n_main, simulated=self.simulated)
         if self.text.instructions and self._pos < len(self._pending):
@@ -214,7 +252,7 @@ class SessionRunner:
     def _end(self, reason: EndReason) -> None:
         self.stage = Stage.END
         self.end_reason = reason
-        if reason is not EndReason.DECLINED and self._lock.held:
+        if reason is not EndReason.DECLINED and self._lock.held and self._guard.tripped is None:
             self._event(reason.value, recorded=self.recorded_main, planned=self.n_main)
         self.close()
 
@@ -234,11 +272,27 @@ class SessionRunner:
 
     def _event(self, event: str, **fields: Any) -> None:
         """Append one event (fsynced) once the session has started; before consent nothing is written."""
-        if not self.files.plan.exists():
-            return
+        if self._started:
+            self.log_event(event, **fields)
+
+    def log_event(self, event: str, **fields: Any) -> None:
+        """Append one event (fsynced), even before consent: a web session logs its connections from the start."""
         record = {"event": event, "mono": time.monotonic(), "timestamp": wall_clock_now(),
                   "participant": self.plan.participant, "session": self.plan.session, **fields}
-        append_line(self.files.events, json.dumps(record, ensure_ascii=False))
+        line = json.dumps(record, ensure_ascii=False)
+        self._write(self.files.events, lambda: append_line(self.files.events, line))
+
+    def _write(self, target: Path, write: Callable[[], None]) -> None:
+        """Every write of the session goes through here: the folder and files must still be the session's own
+        (see :mod:`benchlab.annotations.session_guard`), before and after the write."""
+        self._guard.check(target)
+        write()
+        self._guard.wrote(target)
+
+    @property
+    def files_moved(self) -> SessionFilesMoved | None:
+        """Why the session stopped, if its folder or a file of it was moved or deleted mid-session."""
+        return self._guard.tripped
 
     # -- transitions ----------------------------------------------------------------------------------------
 
@@ -299,7 +353,12 @@ class SessionRunner:
 
     def _record(self, step: PlannedStep, response: str, timing: ResponseTiming, *, skipped: bool) -> Feedback | None:
         record = self.task.make_record(self.plan, step, response, timing, skipped=skipped, simulated=self.simulated)
-        (self.practice_log if step.practice else self.results_log).append(record)
+        log = self.practice_log if step.practice else self.results_log
+        self._write(log.path, lambda: log.append(record))
+        client = timing.client_fields
+        if any(v is not None for v in client.values()):  # web sessions: beside the record, whatever its format
+            self._event("client_timing", item_id=step.item_id, practice=step.practice, trial_index=step.index,
+                        rt_ms=timing.rt_ms, **client)
         if step.practice:
             self.practice_this_run += 1
         else:
@@ -347,6 +406,16 @@ class SessionRunner:
     def recorded_practice(self) -> int:
         return len(self.practice_log.answered() & set(self.plan.practice))
 
+    def on_disk(self, path: Path, items: list[str]) -> int:
+        """How many of ``items`` the file at ``path`` holds now (read again: the summary never counts what was
+        only attempted, or what went to a folder that was moved away)."""
+        try:
+            records = self.task.response_log(path, self.task.item_id_of).peek()
+        except BenchlabError:
+            return 0
+        wanted = set(items)
+        return len({self.task.item_id_of(r) for r in records} & wanted)
+
     def remaining_steps(self) -> list[PlannedStep]:
         """The trials still to present in this run (practice included), in order."""
         return self._pending[self._pos:]
@@ -381,19 +450,24 @@ class SessionRunner:
         reason = self.end_reason.value if self.end_reason else "open"
         if self.end_reason is EndReason.DECLINED:
             return "Consent declined: nothing was recorded."
-        head = (f"Session {reason}: {self.recorded_main} of {self.n_main} scored trials recorded"
-                f" ({self.recorded_this_run} in this run)")
+        main_now = self.on_disk(self.files.results, self.plan.main_items)
+        practice_now = self.on_disk(self.files.practice, self.plan.practice)
+        head = (f"Session {reason}: {main_now} of {self.n_main} scored trials recorded"
+                f" ({min(self.recorded_this_run, main_now)} in this run)")
         if self.n_practice:
-            head += (f"; practice trials: {self.recorded_practice} of {self.n_practice} recorded"
-                     f" ({self.practice_this_run} in this run)")
+            head += (f"; practice trials: {practice_now} of {self.n_practice} recorded"
+                     f" ({min(self.practice_this_run, practice_now)} in this run)")
         lines = [head + "."]
+        if self.files_moved is not None:
+            lines.append(f"Stopped: {self.files_moved}")
         written = [(label, path) for label, path in (("Results: ", self.files.results),
                                                      ("Practice:", self.files.practice)) if path.exists()]
         if not written:
-            lines.append("Nothing was recorded: no trial was answered.")
+            lines.append("Nothing is recorded here." if self.files_moved is not None
+                         else "Nothing was recorded: no trial was answered.")
         lines += [f"{label} {path}" for label, path in written]
         if self.files.plan.exists():
             lines.append(f"Plan:     {self.files.plan}")
-        if self.end_reason is EndReason.ABORTED and self.recorded_main < self.n_main:
+        if self.end_reason is EndReason.ABORTED and main_now < self.n_main:
             lines.append(resume_hint)
         return "\n".join(lines)

@@ -58,6 +58,9 @@ class SessionOptions(Options):
                                   "design).")
     sim_delay: float = option(0.0, label="Simulated seconds per trial", ge=0, form=False, problem="cannot be negative",
                               help="Seconds a simulated participant waits per trial.")
+    web_session: bool = option(False, label="Web session", form=False, hidden=True,
+                               help="Run for a participant in a web browser (started by benchlab serve): resume the "
+                               "participant's session if one is in progress, else start it.")
 
 
 @dataclass(frozen=True)

@@ -24,7 +24,8 @@ from benchlab.annotations.fastbook.context_edits import edit_from_change
 from benchlab.annotations.fastbook.curation import CurationSession
 from benchlab.annotations.response_log import ResponseLog
 from benchlab.annotations.session_plan import SessionPlan
-from benchlab.annotations.sort.human_record import HUMAN_COLUMNS, HumanSortRow, SortResultsLog
+from benchlab.annotations.sort.human_record import PREVIOUS_HUMAN_COLUMNS as HUMAN_COLUMNS_V0_1
+from benchlab.annotations.sort.human_record import HumanSortRow, SortResultsLog
 from benchlab.annotations.worldsense.human_record import HumanResponse
 from benchlab.data.fastbook.benchmark import load_benchmark
 from benchlab.data.fastbook.runs import read_run
@@ -285,13 +286,15 @@ def test_sort_results_and_practice_read_field_by_field(old: Path, tmp_path: Path
     for pattern, n in ((SORT_RESULTS, n_main), (SORT_PRACTICE, 2)):
         path = old / folder / pattern.format(p=participant)
         header, rows = csv_rows(path)
-        assert header == HUMAN_COLUMNS
+        assert header == HUMAN_COLUMNS_V0_1  # v0.1's columns (design/seen_share were added at the end later)
         assert len(rows) == n
         # the session's reader (what --resume sees)
         assert SortResultsLog(path).peek() == rows
         # the session's writer writes the old rows back byte for byte (same columns, same cell formatting;
-        # an empty cell is an absent value, i.e. the field's default)
+        # an empty cell is an absent value, i.e. the field's default) into a file of the old layout
         again = SortResultsLog(tmp_path / folder / path.name)
+        again.path.parent.mkdir(parents=True, exist_ok=True)
+        again.path.write_bytes(path.read_bytes().split(b"\n", 1)[0] + b"\n")
         for row in rows:
             again.append(HumanSortRow.model_validate({k: v for k, v in row.items() if k and v != ""}))
         assert again.path.read_bytes() == path.read_bytes()
@@ -326,7 +329,7 @@ def test_sort_resume_continues_the_old_killed_session_at_its_next_trial(old: Pat
     assert f"20 of 20 scored trials recorded ({14 if torn else 13} in this run)" in result.output
     assert results.read_bytes().startswith(old_results)
     header, rows = csv_rows(results)
-    assert header == HUMAN_COLUMNS
+    assert header == HUMAN_COLUMNS_V0_1  # appended to in its own layout
     assert [r["trial_id"] for r in rows] == plan_items(plan)
     assert [r[""] for r in rows] == [str(i) for i in range(20)]
     assert [r["trial_index"] for r in rows] == [str(i) for i in range(20)]

@@ -14,7 +14,8 @@ from benchlab.tui.app import BenchlabApp
 
 def _app(tmp_path: Path, condition: str) -> BenchlabApp:
     task = registry().get("sort")
-    runner = prepare_session(task, participant="P01", out=str(tmp_path / "out"), seed=2, practice=0, block_size=10,
+    # seed 1819: first trial 69087-e250-s20-x27-d125 in both conditions (the trial of these snapshots)
+    runner = prepare_session(task, participant="P01", out=str(tmp_path / "out"), seed=1819, practice=0, block_size=10,
                              trials=8, no_instructions=True, excerpt_length=250, segment_length=20,
                              condition=condition)
     return BenchlabApp(session=(runner, task), guard_s=0.0, min_rt_s=0.0, repeat_window_s=0.0)

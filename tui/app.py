@@ -20,7 +20,8 @@ from benchlab.annotations.session_runner import SessionRunner, Stage
 from benchlab.annotations.task import Task
 from benchlab.data.errors import BenchlabError
 from benchlab.tui.crash_app import CrashSafeApp
-from benchlab.tui.frame_clock import TimedDriver, timed_driver_class
+from benchlab.tui.driver_choice import app_driver_class
+from benchlab.tui.frame_clock import TimedDriver
 from benchlab.tui.key_debounce import KeyDebounce
 from benchlab.tui.screens.experimenter_menu import ExperimenterMenu
 from benchlab.tui.screens.handback import HandbackScreen
@@ -28,6 +29,8 @@ from benchlab.tui.screens.session_summary import SessionSummaryScreen
 from benchlab.tui.screens.step_done import StepDone
 from benchlab.tui.screens.trial_base import TrialScreen
 from benchlab.tui.session_flow import SessionFlow
+from benchlab.tui.web.client import ClientState, WebClientConnected, WebDisconnected
+from benchlab.tui.web.driver import WebSessionDriver
 
 CHORD_WINDOW_S = 2.0
 
@@ -48,11 +51,18 @@ class BenchlabApp(CrashSafeApp[list[str]]):
 
     def __init__(
         self, *, session: tuple[SessionRunner, Task] | None = None, guard_s: float = 1.0, min_rt_s: float = 0.15,
-        repeat_window_s: float = 0.12,
+        repeat_window_s: float = 0.12, web_session: bool = False,
     ) -> None:
         """``guard_s``: how long break and end screens ignore keys; ``min_rt_s`` and ``repeat_window_s``: see
-        :class:`~benchlab.tui.key_debounce.KeyDebounce` (tests set all three to 0 to press keys at machine speed)."""
-        super().__init__(driver_class=timed_driver_class())
+        :class:`~benchlab.tui.key_debounce.KeyDebounce` (tests set all three to 0 to press keys at machine speed).
+        ``web_session``: a participant in a browser (``benchlab run ... --web-session``): no experimenter menu, an
+        end page that stays, exit on disconnect; the driver is ``TEXTUAL_DRIVER``'s, else the web session driver.
+        """
+        super().__init__(driver_class=app_driver_class(web_session=web_session))
+        self.web_session = web_session
+        self._onset_marks = 0
+        #: Connection events that came before the session's flow existed (logged once it does).
+        self._early_events: list[tuple[str, dict[str, Any]]] = []
         self._initial_session = session
         self.exit_after_session = session is not None
         self.guard_s = guard_s
@@ -85,7 +95,11 @@ class BenchlabApp(CrashSafeApp[list[str]]):
         self.use_command_palette = False
         self.flow = SessionFlow(self, runner, task, on_finished=self._session_finished, on_error=self._session_error,
                                 guard_s=self.guard_s,
-                                debounce=KeyDebounce(repeat_window_s=self.repeat_window_s, min_rt_s=self.min_rt_s))
+                                debounce=KeyDebounce(repeat_window_s=self.repeat_window_s, min_rt_s=self.min_rt_s),
+                                web=self.web_session, client=self.web_client)
+        for event, fields in self._early_events:
+            runner.log_event(event, **fields)
+        self._early_events.clear()
         self.flow.show()
 
     def on_step_done(self, message: StepDone) -> None:
@@ -130,6 +144,39 @@ class BenchlabApp(CrashSafeApp[list[str]]):
             self.summaries.append(summary)
         self._leave_session(SessionSummaryScreen("Session stopped", summary, error=str(exc)))
 
+    # -- web sessions ---------------------------------------------------------------------------------------
+
+    @property
+    def web_client(self) -> ClientState | None:
+        """The page's stamps when the app runs on the web session driver (``None`` in a terminal)."""
+        driver = self._driver
+        return driver.client if isinstance(driver, WebSessionDriver) else None
+
+    def _web_event(self, event: str, **fields: Any) -> None:
+        if self._initial_session is not None:
+            fields = {**fields, "task": self._initial_session[1].name}  # read before the plan exists (consent)
+        if self.flow is not None:
+            self.flow.runner.log_event(event, **fields)
+        else:
+            self._early_events.append((event, fields))
+
+    def on_web_client_connected(self, message: WebClientConnected) -> None:
+        self._web_event("connected", user_agent=message.user_agent, reconnect=message.reconnect)
+
+    def on_web_disconnected(self, message: WebDisconnected) -> None:
+        """The page is gone: log it (fsynced), release the session and exit now; a reconnect resumes."""
+        flow, self.flow = self.flow, None
+        try:
+            if flow is not None and not flow.finished and flow.runner.stage is not Stage.END:
+                flow.runner.log_event("disconnected", reason=message.reason, task=flow.task.name)
+        except OSError:
+            pass  # a full or vanished disk: every answer is on disk already, leave all the same
+        finally:
+            if flow is not None:
+                flow.finished = True
+                flow.runner.close()
+            self.exit(self.summaries)
+
     # -- stimulus onset ---------------------------------------------------------------------------------------
 
     def _display(self, screen: Screen[Any], renderable: RenderableType | None) -> None:
@@ -151,6 +198,12 @@ class BenchlabApp(CrashSafeApp[list[str]]):
         hook = screen.onset_hook()
         if hook is not None:
             clock.call_when_written(clock.queued, hook)
+            onset = screen.showing()
+            if isinstance(self._driver, WebSessionDriver) and onset is not None:
+                # Right after the frame, in the same stream: the page stamps its paint and reports it.
+                self._onset_marks += 1
+                onset.mark = f"{screen.context.done}.{self._onset_marks}"
+                self._driver.write_onset_marker(onset.mark)
 
     # -- kiosk ----------------------------------------------------------------------------------------------
 
@@ -168,6 +221,8 @@ class BenchlabApp(CrashSafeApp[list[str]]):
 
     def action_chord_open(self) -> None:
         armed, self._chord_armed_at = self._chord_armed_at, None
+        if self.web_session:
+            return  # a participant in a browser never reaches the experimenter menu
         if not self.kiosk or armed is None or get_time() - armed > CHORD_WINDOW_S:
             return
         if self._handing_back:

@@ -53,7 +53,8 @@ class FrameClock:
         if done is not None:  # the writer thread was quicker than the caller
             callback(done)
 
-    def _writing(self, text: str, when: float) -> None:
+    def writing(self, text: str, when: float) -> None:
+        """Item ``text`` (as numbered) is being written at ``when``: call back whoever waits for it."""
         if not isinstance(text, _Numbered):  # a write that bypassed the queue
             return
         seq = text.seq
@@ -64,6 +65,8 @@ class FrameClock:
             due = self._waiting.pop(seq, [])
         for callback in due:
             callback(when)
+
+    _writing = writing  # the name the terminal writer used first
 
 
 @runtime_checkable
@@ -87,7 +90,7 @@ class _TimedFile:
 
     def write(self, text: str) -> int:
         data = memoryview(text.encode(self._encoding, "replace"))
-        self._clock._writing(text, get_time())
+        self._clock.writing(text, get_time())
         while data:
             written = os.write(self._fd, data)
             data = data[written:]

@@ -5,4 +5,6 @@ listed here: they come from :func:`benchlab.annotations.registry.registry`, in i
 """
 
 from benchlab.tui import results_ui as _results_ui  # noqa: F401
+from benchlab.tui import sessions_ui as _sessions_ui  # noqa: F401
+from benchlab.tui import study_entry as _study_entry  # noqa: F401
 from benchlab.tui.fastbook import launcher_entry as _curate_ui  # noqa: F401

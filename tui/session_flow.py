@@ -34,6 +34,7 @@ from benchlab.tui.screens.step_done import StepDone
 from benchlab.tui.screens.trial_base import TrialScreen
 from benchlab.tui.trial_context import TrialContext
 from benchlab.tui.trial_screens import trial_screen
+from benchlab.tui.web.client import ClientState
 
 if TYPE_CHECKING:
     from textual.app import App
@@ -45,8 +46,11 @@ class SessionFlow:
     def __init__(
         self, app: App[Any], runner: SessionRunner, task: Task, *,
         on_finished: Callable[[SessionRunner], None], on_error: Callable[[BenchlabError], None],
-        guard_s: float = 1.0, debounce: KeyDebounce | None = None,
+        guard_s: float = 1.0, debounce: KeyDebounce | None = None, web: bool = False,
+        client: ClientState | None = None,
     ) -> None:
+        """``web``: a participant in a browser (the end page stays until the tab is closed; a declined consent and
+        practice answers are logged for the Sessions screen); ``client``: the page's stamps, for the trials."""
         self.app = app
         self.runner = runner
         self.task = task
@@ -54,6 +58,8 @@ class SessionFlow:
         self.on_error = on_error
         self.guard_s = guard_s
         self.debounce = debounce or KeyDebounce()
+        self.web = web
+        self.client = client
         self.screen: Screen[None] | None = None
         self.finished = False
         #: The trial the experimenter menu interrupted (item id, onset of its first showing), until it is answered.
@@ -73,11 +79,11 @@ class SessionFlow:
             step = r.current
             if step.practice:
                 context = TrialContext(f"Practice {step.index + 1} of {r.n_practice}", step.index, r.n_practice,
-                                       self.answer, self.debounce)
+                                       self.answer, self.debounce, self.client)
             else:
                 done = r.recorded_main
                 context = TrialContext(f"Question {done + 1} of {r.n_main}  ·  block {step.block} of {r.n_blocks}",
-                                       done, r.n_main, self.answer, self.debounce)
+                                       done, r.n_main, self.answer, self.debounce, self.client)
             self._switch(trial_screen(self.task.trial_kind, r, step, context))
         elif r.stage is Stage.BREAK:
             self._switch(self._break_screen())
@@ -104,10 +110,17 @@ class SessionFlow:
             return
         if r.end_reason is EndReason.DECLINED:
             title, message = "Thank you", "You chose not to take part. Nothing has been recorded."
+            if self.web:
+                r.log_event("declined", task=self.task.name)  # no answers, no plan: only that it was declined
+        elif self.web:
+            title, message = "Thank you!", "You have answered all the questions. Your answers are saved."
         else:
             title = "Thank you!"
             message = "You have answered all the questions. Please let the experimenter know that you have finished."
-        self._switch(EndScreen(title, message, guard_s=self.guard_s))
+        if self.web:
+            self._switch(EndScreen(title, message, guard_s=self.guard_s, closing="You may now close this tab."))
+        else:
+            self._switch(EndScreen(title, message, guard_s=self.guard_s))
 
     def _switch(self, screen: Screen[None]) -> None:
         if self.screen is None:
@@ -164,11 +177,16 @@ class SessionFlow:
     def answer(self, response: str, timing: ResponseTiming) -> None:
         """Record (fsync) first, then show feedback or the next screen."""
         timing = self._mark_interrupted(timing)
+        step = self.runner.current if self.web else None
         try:
             feedback = self.runner.respond(response, timing)
         except BenchlabError as exc:
             self._fail(exc)
             return
+        if step is not None and step.practice:
+            checked = feedback or self.runner.task.feedback(step.item_id, response)
+            self.runner.log_event("practice_answered", item_id=step.item_id,
+                                  correct=checked.correct if checked is not None else None)
         if feedback is not None:
             self._switch(FeedbackScreen(feedback, guard_s=min(self.guard_s, 0.3)))
         else:

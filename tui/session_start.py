@@ -6,6 +6,7 @@ prepares its session (and which tasks exist) is decided in one place.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from textual.app import App
@@ -15,6 +16,7 @@ from benchlab.annotations.registry import registry
 from benchlab.annotations.session_runner import SessionRunner
 from benchlab.annotations.session_texts import session_text
 from benchlab.annotations.task import Registry, SessionOptions, Task
+from benchlab.data.errors import BenchlabError
 
 
 def tasks() -> Registry:
@@ -28,6 +30,28 @@ def prepare(task: Task, session: SessionOptions, plan: Options) -> SessionRunner
     Raises :class:`~benchlab.annotations.options.OptionError` naming a field, or ``BenchlabError``.
     """
     return task.prepare(session, plan, session_text(task, session, plan))
+
+
+def preview_then_start(app: App[Any], runner: SessionRunner, task: Task, plan: Options, *,
+                       extra: Sequence[tuple[str, str]] = (), before_start: Callable[[], None] | None = None,
+                       on_error: Callable[[BenchlabError], None]) -> None:
+    """Show the preview of a prepared session; Start runs ``before_start`` (remember the form, record a study's
+    assignment) and hands over, Back undoes the preparation. ``on_error`` gets what stops the start."""
+    from benchlab.tui.screens.session_preview import SessionPreviewScreen
+
+    def decided(go: bool | None) -> None:
+        if not go:
+            runner.discard()
+            return
+        try:
+            if before_start is not None:
+                before_start()
+            start(app, runner, task)
+        except BenchlabError as exc:
+            runner.close()
+            on_error(exc)
+
+    app.push_screen(SessionPreviewScreen(runner, task.title, plan, extra=extra), decided)
 
 
 def start(app: App[Any], runner: SessionRunner, task: Task) -> bool:

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 
 from benchlab.annotations.session_runner import ResponseTiming
 from benchlab.tui.key_debounce import KeyDebounce
+from benchlab.tui.web.client import ClientState
 
 AnswerCallback = Callable[[str, ResponseTiming], None]
 
@@ -20,3 +21,5 @@ class TrialContext:
     total: int
     on_answer: AnswerCallback
     debounce: KeyDebounce
+    #: Web sessions: the page's onset and key stamps (``None`` in the terminal).
+    client: ClientState | None = None

@@ -7,6 +7,10 @@ on its own. The rules a curator relies on:
   written the edit is taken back, so memory and log never disagree;
 - save is atomic, keeps the previous version as ``<file>.bak`` and refuses to overwrite a file that changed
   on disk since it was loaded (or last saved) unless ``force=True``;
+- the log and the saved file agree after a kill at any moment of a save: the save line is appended right after
+  the atomic rename, and a session killed between the two is recognised on the next start (the file on disk is
+  exactly its ``.bak`` plus its logged edits, by sha256) and its save line is written then
+  (:meth:`confirm_interrupted_save`);
 - :meth:`diff` shows every question the session changed, as a unified diff of the question's JSON.
 """
 
@@ -14,6 +18,7 @@ from __future__ import annotations
 
 import difflib
 import getpass
+import hashlib
 import os
 import secrets
 import shlex
@@ -94,7 +99,10 @@ class CurationSession:
     @classmethod
     def open(cls, path: str | Path, *, curator: str | None = None, read_only: bool = False,
              chapters_dir: str | Path | None = None) -> CurationSession:
-        return cls(load_benchmark(path), path, curator=curator, read_only=read_only, chapters_dir=chapters_dir)
+        session = cls(load_benchmark(path), path, curator=curator, read_only=read_only, chapters_dir=chapters_dir)
+        if session.writable:
+            session.confirm_interrupted_save()
+        return session
 
     # -- state ------------------------------------------------------------------------------------------------
     def _question(self, qid: QuestionId) -> Question:
@@ -222,13 +230,20 @@ class CurationSession:
         Looks at the last other session in the log: its edit/undo/redo lines after its last save, provided the
         file on disk is still the one those edits were made on (``base_sha256``). Otherwise nothing.
         """
+        last, tail = self._last_other_tail()
+        if last is None or not tail or any(r.base_sha256 != self.benchmark.source_fingerprint for r in tail):
+            return []
+        return tail
+
+    def _last_other_tail(self) -> tuple[str | None, list[ChangeRecord]]:
+        """The last other session in the log and its edit/undo/redo lines after its last save."""
         try:
             records = self.log.read()
         except BenchlabError:
-            return []
+            return None, []
         others = [r for r in records if r.session != self.session_id]
         if not others:
-            return []
+            return None, []
         last = others[-1].session
         tail: list[ChangeRecord] = []
         for record in others:
@@ -238,9 +253,41 @@ class CurationSession:
                 tail = []
             elif record.field is not None and record.chapter is not None and record.question_number is not None:
                 tail.append(record)
-        if not tail or any(r.base_sha256 != self.benchmark.source_fingerprint for r in tail):
-            return []
-        return tail
+        return last, tail
+
+    def confirm_interrupted_save(self) -> ChangeRecord | None:
+        """Write the "save" line a session killed between its atomic rename and its log append never wrote.
+
+        The proof that the file on disk is that session's save, not someone else's change: its ``.bak`` is the
+        file its edits were made on (``base_sha256``), and those edits replayed onto the ``.bak`` give exactly the
+        bytes on disk. Then the save line is appended in that session's name (``sha256`` of the file, the backup)
+        and its edits are no longer offered as unsaved. Anything else: nothing is written. Returns the record.
+        """
+        last, tail = self._last_other_tail()
+        now = self.benchmark.source_fingerprint
+        if last is None or not tail or now is None:
+            return None
+        base = tail[0].base_sha256
+        if base is None or base == now or any(r.base_sha256 != base for r in tail):
+            return None
+        backup = self.path.with_name(self.path.name + ".bak")
+        if file_fingerprint(backup) != base:
+            return None
+        try:
+            replay = load_benchmark(backup)
+            for record in tail:
+                qid = (record.chapter or 0, record.question_number or 0)
+                question = replay.question(qid)
+                edit_from_change(qid, record.field or "", record.before, record.after, question).apply(question)
+            text = replay.dumps()
+        except (BenchlabError, EditMismatch, KeyError, ValueError):
+            return None
+        if hashlib.sha256(text.encode("utf-8")).hexdigest() != now:
+            return None
+        record = ChangeRecord(time=self._clock(), curator=tail[-1].curator, session=last, action="save",
+                              file=self.path.name, sha256=now, backup=str(backup))
+        self.log.append(record)
+        return record
 
     def recover(self, records: list[ChangeRecord]) -> int:
         """Re-apply logged changes (each is logged again, as this session's); stops at the first that no longer

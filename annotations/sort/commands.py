@@ -9,13 +9,17 @@ from __future__ import annotations
 
 import time
 from pathlib import Path
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 from benchlab.annotations.command_options import ComparisonOptions, FormatOptions
 from benchlab.annotations.command_output import err, say
 from benchlab.annotations.options import Options, option
 from benchlab.annotations.task import Command, ToolGroup
 from benchlab.data.errors import BenchlabError
+
+if TYPE_CHECKING:
+    from benchlab.data.sort.books import PreparedBook
+    from benchlab.data.sort.records import BookSortRecord
 
 BOOKSORT = ToolGroup("booksort", "BookSORT / SORT data: make trials from any text, check and describe data sets.")
 
@@ -84,6 +88,11 @@ class MakeOptions(Options):
                                                                      help="Output layout(s) (repeatable).")
     generic: bool = option(False, label="Generic cleaner",
                            help="Use the generic text cleaner even for the nine BookSORT books.")
+    design: Literal["excerpt", "whole-book"] = option(
+        "excerpt", label="Design", problem="must be excerpt or whole-book, not {input!r}",
+        help="excerpt: the published BookSORT trials (both segments in one excerpt); whole-book: the paper's human "
+        "design, pairs of segments from across the whole book in gap bins 0-400 ... 25k-40k words, 110 per bin "
+        "(--excerpt-length is not used).")
 
 
 def make(opts: MakeOptions) -> None:
@@ -98,6 +107,9 @@ def make(opts: MakeOptions) -> None:
     started = time.perf_counter()
     for text in opts.texts:
         book = prepare(text, title=opts.title, book_idx=opts.book_id, generic=opts.generic)
+        if opts.design == "whole-book":
+            records.extend(_make_whole_book(book, opts))
+            continue
         recs, reports, skipped = generate_many(book, configs, opts.seed)
         if not recs:
             raise BenchlabError("text too short for every requested configuration: " + "; ".join(skipped), text)
@@ -113,6 +125,23 @@ def make(opts: MakeOptions) -> None:
     say(f"{len(records):,} trials in {time.perf_counter() - started:.1f} s:")
     for path in written:
         say(f"  {path}")
+
+
+def _make_whole_book(book: PreparedBook, opts: MakeOptions) -> list[BookSortRecord]:
+    """The whole-book design of one book for every segment length, with one report line each."""
+    from benchlab.data.sort.whole_book import gap_bin_label, generate_whole_book
+
+    out: list[BookSortRecord] = []
+    for ls in opts.segment_lengths:
+        recs, rep = generate_whole_book(book, ls, opts.seed)
+        left_out = (f"; left out (text too short): {', '.join(gap_bin_label(b) for b in rep.left_out)}"
+                    if rep.left_out else "")
+        say(f"{book.book_idx} {book.title!r} whole-book/s{ls}: {len(book.words):,} words ({book.method} cleaning), "
+            f"seed {rep.seed}, {len(rep.bins)} gap bins x {len(recs) // len(rep.bins)} pairs "
+            f"({', '.join(gap_bin_label(b) for b in rep.bins)}){left_out}, anchor KS p={rep.anchor_ks_p:.2f}, "
+            "checks passed")
+        out.extend(recs)
+    return out
 
 
 # -- booksort info / check -----------------------------------------------------------------------------------------
@@ -197,7 +226,8 @@ PATHS are results CSVs ({L_E}-s{L_S}-{model}_results.csv) or folders holding the
     benchlab compare sort lab/out/results models/results --format markdown --plot sort.pdf""",
                   CompareOptions, compare, name="sort")
 
-MAKE = Command("tool", "Build SORT trials (110 excerpts x 4 distance bins; 100 test + 10 validation) from plain text.",
+MAKE = Command("tool", "Build SORT trials (110 excerpts x 4 distance bins; 100 test + 10 validation) from plain text; "
+               "--design whole-book: the paper's human design (110 pairs from the whole book x 8 gap bins).",
                MakeOptions, make, name="make", tool=BOOKSORT)
 INFO = Command("tool", "Configurations, books and trials per split in a BookSORT folder or file.", InfoOptions, info,
                name="info", tool=BOOKSORT)

@@ -31,12 +31,17 @@ HUMAN_EXTRA_COLUMNS = [
     "benchlab_version", "onset_source",
     # Added later, at the end so that files written before still read (see LEGACY_HUMAN_COLUMNS).
     "interrupted", "first_onset_mono",
+    # Added with the whole-book design and the scroll record (see PREVIOUS_HUMAN_COLUMNS).
+    "design", "seen_share",
 ]
 #: The leading unnamed column mirrors the pandas index the original writes, so ``read_csv(index_col=0)`` works.
 HUMAN_COLUMNS = ["", *DATASET_COLUMNS, *SCORE_COLUMNS, *HUMAN_EXTRA_COLUMNS]
 #: The header of human files written before ``interrupted``/``first_onset_mono`` existed: still read, and appended
 #: to in their own layout (the new columns are left out of such a file).
 LEGACY_HUMAN_COLUMNS = HUMAN_COLUMNS[:HUMAN_COLUMNS.index("interrupted")]
+#: The header of human files written before ``design``/``seen_share`` existed (benchlab 0.1): read and appended to
+#: in their own layout the same way.
+PREVIOUS_HUMAN_COLUMNS = HUMAN_COLUMNS[:HUMAN_COLUMNS.index("design")]
 
 
 class HumanSortRow(BaseModel):
@@ -87,6 +92,10 @@ class HumanSortRow(BaseModel):
     onset_source: str = ""  # "frame_written" (the frame's write to the terminal) or "after_refresh" (fallback)
     interrupted: bool = False  # the experimenter menu interrupted the trial; rt_ms is from the fresh onset
     first_onset_mono: float | None = None  # the trial's first onset (excerpt in STM), for interrupted trials
+    design: Literal["excerpt", "whole-book"] = "excerpt"  # the trial's design (whole-book: distance_bin is a gap bin)
+    #: STM: the share of the excerpt's lines that were on screen at some point while reading (the furthest line
+    #: shown / all lines, 0-1); empty in LTM, for simulated participants and when the trial was skipped unread.
+    seen_share: float | None = None
 
     @classmethod
     def from_trial(cls, record: BookSortRecord, answer: Answer, **extra: Any) -> HumanSortRow:
@@ -94,7 +103,7 @@ class HumanSortRow(BaseModel):
         dataset = {c: getattr(record, c) for c in DATASET_COLUMNS}
         truth = record.ground_truth
         return cls(**dataset, A_is_first=record.present_seg1_first, answer=answer, ground_truth=truth,
-                   correct=answer == truth, trial_id=record.trial_id, **extra)
+                   correct=answer == truth, trial_id=record.trial_id, design=record.design, **extra)
 
 
 def _cell(value: Any) -> str:
@@ -126,7 +135,7 @@ class SortResultsLog(KeyedRecordLog):
             lines = handle.read().split("\n")[:-1]  # after the last newline: nothing, or a torn row
         reader = csv.reader(lines)
         header = next(reader, None)
-        if header not in (HUMAN_COLUMNS, LEGACY_HUMAN_COLUMNS):
+        if header not in (HUMAN_COLUMNS, PREVIOUS_HUMAN_COLUMNS, LEGACY_HUMAN_COLUMNS):
             raise BenchlabError("not a benchlab human SORT results file (unexpected header); choose another --out "
                                 "folder", self.path, 1)
         self._header = header

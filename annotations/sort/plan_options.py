@@ -13,6 +13,7 @@ from pydantic import field_validator, model_validator
 from benchlab.annotations.options import OptionError, Options, option
 
 Condition = Literal["stm", "ltm"]
+Design = Literal["excerpt", "whole-book"]
 
 
 class SortPlanOptions(Options):
@@ -30,6 +31,10 @@ class SortPlanOptions(Options):
                               help="Book: Gutenberg id or part of the title (default: all in the data).")
     condition: Condition = option("stm", label="Condition", problem="must be stm or ltm, not {input!r}",
                                   help="stm: read the excerpt, then answer; ltm: book title and segments only.")
+    design: Design = option("excerpt", label="Design", problem="must be excerpt or whole-book, not {input!r}",
+                            help="excerpt: BookSORT's trials (both segments from one excerpt); whole-book: the paper's "
+                            "human design, pairs from across the whole book in 8 gap bins (LTM only; the excerpt "
+                            "length is the book's; default data: the bundled whole-book sample).")
     trials: int = option(20, label="Scored trials", ge=1,
                          help="Scored trials, spread evenly over the 4 distance bins (and A/B inside each bin).")
     practice: int = option(2, label="Practice trials", ge=0, problem="cannot be negative",
@@ -44,7 +49,7 @@ class SortPlanOptions(Options):
     max_reading_s: float | None = option(None, label="Maximum reading time (s)", flag="--max-reading",
                                          help="Seconds after which the question appears anyway.")
 
-    @field_validator("condition", mode="before")
+    @field_validator("condition", "design", mode="before")
     @classmethod
     def _any_case(cls, value: object) -> object:
         return value.strip().lower() if isinstance(value, str) else value
@@ -59,8 +64,12 @@ class SortPlanOptions(Options):
         if self.max_reading_s is not None and self.max_reading_s <= self.min_reading_s:
             raise OptionError("max_reading_s", "must be longer than the minimum reading time",
                               label="the maximum reading time")
+        if self.design == "whole-book" and self.condition != "ltm":
+            raise OptionError("design", "is a long-term memory design: its excerpt is the whole book (use it with "
+                              "{condition} ltm)", label="the whole-book design", lead=False)
         return self
 
     def config(self) -> dict[str, Any]:
-        return {"condition": self.condition, "delay_s": self.delay_s, "min_reading_s": self.min_reading_s,
+        return {"condition": self.condition, **({"design": self.design} if self.design != "excerpt" else {}),
+                "delay_s": self.delay_s, "min_reading_s": self.min_reading_s,
                 "max_reading_s": self.max_reading_s, "block_size": self.block_size}

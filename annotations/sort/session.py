@@ -4,12 +4,14 @@ Plan rules, and why:
 
 * scored trials come from the test split, practice from the validation split (as the models' prompt sweeps do), so
   a practice excerpt is never scored;
-* trials are balanced over the four distance bins (the design factor) and, inside each bin, over which segment is
-  shown as A, so an always-A responder scores 50 % (exactly when every bin's count is even; with an odd count a
-  bin is off by one trial);
+* trials are balanced over the distance bins (the design factor; the whole-book design's gap bins) and, inside
+  each bin, over which segment is shown as A, so an always-A responder scores 50 % (exactly when every bin's count
+  is even; with an odd count a bin is off by one trial, and those extra trials alternate between A and B);
 * in the STM condition every excerpt is read at most once per participant: reading it a second time for another
   bin would turn the second trial into a re-reading. In LTM (no excerpt shown) excerpts may repeat if needed.
-* excerpts already answered by the participant in an earlier session (same configuration) are not drawn again.
+* excerpts already answered by the participant in an earlier session (same configuration) are not drawn again;
+* blocks are stratified (:mod:`benchlab.annotations.sort.blocks`): every block holds every bin and both A/B orders
+  as evenly as its size allows, whatever the design (excerpt distance bins or whole-book gap bins).
 
 Responses go to ``<out>/results/{L_E}-s{L_S}-human_<participant>_results.csv`` in the SORT evaluation's results
 layout (see :mod:`benchlab.data.sort.results`; the human row and its log:
@@ -35,6 +37,7 @@ from benchlab.annotations.session_runner import (
     SessionRunner,
     SessionText,
 )
+from benchlab.annotations.sort.blocks import stratified_blocks
 from benchlab.annotations.sort.human_record import HumanSortRow, SortResultsLog
 from benchlab.annotations.sort.plan_options import Condition, SortPlanOptions
 from benchlab.data.errors import BenchlabError
@@ -56,6 +59,8 @@ class SortTiming(ResponseTiming):
     excerpt_onset_mono: float | None = None
     continue_mono: float | None = None
     reading_timed_out: bool = False
+    #: The furthest part of the excerpt that was on screen while reading, as a share of its lines (0-1).
+    seen_share: float | None = None
 
     @property
     def reading_ms(self) -> float | None:
@@ -85,10 +90,19 @@ def _balanced_pick(pool: Sequence[BookSortRecord], n: int, rng: random.Random, *
     for members in by_cell.values():
         rng.shuffle(members)
     picked: list[BookSortRecord] = []
-    # Round-robin over (bin, A-first) cells so that each bin gets its quota and A/B alternate inside a bin.
+    # Round-robin over (bin, A-first) cells so that each bin gets its quota and A/B alternate inside a bin. A bin
+    # with an odd quota gives its extra trial to the side listed first; that side alternates over such bins, so the
+    # session as a whole is balanced over A/B too (within one trial).
     wants = {b: q for b, q in zip(bins, per_bin, strict=True)}
-    order = [(b, side) for b in bins for side in (1, 0)]
-    rng.shuffle(order)
+    bin_order = list(bins)
+    rng.shuffle(bin_order)
+    side = rng.randrange(2)
+    firsts: list[tuple[int, int]] = []
+    for b in bin_order:
+        firsts.append((b, side))
+        if wants[b] % 2:
+            side = 1 - side
+    order = firsts + [(b, 1 - s) for b, s in firsts]
     progress = True
     while any(wants.values()) and progress:
         progress = False
@@ -134,12 +148,11 @@ def build_sort_plan(
     unique = opts.condition == "stm"
     used: set[tuple[int, int]] = set(exclude_excerpts)
     main = _balanced_pick(test, opts.trials, rng, unique_excerpts=unique, used=used, what="test-split")
-    rng.shuffle(main)
+    ordered = stratified_blocks(main, opts.block_size, rng)
     practice = (_balanced_pick(validation, opts.practice, rng, unique_excerpts=unique, used=set(), what="practice "
                                "(validation-split)") if opts.practice else [])
     rng.shuffle(practice)
-    ids = [r.trial_id for r in main]
-    blocks = [ids[i:i + opts.block_size] for i in range(0, len(ids), opts.block_size)]
+    blocks = [[r.trial_id for r in block] for block in ordered]
     (le, ls), = configs
     return SessionPlan(
         task="sort", dataset=dataset, participant=participant, session=session, seed=seed,
@@ -205,12 +218,15 @@ class SortTask:
         if isinstance(timing, SortTiming):
             extra = {"reading_ms": timing.reading_ms, "delay_ms": timing.delay_ms,
                      "reading_timed_out": timing.reading_timed_out,
-                     "excerpt_onset_mono": timing.excerpt_onset_mono, "continue_mono": timing.continue_mono}
+                     "excerpt_onset_mono": timing.excerpt_onset_mono, "continue_mono": timing.continue_mono,
+                     "seen_share": timing.seen_share}
         row = HumanSortRow.from_trial(
             record, answer,  # type: ignore[arg-type]
             model_name=human_model_name(plan.participant), participant=plan.participant, session=plan.session,
             condition=str(plan.config.get("condition", self.condition)), trial_index=step.index, block=step.block,
-            practice=step.practice, seed=plan.seed, rt_ms=timing.rt_ms, question_onset_mono=timing.onset_mono,
+            # A skip is no response: no RT (the time until the experimenter skipped is not a response time).
+            practice=step.practice, seed=plan.seed, rt_ms=None if skipped else timing.rt_ms,
+            question_onset_mono=timing.onset_mono,
             response_mono=timing.response_mono, handler_mono=timing.handler_mono, wall_clock=timing.wall_clock,
             input=timing.input, onset_source=timing.onset_source,
             ignored_keys=timing.ignored_keys, simulated=simulated, interrupted=timing.interrupted,
@@ -254,8 +270,27 @@ def prepare_sort_session(
     def build(plan_seed: int) -> SessionPlan:
         earlier = SortResultsLog(files.results).peek()
         seen = {(int(r["book_idx"]), int(r["excerpt_idx"])) for r in earlier}
-        return build_sort_plan(test, validation, dataset=request.dataset, participant=request.participant,
-                               session=request.session, seed=plan_seed, options=opts, exclude_excerpts=seen)
+        # The participant's files hold one answer per trial (whatever the condition or session: STM then LTM, a
+        # second session), so a new session draws only trials (and practice trials) not recorded there yet.
+        answered = {str(r["trial_id"]) for r in earlier}
+        practised = {str(r["trial_id"]) for r in SortResultsLog(files.practice).peek()}
+        fresh_test = [r for r in test if r.trial_id not in answered]
+        fresh_validation = [r for r in validation if r.trial_id not in practised]
+
+        def plan_with(options: SortPlanOptions) -> SessionPlan:
+            return build_sort_plan(fresh_test, fresh_validation, dataset=request.dataset,
+                                   participant=request.participant, session=request.session, seed=plan_seed,
+                                   options=options, exclude_excerpts=seen)
+
+        try:
+            return plan_with(opts)
+        except BenchlabError:
+            if not practised or not opts.practice:
+                raise
+            plan_with(opts.model_copy(update={"practice": 0}))  # still fails: not a practice problem
+            raise OptionError("practice", f"{opts.practice} is more than the practice trials participant "
+                              f"{request.participant} has not done yet ({len(practised)} done in earlier sessions); "
+                              "lower {practice} (0: no practice this time)", path=files.practice) from None
 
     plan = load_or_build_plan(files.plan, task="sort", participant=request.participant, session=request.session,
                               resume=request.resume, build=build, seed=request.seed,

@@ -68,13 +68,17 @@ class SortSessionOptions(SessionOptions):
                             help="No correct/incorrect feedback after practice trials.")
 
 
+#: The bundled sample of the paper's whole-book design (the default data of ``--design whole-book``).
+WHOLE_BOOK_SAMPLE = "booksort-whole-book"
+
+
 @lru_cache(maxsize=8)
-def load_trials(path: str, le: int | None, ls: int | None,
-                book: str | None) -> tuple[tuple[BookSortRecord, ...], tuple[BookSortRecord, ...]]:
-    """The (test, validation) trials of one configuration (and book), loaded once per process."""
+def load_trials(path: str, le: int | None, ls: int | None, book: str | None,
+                design: str | None = None) -> tuple[tuple[BookSortRecord, ...], tuple[BookSortRecord, ...]]:
+    """The (test, validation) trials of one configuration (and book, and design), loaded once per process."""
     from benchlab.data.sort.loaders import Selection, load_records
 
-    selection = Selection(excerpt_length=le, segment_length=ls, book=book)
+    selection = Selection(excerpt_length=le, segment_length=ls, book=book, design=design)
     test = load_records(path, Selection(**{**vars(selection), "split": "test"}))
     try:
         validation = load_records(path, Selection(**{**vars(selection), "split": "validation"}))
@@ -111,12 +115,21 @@ class SortTaskDeclaration:
         from benchlab.annotations.sort.session import SortSessionRequest, prepare_sort_session
 
         assert isinstance(plan, SortPlanOptions)
-        dataset = dataset_of(session, self)
-        test, validation = load_trials(dataset, plan.excerpt_length, plan.segment_length, plan.book)
+        dataset = self.design_dataset(dataset_of(session, self), plan)
+        # The whole-book design's "excerpt" is the book: its length comes from the data, not --excerpt-length.
+        le = None if plan.design == "whole-book" else plan.excerpt_length
+        test, validation = load_trials(dataset, le, plan.segment_length, plan.book, plan.design)
         out = str(session.out) if session.out else str(self.default_out(dataset))
         request = SortSessionRequest(dataset=dataset, participant=session.participant, session=session.session,
                                      out=out, seed=session.seed, resume=session.resume, options=plan)
         return prepare_sort_session(test, validation, request, text=text, simulated=session.simulate)
+
+    def design_dataset(self, dataset: str, plan: SortPlanOptions) -> str:
+        """The data a design runs on: the bundled excerpt sample stands for its whole-book twin (the launcher form
+        fills the default data set in before the design is chosen)."""
+        if plan.design == "whole-book" and Path(dataset) == self.default_dataset():
+            return str(sample_path(WHOLE_BOOK_SAMPLE))
+        return dataset
 
     def planned_values(self, plan: SessionPlan) -> dict[str, Any]:
         c = plan.config

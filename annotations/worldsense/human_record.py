@@ -42,3 +42,13 @@ class HumanResponse(BaseModel):
     benchlab_version: str = __version__
     interrupted: bool = False  # the experimenter menu interrupted the trial; rt_ms is from the fresh onset
     first_onset_mono: float | None = None  # onset of the trial's first showing (interrupted trials only)
+
+
+class WebHumanResponse(HumanResponse):
+    """The line of a response given in a web browser: the same fields, then the page's own timing (the results
+    format keeps extra fields, so the scorers read it unchanged; terminal sessions write :class:`HumanResponse`)."""
+
+    client_rt_ms: float | None = None  # page keydown minus page onset of the stimulus (performance.now(), ms)
+    client_onset_ms: float | None = None  # the page painted the stimulus (page clock, ms)
+    client_key_ms: float | None = None  # the page's keydown (page clock, ms)
+    client_clock_offset_ms: float | None = None  # page clock minus the server's monotonic clock (ms), estimated

@@ -24,7 +24,7 @@ from benchlab.annotations.session_runner import (
     SessionText,
 )
 from benchlab.annotations.task import Choice
-from benchlab.annotations.worldsense.human_record import HumanResponse
+from benchlab.annotations.worldsense.human_record import HumanResponse, WebHumanResponse
 from benchlab.annotations.worldsense.plan import WorldSensePlanOptions, build_worldsense_plan
 from benchlab.data.errors import BenchlabError
 from benchlab.data.worldsense.records import Trial, TrialPrompt
@@ -94,14 +94,17 @@ class WorldSenseTask:
         self, plan: SessionPlan, step: PlannedStep, response: str, timing: ResponseTiming, *, skipped: bool,
         simulated: str | None,
     ) -> dict[str, Any]:
-        record = HumanResponse(
+        client = timing.client_fields
+        model = WebHumanResponse if any(v is not None for v in client.values()) else HumanResponse
+        extra = client if model is WebHumanResponse else {}
+        record = model(
             Key=self._trial(step.item_id).Key, resp=response, rt_ms=timing.rt_ms, onset_mono=timing.onset_mono,
             response_mono=timing.response_mono, requested_mono=timing.requested_mono,
             handler_mono=timing.handler_mono, onset_source=timing.onset_source, timestamp=timing.wall_clock,
             participant=plan.participant,
             session=plan.session, trial_index=step.index, block=step.block, practice=step.practice,
             skipped=skipped, input=timing.input, ignored_keys=timing.ignored_keys, simulated=simulated,
-            plan_seed=plan.seed, interrupted=timing.interrupted, first_onset_mono=timing.first_onset_mono,
+            plan_seed=plan.seed, interrupted=timing.interrupted, first_onset_mono=timing.first_onset_mono, **extra,
         )
         return record.model_dump(mode="python")
 

@@ -53,9 +53,15 @@ def watched_files(paths: Sequence[Path]) -> list[Path]:
 
 
 def _sort_key(cond: str) -> tuple[int, int, int]:
-    parts = cond.replace("e", "").replace("s", "").replace("d", "").split()
-    le, ls = parts[0].split("-")
-    return (int(le), int(ls), int(parts[1]) if len(parts) > 1 else -1)
+    """Configurations, then their distance bins (``e250-s20 d62``) or gap bins (``e69607-s20 gap 1k-1.5k``)."""
+    config, _, rest = cond.partition(" ")
+    le, ls = config.removeprefix("e").split("-s")
+    if rest.startswith("gap "):
+        upper = rest.removeprefix("gap ").split("-")[-1]
+        edge = round(float(upper[:-1]) * 1000) if upper.endswith("k") else int(upper)
+    else:
+        edge = int(rest.removeprefix("d")) if rest else -1
+    return (int(le), int(ls), edge)
 
 
 class SortDesign(Design):
@@ -77,7 +83,7 @@ class SortDesign(Design):
     def subset(self, frame: pd.DataFrame, condition: str) -> pd.DataFrame:
         if condition == OVERALL:
             return frame
-        col = "bin" if " d" in condition else "config"
+        col = "bin" if " " in condition else "config"  # "e250-s20 d62", "e69607-s20 gap 0-400" vs "e250-s20"
         return frame[frame[col] == condition]
 
     def strata(self, frame: pd.DataFrame, condition: str) -> Strata:

@@ -264,13 +264,18 @@ def _draw_pair(rs: np.random.RandomState, cand: np.ndarray, lower: int, upper: i
 def check_trials(records: Sequence[BookSortRecord], book_words: Sequence[str] | None = None) -> list[str]:
     """Problems with a set of trials of one book and configuration (empty list when all is well).
 
-    Checks: lengths, segments verbatim at their positions and starting at sentence starts, distances strictly
+    Whole-book trials are checked by :func:`benchlab.data.sort.whole_book.check_whole_book`. Checks: lengths,
+    segments verbatim at their positions and starting at sentence starts, distances strictly
     inside their bins, the same excerpts in every bin, the test/validation split, balance of present_seg1_first,
     and (given the book's words) every excerpt verbatim at its recorded position.
     """
     problems: list[str] = []
     if not records:
         return ["no trials"]
+    if any(r.design != "excerpt" for r in records):
+        from benchlab.data.sort.whole_book import check_whole_book
+
+        return check_whole_book(records, book_words)
     by_bin: dict[int, list[BookSortRecord]] = {}
     for r in records:
         by_bin.setdefault(r.distance_bin, []).append(r)

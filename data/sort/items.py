@@ -22,6 +22,15 @@ def config_name(le: int, ls: int) -> str:
     return f"e{le}-s{ls}"
 
 
+def bin_name(config: str, distance_bin: int, design: str = "excerpt") -> str:
+    """``e250-s20 d62`` (a distance bin, right edge) or, for whole-book trials, ``e69607-s20 gap 25k-40k``."""
+    if design == "whole-book":
+        from benchlab.data.sort.whole_book import gap_bin_label
+
+        return f"{config} gap {gap_bin_label(int(distance_bin))}"
+    return f"{config} d{distance_bin}"
+
+
 def read_rows(paths: Sequence[str | Path]) -> pd.DataFrame:
     """Scoring rows plus ``item`` (configuration/book/excerpt/bin), ``config``, ``bin`` and ``rt_ms``."""
     frames = []
@@ -44,7 +53,8 @@ def read_rows(paths: Sequence[str | Path]) -> pd.DataFrame:
         raise BenchlabError("no scored trials (only practice rows?)")
     frame["config"] = [config_name(a, b)
                        for a, b in zip(frame["excerpt_length"], frame["segment_length"], strict=True)]
-    frame["bin"] = [f"{c} d{b}" for c, b in zip(frame["config"], frame["distance_bin"], strict=True)]
+    frame["bin"] = [bin_name(c, b, d) for c, b, d in zip(frame["config"], frame["distance_bin"], frame["design"],
+                                                          strict=True)]
     frame["item"] = [f"{c}/{bk}/{ex}/{b}" if ex != "" else ""
                      for c, bk, ex, b in zip(frame["config"], frame["book_idx"], frame["excerpt_idx"],
                                              frame["distance_bin"], strict=True)]

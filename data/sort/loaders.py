@@ -2,8 +2,10 @@
 
 Layouts: the hosted parquet files (``test_e250_s20.parquet``, ``validation_e250_s20.parquet``), the original
 script's three CSVs per configuration (``books_/excerpts_/segments_250-s20-n110.csv``) and JSONL (one record per
-line, all 15 fields). ``path`` may be one file or a folder holding any of these. Files are picked by the
-configuration in their names before anything is read, so asking for e250 never opens a 300 MB e20000 file.
+line, all 15 fields). Files may add the optional ``design`` column (``excerpt`` when missing, as in every
+published file; ``whole-book`` for the paper's human design, :mod:`benchlab.data.sort.whole_book`). ``path`` may
+be one file or a folder holding any of these. Files are picked by the configuration in their names before
+anything is read, so asking for e250 never opens a 300 MB e20000 file.
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ from benchlab.data.sort.records import (
     BOOK_COLUMNS,
     EXCERPT_COLUMNS,
     N_TEST_EXCERPTS,
+    OPTIONAL_COLUMNS,
     PARQUET_COLUMNS,
     SEGMENT_COLUMNS,
     BookSortRecord,
@@ -43,6 +46,7 @@ class Selection:
     book: int | str | None = None
     distance_bin: int | None = None
     split: Split | None = None
+    design: str | None = None
 
     def wants_config(self, le: int | None, ls: int | None) -> bool:
         if le is not None and self.excerpt_length is not None and le != self.excerpt_length:
@@ -125,7 +129,7 @@ def load_frame(path: str | Path, selection: Selection | None = None) -> pd.DataF
             frame = _read_csv_triple(src)
         else:
             frame = _read_jsonl(src)
-        frames.append(_apply(frame, sel))
+        frames.append(_apply(_with_design(frame), sel))
     if not frames:
         have = sorted({(s.excerpt_length, s.segment_length) for s in sources if s.excerpt_length is not None})
         listing = ", ".join(f"e{le}/s{ls}" for le, ls in have) or "none named in the file names"
@@ -140,10 +144,11 @@ def load_frame(path: str | Path, selection: Selection | None = None) -> pd.DataF
 def load_records(path: str | Path, selection: Selection | None = None) -> list[BookSortRecord]:
     """The selected trials as validated records (see :func:`load_frame`)."""
     frame = load_frame(path, selection)
+    columns = [*PARQUET_COLUMNS, *OPTIONAL_COLUMNS]
     # The same excerpt appears once per distance bin: keep one copy of its text (20,000-word excerpts are large).
     texts: dict[tuple[int, int, int, int], str] = {}
     out = []
-    for row in frame[PARQUET_COLUMNS].to_dict("records"):
+    for row in frame[columns].to_dict("records"):
         key = (row["book_idx"], row["excerpt_length"], row["segment_length"], row["excerpt_idx"])
         row["excerpt_text"] = texts.setdefault(key, row["excerpt_text"])
         out.append(BookSortRecord.model_validate(row))
@@ -162,6 +167,15 @@ def available_configs(path: str | Path) -> list[tuple[int, int]]:
     return sorted(found)
 
 
+def _with_design(frame: pd.DataFrame) -> pd.DataFrame:
+    """The ``design`` column, ``excerpt`` where a file has none (every published file)."""
+    if "design" not in frame.columns:
+        frame = frame.assign(design="excerpt")
+    else:
+        frame = frame.assign(design=frame["design"].replace("", "excerpt"))
+    return frame
+
+
 def _describe(sel: Selection) -> str:
     parts = [f"{k}={v}" for k, v in vars(sel).items() if v is not None]
     return ", ".join(parts) or "everything"
@@ -177,6 +191,8 @@ def _apply(frame: pd.DataFrame, sel: Selection) -> pd.DataFrame:
         keep &= frame["distance_bin"] == sel.distance_bin
     if sel.split is not None:
         keep &= frame["split"] == sel.split
+    if sel.design is not None:
+        keep &= frame["design"] == sel.design
     if sel.book is not None:
         book = sel.book
         if isinstance(book, int) or str(book).isdigit():
@@ -195,7 +211,8 @@ def _check_columns(frame: pd.DataFrame, needed: Iterable[str], path: Path) -> No
 
 def _validate_rows(frame: pd.DataFrame, path: Path, first_line: int) -> pd.DataFrame:
     """Validate every row with the record model; the error names the file line (CSV) or row (parquet)."""
-    for i, row in enumerate(frame[PARQUET_COLUMNS].to_dict("records")):
+    columns = [*PARQUET_COLUMNS, *(c for c in OPTIONAL_COLUMNS if c in frame.columns)]
+    for i, row in enumerate(frame[columns].to_dict("records")):
         try:
             BookSortRecord.model_validate(row)
         except ValidationError as exc:
@@ -215,7 +232,7 @@ def _read_parquet(src: Source) -> pd.DataFrame:
     except (OSError, ValueError) as exc:
         raise BenchlabError(f"cannot read this parquet file ({exc})", src.path) from exc
     _check_columns(frame, PARQUET_COLUMNS, src.path)
-    frame = frame[PARQUET_COLUMNS].reset_index(drop=True)
+    frame = frame[[*PARQUET_COLUMNS, *(c for c in OPTIONAL_COLUMNS if c in frame.columns)]].reset_index(drop=True)
     _validate_rows(frame, src.path, 1)
     frame["split"] = _split_column(frame, src.split)
     return frame
@@ -264,7 +281,7 @@ def _read_csv_triple(src: Source) -> pd.DataFrame:
     _validate_rows(merged, seg_path, 2)
     n_test = (src.n_excerpts or 110) - 10
     merged["split"] = _split_column(merged, None, n_test)
-    return merged[[*PARQUET_COLUMNS, "split"]]
+    return merged[[*PARQUET_COLUMNS, *(c for c in OPTIONAL_COLUMNS if c in merged.columns), "split"]]
 
 
 def _read_jsonl(src: Source) -> pd.DataFrame:
@@ -277,6 +294,6 @@ def _read_jsonl(src: Source) -> pd.DataFrame:
         rows.append(rec.model_dump())
     if not rows:
         raise BenchlabError("no records in this file", src.path)
-    frame = pd.DataFrame(rows)[PARQUET_COLUMNS]
+    frame = pd.DataFrame(rows)[[*PARQUET_COLUMNS, *OPTIONAL_COLUMNS]]
     frame["split"] = _split_column(frame, src.split)
     return frame

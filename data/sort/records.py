@@ -15,6 +15,10 @@ N_TEST_EXCERPTS = 100
 N_VALIDATION_EXCERPTS = 10
 
 Split = Literal["test", "validation"]
+#: ``excerpt``: the published BookSORT design (both segments inside one excerpt of ``excerpt_length`` words);
+#: ``whole-book``: the paper's human LTM design (pairs from across the whole book; the "excerpt" is the book).
+Design = Literal["excerpt", "whole-book"]
+DESIGNS: tuple[Design, ...] = ("excerpt", "whole-book")
 
 #: Column order of the hosted parquet files (the 13 card fields, then the two derived lengths).
 PARQUET_COLUMNS = [
@@ -22,6 +26,8 @@ PARQUET_COLUMNS = [
     "present_seg1_first", "excerpt_pos", "excerpt_text", "book_title", "num_words", "segment_length",
     "excerpt_length",
 ]
+#: Columns a file may add after the 15 (missing in every published file, so they default): ``design``.
+OPTIONAL_COLUMNS = ["design"]
 BOOK_COLUMNS = ["book_idx", "book_title", "num_words"]
 EXCERPT_COLUMNS = ["book_idx", "excerpt_idx", "excerpt_pos", "excerpt_text"]
 SEGMENT_COLUMNS = [
@@ -35,6 +41,12 @@ class BookSortRecord(BaseModel):
 
     ``segment_1`` is always the earlier segment in the text; ``present_seg1_first`` says whether it is shown
     as option A (1) or as option B (0). ``distance_bin`` is the bin's right edge, not an index.
+
+    In the ``whole-book`` design (:mod:`benchlab.data.sort.whole_book`) the excerpt is the whole book: its text
+    is not repeated in every row (``excerpt_text`` is empty), ``excerpt_length`` is the book's length in words
+    (without titles), ``excerpt_pos`` is 0, ``seg1_pos``/``seg2_pos`` are word offsets in the book, and
+    ``distance_bin`` is the right edge of the *gap* bin (words between the end of the earlier segment and the start
+    of the later one), as in the paper's human analysis.
     """
 
     model_config = ConfigDict(extra="ignore", frozen=True)
@@ -54,6 +66,7 @@ class BookSortRecord(BaseModel):
     present_seg1_first: Literal[0, 1]
     excerpt_length: int = Field(gt=0)
     segment_length: int = Field(gt=0)
+    design: Design = "excerpt"
 
     @model_validator(mode="after")
     def _earlier_segment_first(self) -> BookSortRecord:
@@ -69,6 +82,11 @@ class BookSortRecord(BaseModel):
     def distance(self) -> int:
         """Start-to-start distance of the two segments, in words."""
         return self.seg2_pos - self.seg1_pos
+
+    @property
+    def gap(self) -> int:
+        """Words between the end of the earlier segment and the start of the later one (the whole-book bins)."""
+        return self.distance - self.segment_length
 
     @property
     def config(self) -> tuple[int, int]:

@@ -47,7 +47,7 @@ def human_model_name(participant: str) -> str:
 
 READ_COLUMNS = ["source", "line", "model_name", "is_human", "participant", "condition", "simulated", "excerpt_length",
                 "segment_length", "book_idx", "distance_bin", "answer", "ground_truth", "correct", "practice", "rt_ms",
-                "reading_ms"]
+                "reading_ms", "design"]
 
 
 def find_results(paths: Iterable[str | Path]) -> list[Path]:
@@ -136,10 +136,21 @@ def _optional_float(frame: pd.DataFrame, col: str) -> pd.Series:
     return pd.to_numeric(frame[col], errors="coerce")
 
 
+def _designs(frame: pd.DataFrame, p: Path) -> pd.Series:
+    """``excerpt`` or ``whole-book`` per row (the optional ``design`` column; files without it are excerpt trials)."""
+    design = _optional(frame, "design", "").astype(str).str.strip().replace("", "excerpt")
+    bad = ~design.isin(["excerpt", "whole-book"])
+    if bad.any():
+        i = int(bad.to_numpy().nonzero()[0][0])
+        raise BenchlabError(f"field 'design': {design.iloc[i]!r} is not excerpt or whole-book", p, i + 2)
+    return design
+
+
 def read_results(path: str | Path) -> pd.DataFrame:
     """One results file as a scoring frame (``READ_COLUMNS``); practice rows are kept and flagged.
 
-    ``correct`` is recomputed as answer == ground_truth (files written before the original added the column
+    ``design`` is ``whole-book`` for the paper's whole-book trials (their ``distance_bin`` is a gap bin), else
+    ``excerpt``. ``correct`` is recomputed as answer == ground_truth (files written before the original added the column
     score the same); ground truth comes from ``ground_truth``, else ``A_is_first``, else ``present_seg1_first``.
     """
     p = Path(path)
@@ -164,6 +175,7 @@ def read_results(path: str | Path) -> pd.DataFrame:
         "book_idx": _ints(frame, p, "book_idx", 0), "distance_bin": _ints(frame, p, "distance_bin", 0),
         "answer": answer, "ground_truth": truth, "correct": answer == truth, "practice": practice.astype(bool),
         "rt_ms": _optional_float(frame, "rt_ms"), "reading_ms": _optional_float(frame, "reading_ms"),
+        "design": _designs(frame, p),
     })[READ_COLUMNS]
 
 

@@ -28,9 +28,12 @@ from benchlab.data.analysis.stats import bootstrap_ci, format_p, sign_flip_p, st
 from benchlab.data.errors import BenchlabError
 from benchlab.data.sort.items import read_rows
 from benchlab.data.sort.results import read_many
+from benchlab.data.sort.whole_book import gap_bin_label
 from benchlab.data.tables import Table
 
 POOLED_HUMANS = "humans (pooled)"
+GAP_BIN_TABLE = ("by gap bin (whole-book design: words between the end of the earlier segment and the start of the "
+                 "later one, bin [lower, right edge))")
 CHANCE = 0.5
 
 
@@ -57,11 +60,12 @@ def pooled_items(paths: Iterable[str | Path]) -> pd.DataFrame:
     people = rows[rows["is_human"] & (rows["simulated"] == "") & (rows["item"] != "")]
     people = people.drop_duplicates(["who", "condition", "item"], keep="first")
     if people.empty:
-        return pd.DataFrame(columns=["condition", "item", "excerpt_length", "segment_length", "distance_bin", "acc",
-                                     "people"])
+        return pd.DataFrame(columns=["condition", "item", "excerpt_length", "segment_length", "distance_bin",
+                                     "design", "acc", "people"])
     return people.groupby(["condition", "item"], sort=False).agg(
         excerpt_length=("excerpt_length", "first"), segment_length=("segment_length", "first"),
-        distance_bin=("distance_bin", "first"), acc=("correct", "mean"), people=("who", "nunique"),
+        distance_bin=("distance_bin", "first"), design=("design", "first"), acc=("correct", "mean"),
+        people=("who", "nunique"),
     ).reset_index()
 
 
@@ -151,26 +155,40 @@ def score_frame(frame: pd.DataFrame, include_practice: bool = False,
                    if pooled else "")
     tables = [Table("SORT accuracy (macro over configurations, as the original; CI: stratified bootstrap; "
                     f"p: one-sided binomial vs 50%{pooled_note})", overall[cols])]
+    whole_book = GAP_BIN_TABLE if (frame["design"] == "whole-book").any() else None
     for title, keys in (
         ("by configuration", ["excerpt_length", "segment_length"]),
         ("by excerpt length", ["excerpt_length"]),
         ("by segment length", ["segment_length"]),
         ("by distance bin (right edge, words; within excerpt length)", ["excerpt_length", "distance_bin"]),
+        *([(whole_book, ["segment_length", "distance_bin"])] if whole_book else []),
     ):
+        # Distance bins are the excerpt design's; the whole-book design's gap bins get their own table.
+        design = "whole-book" if title == whole_book else "excerpt" if "distance_bin" in keys else None
         rows = {}
         for name, g in subjects:
+            if design is not None:
+                g = g[g["design"] == design]
             for key, cell in g.groupby(keys, sort=True):
                 key_t = key if isinstance(key, tuple) else (key,)
                 rows[(name, *(int(str(x)) for x in key_t))] = _cell(cell)
         for name, its, trials in pooled:
+            if design is not None:
+                its, trials = its[its["design"] == design], trials[trials["design"] == design]
             for key, cell_items in its.groupby(keys, sort=True):
                 key_t = key if isinstance(key, tuple) else (key,)
                 mask = pd.Series(True, index=trials.index)
                 for col, val in zip(keys, key_t, strict=True):
                     mask &= trials[col] == val
                 rows[(name, *(int(str(x)) for x in key_t))] = _pooled_cell(cell_items, trials[mask])
+        if not rows:
+            continue  # e.g. no distance bins when every trial is whole-book
         table = pd.DataFrame(rows).T
         table.index.names = ["model", *keys]
+        if design == "whole-book":
+            table.index = table.index.set_names("gap_bin_right_edge", level="distance_bin")
+            table.insert(0, "gap_bin", [gap_bin_label(int(edge)) for edge in
+                                        table.index.get_level_values("gap_bin_right_edge")])
         how = "Wilson; pooled humans: items, bootstrap" if pooled else "Wilson"
         tables.append(Table(f"SORT accuracy {title} (CI: {how})", table))
     return tables

@@ -25,7 +25,10 @@ from benchlab.data.sort.records import (
 
 
 def records_frame(records: Sequence[BookSortRecord]) -> pd.DataFrame:
+    """The 15 published columns; ``design`` is added only for whole-book trials, so excerpt files stay as published."""
     frame = pd.DataFrame([r.model_dump() for r in records])
+    if (frame["design"] != "excerpt").any():
+        return frame[[*PARQUET_COLUMNS, "design"]]
     return frame[PARQUET_COLUMNS]
 
 
@@ -49,7 +52,8 @@ def write_layout(records: Sequence[BookSortRecord], out: str | Path, layout: str
             books = group[BOOK_COLUMNS].drop_duplicates("book_idx").reset_index(drop=True)
             excerpts = group[EXCERPT_COLUMNS].drop_duplicates(["book_idx", "excerpt_idx"])
             excerpts = excerpts.sort_values(["book_idx", "excerpt_idx"]).reset_index(drop=True)
-            for name, part in (("books", books), ("excerpts", excerpts), ("segments", group[SEGMENT_COLUMNS])):
+            segment_columns = [*SEGMENT_COLUMNS, *(["design"] if "design" in group.columns else [])]
+            for name, part in (("books", books), ("excerpts", excerpts), ("segments", group[segment_columns])):
                 path = folder / f"{name}_{le}-s{ls}-n{n}.csv"
                 atomic_write_text(path, part.to_csv())
                 written.append(path)

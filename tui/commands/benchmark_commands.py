@@ -13,6 +13,8 @@ import click
 
 from benchlab.annotations.fastbook.commands import COMMANDS as FASTBOOK_COMMANDS
 from benchlab.annotations.registry import registry
+from benchlab.annotations.session_faults import FAULTS
+from benchlab.annotations.study_commands import COMMANDS as STUDY_COMMANDS
 from benchlab.annotations.task import Command
 from benchlab.tui.commands import groups
 from benchlab.tui.commands.declared import command_from
@@ -48,4 +50,5 @@ def register(commands: Iterable[Command], task_name: str | None = None) -> None:
 for _task in registry():  # built-in tasks, then plug-ins (``benchlab.tasks`` entry points)
     register(_task.commands, _task.name)
 register(FASTBOOK_COMMANDS)
-register((SCREEN_BENCH,))
+register(STUDY_COMMANDS)
+register((SCREEN_BENCH, FAULTS))

@@ -68,13 +68,14 @@ def to_click(info: OptionInfo) -> click.Parameter:
             return click.Option([info.negate, info.name], is_flag=True, flag_value=False, default=True,
                                 help=info.help)
         decls = [d for d in (info.short, info.flag, *info.aliases) if d]
-        return click.Option([*decls, info.name], is_flag=True, default=bool(info.default), help=info.help)
+        return click.Option([*decls, info.name], is_flag=True, default=bool(info.default), help=info.help,
+                            hidden=info.hidden)
     decls = [d for d in (info.short, info.flag, *info.aliases) if d]
     shown = info.default not in (None, (), [], "")
     return click.Option(
         [*decls, info.name], type=_click_type(info), multiple=info.multiple, required=info.required,
         default=None if info.multiple and info.default in (None, ()) else info.default, show_default=shown,
-        help=info.help, metavar=info.metavar,
+        help=info.help, metavar=info.metavar, hidden=info.hidden,
     )
 
 

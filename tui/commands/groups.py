@@ -48,9 +48,37 @@ def compare() -> None:
     """Compare humans with models (tables with CIs and tests) and curators with each other."""
 
 
-@cli.group()
-def run() -> None:
-    """Run a human (or simulated) session."""
+def _study_params() -> list[click.Parameter]:
+    from benchlab.annotations.study_commands import StudyRunOptions
+    from benchlab.tui.commands.declared import click_params
+
+    return click_params(StudyRunOptions)
+
+
+@cli.group(invoke_without_command=True, params=_study_params())
+@click.pass_context
+def run(ctx: click.Context, **params: object) -> None:
+    """Run a human (or simulated) session.
+
+    Either "benchlab run BENCHMARK [OPTIONS]", or "benchlab run --study DIR --participant P01": the benchmark,
+    options and the participant's arm come from the study file.
+    """
+    from benchlab.annotations.study_commands import StudyRunOptions
+    from benchlab.tui.commands.declared import model_from_click, reworded
+
+    if params.get("study") is None:
+        if ctx.invoked_subcommand is None:
+            click.echo(ctx.get_help())
+        return
+    if ctx.invoked_subcommand is not None:
+        raise click.UsageError("--study runs the study's own benchmark: leave out the benchmark name")
+    from benchlab.annotations.options import OptionError
+    from benchlab.tui.commands.run import run_study
+
+    try:
+        run_study(model_from_click(StudyRunOptions, params))
+    except OptionError as exc:
+        raise reworded(exc, StudyRunOptions) from None
 
 
 @cli.group()

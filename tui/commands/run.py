@@ -7,7 +7,7 @@ simulated participants. A resumed session warns about typed plan options that di
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -17,6 +17,7 @@ from benchlab.annotations.options import OptionError
 from benchlab.annotations.registry import registry
 from benchlab.annotations.session_runner import SessionRunner
 from benchlab.annotations.session_texts import session_text
+from benchlab.annotations.study_commands import StudyRunOptions
 from benchlab.annotations.task import SessionOptions, Task
 from benchlab.tui.commands.declared import click_params, flags_of, model_from_click, reworded, typed_on_command_line
 from benchlab.tui.commands.groups import cli, run
@@ -53,17 +54,33 @@ def warn_ignored_on_resume(runner: SessionRunner, task: Task, given: Mapping[str
                    f"from it and are ignored: {', '.join(differ)}", err=True)
 
 
-def run_session(task: Task, session: SessionOptions, plan: Any, *, given: Mapping[str, Any] | None = None) -> None:
+def run_session(task: Task, session: SessionOptions, plan: Any, *, given: Mapping[str, Any] | None = None,
+                on_prepared: Callable[[SessionRunner], None] | None = None) -> None:
     """Prepare the session, run it (app or simulation) and print where the results are and how many were recorded.
 
-    ``given``: the plan options typed on the command line (warned about on resume when they differ from the plan).
+    ``given``: the plan options typed on the command line (warned about on resume when they differ from the plan);
+    ``on_prepared``: called once the runner holds the session (a study records its assignment there).
     """
+    if session.web_session and not session.simulate:
+        from benchlab.tui.web.run import run_web_session
+
+        try:
+            run_web_session(task, session, plan, on_prepared=on_prepared)
+        except OptionError as exc:
+            raise reworded(exc, task.session_options, task.plan_options) from None
+        return
     try:
         runner = task.prepare(session, plan, session_text(task, session, plan))
     except OptionError as exc:
         raise reworded(exc, task.session_options, task.plan_options) from None
     if given:
         warn_ignored_on_resume(runner, task, given)
+    if on_prepared is not None:
+        try:
+            on_prepared(runner)
+        except BaseException:
+            runner.close()
+            raise
     try:
         if session.simulate:
             from benchlab.annotations.simulate import SimulatedParticipant, simulate_session
@@ -87,6 +104,27 @@ def run_session(task: Task, session: SessionOptions, plan: Any, *, given: Mappin
             raise app.error
     finally:
         runner.close()
+
+
+def run_study(opts: StudyRunOptions) -> None:
+    """``benchlab run --study DIR --participant P``: the study's benchmark and options, the participant's arm."""
+    from benchlab.annotations.study import load_study
+
+    if not opts.participant:
+        raise OptionError("participant", "is needed with {study}: who is this session for?")
+    study = load_study(opts.study or Path("."), registry())
+    changed = study.changed_since_start()
+    if changed:
+        click.echo(f"benchlab: warning: {changed}", err=True)
+    if opts.simulate and opts.simulate not in study.task.simulated_policies:
+        raise OptionError("simulate", f"must be one of {', '.join(study.task.simulated_policies)}")
+    assignment = study.assign(opts.participant, opts.session, resume=opts.resume, simulate=opts.simulate,
+                              sim_delay=opts.sim_delay)
+    how = "as assigned before" if not assignment.new else f"by the {study.spec.assignment.rule} rule"
+    click.echo(f"{study.spec.title}: participant {assignment.participant}, session {assignment.session}, arm "
+               f"{assignment.arm} ({how})", err=True)
+    run_session(study.task, assignment.session_options, assignment.plan_options,
+                on_prepared=lambda runner: study.record(assignment, runner.files.plan))
 
 
 def run_command(task: Task) -> click.Command:

@@ -13,8 +13,12 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from rich.text import Text
+from textual import events
+from textual.binding import Binding
 from textual.widgets import TextArea
 from textual.widgets.text_area import Selection
+
+from benchlab.annotations.fastbook.text_units import Unit, extended
 
 MARK_CLASSES = ("context", "context-warn", "current", "search", "chunk-start")
 
@@ -24,6 +28,13 @@ class ChapterView(TextArea):
 
     DEFAULT_CSS = (Path(__file__).with_suffix(".tcss")).read_text(encoding="utf-8")
     COMPONENT_CLASSES = TextArea.COMPONENT_CLASSES | {f"chapter-view--{kind}" for kind in MARK_CLASSES}
+    BINDINGS = [
+        Binding("W", "select_unit('word')", "Word", tooltip="Select the word at the cursor; again: add the next"),
+        Binding("S", "select_unit('sentence')", "Sentence", tooltip="Select the sentence; again: add the next"),
+        Binding("P", "select_unit('paragraph')", "Paragraph", tooltip="Select the paragraph; again: the next"),
+    ]
+    #: What a double, triple and quadruple click selects.
+    CLICK_UNITS: dict[int, Unit] = {2: "word", 3: "sentence", 4: "paragraph"}
 
     def __init__(self, text: str = "", *, id: str | None = None) -> None:
         super().__init__(text, read_only=True, soft_wrap=True, show_line_numbers=True, id=id)
@@ -63,6 +74,23 @@ class ChapterView(TextArea):
         """Select ``text[start:end]`` (cursor at its end, so shift+arrows extend it) and scroll its start into view."""
         self.selection = Selection(self.location_of(start), self.location_of(end))
         self.scroll_to_span(start, end)
+
+    def action_select_unit(self, unit: Unit) -> None:
+        """Select the word, sentence or paragraph at the cursor; pressed again, add the next one."""
+        start, end = self.selected_span()
+        if start == end:
+            start = end = self.index_of(self.cursor_location)
+        new_start, new_end = extended(self.text, start, end, unit)
+        self.selection = Selection(self.location_of(new_start), self.location_of(new_end))
+
+    async def _on_click(self, event: events.Click) -> None:
+        """Double click: the word; triple: the sentence; four clicks: the paragraph (at the clicked place)."""
+        unit = self.CLICK_UNITS.get(min(event.chain, 4))
+        if unit is None:
+            return
+        index = self.index_of(self.cursor_location)
+        self.selection = Selection(self.location_of(index), self.location_of(index))
+        self.action_select_unit(unit)
 
     def scroll_to_span(self, start: int, end: int) -> None:
         """Bring ``text[start:end]`` into view without touching the selection (the curator may be mid-select)."""

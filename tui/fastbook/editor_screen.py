@@ -43,6 +43,7 @@ from benchlab.tui.fastbook.chapter_view import ChapterView
 from benchlab.tui.fastbook.context_text_edit import ContextTextEdit
 from benchlab.tui.fastbook.curate_confirm import CurateConfirm
 from benchlab.tui.fastbook.diff_screen import CurateDiff
+from benchlab.tui.fastbook.keys_screen import CurateKeysScreen, binding_rows
 from benchlab.tui.fastbook.question_detail import DetailItem, FastbookQuestionDetail
 from benchlab.tui.fastbook.question_list import FastbookQuestionList
 from benchlab.tui.fastbook.run_scores import FastbookRunScores
@@ -62,25 +63,32 @@ class FastbookCurateScreen(Screen[None]):
     """Edit the contexts of one benchmark file."""
 
     CSS_PATH = "editor_screen.tcss"
+    # In footer order: what fits on an 80-column line first ("?" lists them all, with what each does).
     BINDINGS = [
-        Binding("ctrl+z", "undo", "Undo", priority=True),
-        Binding("ctrl+y", "redo", "Redo", priority=True),
-        Binding("ctrl+s", "save", "Save", priority=True),
-        Binding("a", "add", "Add selection"),
-        Binding("r", "replace", "Replace"),
-        Binding("d,delete", "delete", "Delete"),
-        Binding("e", "edit", "Edit text"),
-        Binding("x", "toggle_flag('explicit_context')", "Explicit"),
-        Binding("n", "toggle_flag('extraneous_answer')", "Extraneous"),
-        Binding("f", "use_suggestion", "Use fix"),
-        Binding("c", "add_question_context", "Q-context", show=False),
-        Binding("j", "jump", "Jump", show=False),
-        Binding("slash", "search", "Search", show=False),
-        Binding("p", "problems_only", "Problems", show=False),
-        Binding("v", "diff", "Diff"),
-        Binding("q", "quit_editor", "Quit"),
-        Binding("question_mark", "toggle_keys", "Keys", show=False),
+        Binding("question_mark", "toggle_keys", "Keys", tooltip="Every key, with what it does"),
+        Binding("ctrl+s", "save", "Save", priority=True, tooltip="Save the file (atomically, with a .bak)"),
+        Binding("ctrl+z", "undo", "Undo", priority=True, tooltip="Undo the last edit"),
+        Binding("ctrl+y", "redo", "Redo", priority=True, tooltip="Redo the last undone edit"),
+        Binding("w", "switch_pane", "Pane", tooltip="Switch between the question and the chapter (small windows) "
+                "or move the focus between them"),
+        Binding("a", "add", "Add", tooltip="Add the chapter selection as a context of the item under the cursor"),
+        Binding("r", "replace", "Replace", tooltip="Replace the context under the cursor by the chapter selection"),
+        Binding("d,delete", "delete", "Delete", tooltip="Delete the context (or question_context) under the cursor"),
+        Binding("e", "edit", "Edit text", tooltip="Edit the text of the item under the cursor"),
+        Binding("x", "toggle_flag('explicit_context')", "Explicit", show=False, tooltip="Toggle explicit_context"),
+        Binding("n", "toggle_flag('extraneous_answer')", "Extraneous", show=False, tooltip="Toggle extraneous_answer"),
+        Binding("f", "use_suggestion", "Use fix", show=False, tooltip="Use the audit's suggested fix for this context"),
+        Binding("c", "add_question_context", "Q-context", show=False,
+                tooltip="Add the chapter selection as a question_context"),
+        Binding("j", "jump", "Jump", show=False, tooltip="Select the context under the cursor in the chapter"),
+        Binding("slash", "search", "Search", show=False, tooltip="Search the chapter (enter: next match)"),
+        Binding("p", "problems_only", "Problems", show=False, tooltip="List only questions with problems"),
+        Binding("v", "diff", "Diff", show=False, tooltip="Show every change since the file was opened"),
+        Binding("q", "quit_editor", "Quit", tooltip="Quit (asks when there are unsaved changes)"),
     ]
+    #: Below this size the two panes take turns (``w`` switches): side by side, at 80x24 the edit panel had no
+    #: height and the chapter about 20 columns.
+    COMPACT_BELOW = (110, 32)
 
     def __init__(self, session: CurationSession, chapters: dict[int, Chapter], runs: list[Run] | None = None,
                  *, k: int = 10, exit_app_on_quit: bool = True) -> None:
@@ -109,6 +117,26 @@ class FastbookCurateScreen(Screen[None]):
                 yield ChapterView(id="chapter")
         yield Static(id="status")
         yield Footer()
+
+    def on_resize(self, event: events.Resize) -> None:
+        width, height = self.COMPACT_BELOW
+        self.set_class(event.size.width < width or event.size.height < height, "-compact")
+
+    @property
+    def compact(self) -> bool:
+        return self.has_class("-compact")
+
+    def show_pane(self, pane: str) -> None:
+        """``"chapter"`` or ``"question"``: the pane shown in a compact window, and the one with the focus."""
+        self.set_class(pane == "chapter", "-chapter")
+        if pane == "chapter":
+            self.chapter_view.focus()
+        else:
+            self.detail.query_one("#items").focus()
+
+    def action_switch_pane(self) -> None:
+        in_chapter = self.has_class("-chapter") if self.compact else self.chapter_view.has_focus
+        self.show_pane("question" if in_chapter else "chapter")
 
     def on_mount(self) -> None:
         self.app.sub_title = f"{self.session.path.name} · curator {self.session.curator}"
@@ -546,17 +574,18 @@ class FastbookCurateScreen(Screen[None]):
             self._say("This context is not in the chapter text, so there is nowhere to jump.", error=True)
             return
         self.chapter_view.select_span(*spans[0])
-        self.chapter_view.focus()
+        self.show_pane("chapter")
         more = f" (it occurs {len(spans)} times)" if len(spans) > 1 else ""
         self._say(f"Context selected in the chapter at line {self.chapter_view.location_of(spans[0][0])[0] + 1}"
                   f"{more}; adjust with shift+arrows and press r to replace it.")
 
     def action_toggle_keys(self) -> None:
-        """? shows every key (also those the footer has no room for); ? again hides them."""
-        if self.query("HelpPanel"):
-            self.app.action_hide_help_panel()
-        else:
-            self.app.action_show_help_panel()
+        """? shows every key over the editor (also those the footer has no room for); the layout stays as it is."""
+        rows = binding_rows(("editor", self.BINDINGS), ("chapter", ChapterView.BINDINGS))
+        rows += [("shift+arrows, drag", "Select in the chapter, character by character", "chapter"),
+                 ("double / triple / 4 clicks", "Select the word / sentence / paragraph clicked", "chapter"),
+                 ("enter", "Open the question under the cursor", "questions")]
+        self.app.push_screen(CurateKeysScreen(rows))
 
     def action_search(self) -> None:
         self.query_one("#search", Input).focus()

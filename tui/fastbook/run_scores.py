@@ -32,10 +32,11 @@ class FastbookRunScores(Static):
                              style="dim"))
             return
         table = Table(box=None, pad_edge=False, expand=True, header_style="bold")
-        table.add_column("run", overflow="ellipsis", no_wrap=True, ratio=3)
-        table.add_column("", no_wrap=True, ratio=2)
-        table.add_column(f"MRR@{k}", no_wrap=True, ratio=4)
-        table.add_column(f"Recall@{k}", no_wrap=True, ratio=4)
+        # Scores fold onto a second line rather than lose their change ("0.4321 (+0.00..." said nothing).
+        table.add_column("run", overflow="fold", ratio=3)
+        table.add_column("", overflow="fold", ratio=2)
+        table.add_column(f"MRR@{k}", overflow="fold", ratio=4)
+        table.add_column(f"Recall@{k}", overflow="fold", ratio=4)
         for row in rows:
             table.add_row(row.name, "overall", _cell(row.mrr, row.mrr_base), _cell(row.recall, row.recall_base))
             table.add_row("", question, _cell(row.q_mrr, row.q_mrr_base), _cell(row.q_recall, row.q_recall_base))

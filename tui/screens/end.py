@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import ClassVar
 
+from textual import events
 from textual.app import ComposeResult
 from textual.containers import Vertical
 from textual.widgets import Static
@@ -18,13 +19,22 @@ class EndScreen(ContinueScreen):
     CONTINUE_KEYS: ClassVar[tuple[str, ...]] = ("enter",)
     GUARD_S = GUARD_S
 
-    def __init__(self, title: str, message: str, *, guard_s: float | None = None) -> None:
+    def __init__(self, title: str, message: str, *, guard_s: float | None = None, closing: str | None = None) -> None:
+        """``closing``: the last words of a session in a browser ("you may close this tab"); the page then stays
+        (no key closes it) until the participant closes the tab."""
         super().__init__(guard_s=guard_s)
         self.title_text = title
         self.message = message
+        self.closing = closing
 
     def compose(self) -> ComposeResult:
         with Vertical(id="center"):
             yield Static(self.title_text, id="end-title", markup=False)
             yield Static(self.message, id="end-message", markup=False)
-            yield Static("Press Enter to close", id="hint")
+            yield Static(self.closing or "Press Enter to close", id="hint", markup=False)
+
+    def on_key(self, event: events.Key) -> None:
+        if self.closing is not None:
+            event.stop()  # the page stays until the tab is closed
+            return
+        super().on_key(event)

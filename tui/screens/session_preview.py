@@ -7,6 +7,7 @@ were all caught too late when Start handed over at once.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from textual import events
@@ -32,12 +33,13 @@ def _shown(value: Any) -> str:
     return f"{value:g}" if isinstance(value, float) else str(value)
 
 
-def preview_lines(runner: SessionRunner, title: str, plan: Options) -> list[tuple[str, str]]:
-    """(label, value) rows of the preview, in reading order."""
+def preview_lines(runner: SessionRunner, title: str, plan: Options,
+                  extra: Sequence[tuple[str, str]] = ()) -> list[tuple[str, str]]:
+    """(label, value) rows of the preview, in reading order; ``extra`` (e.g. a study's arm) after the benchmark."""
     p = runner.plan
     done = runner.recorded_main
     state = f"resuming: {done} of {runner.n_main} answered" if done else "new"
-    rows = [("Participant", p.participant), ("Session", f"{p.session} ({state})"), ("Benchmark", title)]
+    rows = [("Participant", p.participant), ("Session", f"{p.session} ({state})"), ("Benchmark", title), *extra]
     rows += [(info.label, _shown(getattr(plan, info.name))) for info in option_infos(type(plan)) if info.form]
     rows.append(("Trials", f"{counted(runner.n_practice, 'practice trial')}, {counted(runner.n_main, 'scored trial')}"
                            f" in {counted(runner.n_blocks, 'block')}"))
@@ -54,10 +56,11 @@ class SessionPreviewScreen(Screen[bool]):
     CSS_PATH = "session_preview.tcss"
     BINDINGS = [Binding("escape", "back", "Back"), Binding("ctrl+s", "start", "Start session")]
 
-    def __init__(self, runner: SessionRunner, title: str, plan: Options) -> None:
+    def __init__(self, runner: SessionRunner, title: str, plan: Options, *,
+                 extra: Sequence[tuple[str, str]] = ()) -> None:
         super().__init__()
         self.runner = runner
-        self.rows = preview_lines(runner, title, plan)
+        self.rows = preview_lines(runner, title, plan, extra)
 
     def compose(self) -> ComposeResult:
         yield Header()

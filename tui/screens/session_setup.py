@@ -20,7 +20,6 @@ from benchlab.annotations.session_runner import SessionRunner
 from benchlab.annotations.task import SessionOptions, Task
 from benchlab.data.errors import BenchlabError
 from benchlab.tui import form_memory, session_start
-from benchlab.tui.screens.session_preview import SessionPreviewScreen
 from benchlab.tui.widgets.option_form import FormSection, OptionForm
 
 
@@ -150,20 +149,13 @@ class SessionSetupScreen(Screen[None]):
         self.query_one("#error", Static).update("")
         self.query_one("#start", Button).disabled = False
 
-        def decided(start: bool | None) -> None:
-            if not start:
-                runner.discard()
-                return
+        def remember() -> None:
             note = form_memory.remember(self.session_task.name, self._raw_values())
             if note:
                 self.notify(note, severity="warning", timeout=8)
-            try:
-                session_start.start(self.app, runner, self.session_task)
-            except BenchlabError as exc:
-                runner.close()
-                self._show_error(exc)
 
-        self.app.push_screen(SessionPreviewScreen(runner, self.session_task.title, plan), decided)
+        session_start.preview_then_start(self.app, runner, self.session_task, plan, before_start=remember,
+                                         on_error=self._show_error)
 
     def _raw_values(self) -> dict[str, Any]:
         """Every field's raw value, as the form shows it (what the next form starts from)."""

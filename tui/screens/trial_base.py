@@ -11,6 +11,7 @@ apart on how a response time is measured.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Mapping
 from functools import partial
 
@@ -32,12 +33,14 @@ AFTER_REFRESH = "after_refresh"
 class Onset:
     """When one stimulus (a question, a SORT excerpt) came on screen, and how that moment was stamped."""
 
-    __slots__ = ("after_refresh_mono", "mono", "source")
+    __slots__ = ("after_refresh_mono", "mark", "mono", "source")
 
     def __init__(self) -> None:
         self.mono: float | None = None
         self.source = ""
         self.after_refresh_mono: float | None = None
+        #: Web sessions: the onset marker written after the frame that showed it (the page reports its paint).
+        self.mark: str | None = None
 
     @property
     def frame_stamped(self) -> bool:
@@ -120,9 +123,16 @@ class TrialScreen(Screen[None]):
 
     def answer_key(self, key: str, when: float) -> None:
         """A key is an answer when it is an answer key, the stimulus is on, and the debouncer accepts it; every other
-        press after onset is counted in the record (``ignored_keys``), never silently lost."""
+        press after onset is counted in the record (``ignored_keys``), never silently lost. In a web session a key
+        the page stamped must also be later than the page's paint of the stimulus (a key pressed before the page
+        showed it does not count, however late its bytes reached the app)."""
         if self.answered:
             self.debounce.is_repeat(key, when)  # still seen, so a key held into the next trial counts as held
+            return
+        if not self._after_page_onset(when):
+            self.debounce.is_repeat(key, when)
+            if self.onset_mono is not None:
+                self.ignored_keys += 1
             return
         accepted = self.debounce.accepts(key, when, self.onset_mono)
         if key not in self.answer_keys or not accepted:
@@ -130,6 +140,28 @@ class TrialScreen(Screen[None]):
                 self.ignored_keys += 1
             return
         self._answer(self.answer_keys[key], when, "key")
+
+    def _after_page_onset(self, when: float) -> bool:
+        """Whether the page pressed the key (created at ``when``) after it painted the stimulus (``True`` when
+        there is no page stamp: terminal sessions, clicks)."""
+        client = self.context.client
+        stamp = client.key_stamp(when) if client is not None else None
+        if client is None or stamp is None:
+            return True
+        painted = client.onset_ms(self.question.mark)
+        return painted is not None and stamp.page_ms > painted
+
+    def client_timing(self, timing: ResponseTiming, when: float) -> ResponseTiming:
+        """``timing`` plus the page's own stamps of the stimulus and of the answer's key (web sessions)."""
+        client = self.context.client
+        if client is None:
+            return timing
+        stamp = client.key_stamp(when)
+        onset = client.onset_ms(self.question.mark)
+        key_ms = stamp.page_ms if stamp is not None else None
+        rt = round(key_ms - onset, 3) if key_ms is not None and onset is not None else None
+        return dataclasses.replace(timing, client_rt_ms=rt, client_onset_ms=onset, client_key_ms=key_ms,
+                                   client_clock_offset_ms=client.clock_offset_ms)
 
     def accepting_answers(self) -> bool:
         """Whether a click on an answer button may answer now (a phased screen: only in its answer phase)."""
@@ -157,4 +189,4 @@ class TrialScreen(Screen[None]):
         # A direct call, not a Message: the answer must be recorded (fsynced) in this very handler, before any event
         # already queued (the next key, the experimenter's skip/end chord) runs and before the next screen shows; a
         # posted Message would run after those and could record an answer against the wrong trial.
-        self.context.on_answer(option, self.response_timing(when, source))
+        self.context.on_answer(option, self.client_timing(self.response_timing(when, source), when))

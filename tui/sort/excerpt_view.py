@@ -3,11 +3,13 @@
 A ``Static`` holding 120 kB of text is wrapped and laid out as one renderable, and re-laid out on every change;
 this view wraps the words once per width (a plain greedy wrap, a few ms for 20,000 words) and renders only the
 lines on screen through Textual's line API, so first paint and scrolling cost the same for 250 or 20,000 words.
+Because only the lines on screen are rendered, the view also knows how far down the text the reader has been shown
+(:attr:`ExcerptView.seen_share`, recorded with each STM trial), whether they scrolled by key or by mouse wheel.
 """
 
 from __future__ import annotations
 
-from bisect import bisect_right
+from bisect import bisect_left, bisect_right
 from itertools import accumulate
 from pathlib import Path
 
@@ -51,6 +53,8 @@ class ExcerptView(ScrollView, can_focus=False):
         self._lines: list[tuple[int, int]] = []
         self._wrapped_at = -1
         self._cache: dict[int, str] = {}
+        self._stops: list[int] = []  # per line, the index after its last word
+        self._furthest_word = 0  # every word before this one has been on screen (end of the lowest line shown)
 
     @property
     def line_count(self) -> int:
@@ -61,8 +65,19 @@ class ExcerptView(ScrollView, can_focus=False):
             return
         self._wrapped_at = width
         self._lines = wrap_words(self._widths, width)
+        self._stops = [stop for _, stop in self._lines]
         self._cache.clear()
         self.virtual_size = Size(width, len(self._lines))
+
+    @property
+    def seen_share(self) -> float:
+        """The furthest line that has been on screen, as a share of all lines (0-1; 1 = the end was shown).
+
+        Kept as a word position, so a resize (new wrapping) does not change what was seen, only how lines count it.
+        """
+        if not self._lines or not self._furthest_word:
+            return 0.0
+        return min(1.0, (bisect_left(self._stops, self._furthest_word) + 1) / len(self._lines))
 
     def on_resize(self, event: Resize) -> None:
         self._rewrap(self.scrollable_content_region.width)
@@ -74,6 +89,8 @@ class ExcerptView(ScrollView, can_focus=False):
         style = self.rich_style
         if index >= len(self._lines):
             return Strip.blank(width, style)
+        if self._stops[index] > self._furthest_word:
+            self._furthest_word = self._stops[index]
         text = self._cache.get(index)
         if text is None:
             start, stop = self._lines[index]

@@ -4,9 +4,10 @@ All phases live on one screen and are switched in place (a ``ContentSwitcher``),
 building a new screen. The two onsets (the excerpt's and the question's) are stamped by the shared
 :class:`~benchlab.tui.screens.trial_base.TrialScreen` rules (the write of the first frame showing each; after
 refresh where no frame is written); the continue key's and the answer key's own event times are on the same
-monotonic clock. Segment A is ``segment_1`` exactly when ``present_seg1_first`` is 1. Keys: Enter continues after
-reading; A / B or Left / Right answer; a click on a segment's button answers too. Nothing else does anything
-(kiosk), and Escape is never used.
+monotonic clock. The reading time and the furthest part of the excerpt that was on screen (share of its lines)
+are recorded with the answer. Segment A is ``segment_1`` exactly when ``present_seg1_first`` is 1. Keys: Enter
+continues after reading; A / B or Left / Right answer; a click on a segment's button answers too. Nothing else
+does anything (kiosk), and Escape is never used.
 """
 
 from __future__ import annotations
@@ -133,10 +134,14 @@ class SortTrialScreen(TrialScreen):
         return self.excerpt.mono if self.excerpt.mono is not None else self.question.mono
 
     def showing(self) -> Onset | None:
-        """Which onset (if any) the frame being queued would stamp: none during the delay."""
+        """Which onset (if any) the frame being queued would stamp: none during the delay, and none for the question
+        until the layout shows it (the first frame after the switch may still be a partial update of the reading
+        view: its write is not the question's onset, and a web page must not be told the question is painted)."""
         if self.phase == "reading":
             return self.excerpt
-        return self.question if self.phase == "question" else None
+        if self.phase == "question" and self.query_one("#question", Vertical).region:
+            return self.question
+        return None
 
     def _stamp_excerpt_onset(self) -> None:
         self.stamp_after_refresh(self.excerpt)
@@ -237,7 +242,15 @@ class SortTrialScreen(TrialScreen):
             requested_mono=self.question_requested_mono, handler_mono=get_time(), input=source,
             ignored_keys=self.ignored_keys, excerpt_onset_mono=self.excerpt_onset_mono,
             continue_mono=self.continue_mono, reading_timed_out=self.reading_timed_out, onset_source=self.onset_source,
+            seen_share=self.seen_share,
         )
+
+    @property
+    def seen_share(self) -> float | None:
+        """STM: the furthest part of the excerpt that was on screen, as a share of its lines; LTM: None."""
+        if self.settings.condition != "stm":
+            return None
+        return round(self.query_one(ExcerptView).seen_share, 4)
 
 
 def _escape(text: str) -> str:

@@ -1,0 +1,263 @@
+"""Where every participant of a results folder is: not started, consent, practice, trial k of n, break, disconnected
+(resumable), finished or declined; with the last activity and the practice accuracy so far.
+
+Read from the folder's own files only (saved plans, results and practice logs, events logs, lock files), never
+from a running process, so the same reader serves ``benchlab serve``'s live table, the launcher's Sessions screen,
+and terminal sessions of several lab seats writing to one shared folder. Nothing is written, and a file being
+appended to meanwhile (a torn last line) is read up to its last complete record.
+
+What the files can tell, and so what each state means:
+
+- a saved plan is a started session; its ``completed`` event (or every scored trial recorded) makes it
+  ``finished``; ``disconnected``/``aborted`` as the last event, or no lock file (no app holds the session),
+  makes it ``disconnected`` (it resumes at its next unanswered trial); else the last events and the records say
+  ``break``, ``practice`` or ``trial`` (``trial`` is then the 1-based trial being answered, elsewhere the number
+  of scored trials recorded);
+- before consent nothing but the lock file (and, for a web session, its ``connected`` event) exists: ``consent``;
+  a web session's declined consent leaves only its ``declined`` event: ``declined`` (a terminal session's decline
+  leaves nothing, as before, so it reads as ``not started``);
+- ``practice_accuracy``: from the practice records' own ``correct`` field (SORT) or, in web sessions, the
+  ``practice_answered`` events (WorldSense practice records carry no correctness; terminal WorldSense sessions show
+  none).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from benchlab.annotations.session_plan import SessionPlan
+from benchlab.annotations.session_runner import SessionFiles
+from benchlab.data.errors import BenchlabError
+
+STATES = ("not started", "consent", "practice", "trial", "break", "disconnected", "finished", "declined")
+#: States of a session that an app holds right now.
+LIVE = ("consent", "practice", "trial", "break")
+
+
+@dataclass(frozen=True)
+class SessionStatus:
+    """One participant's session as its files show it (``state`` is one of :data:`STATES`)."""
+
+    participant: str
+    task: str
+    session: str
+    condition: str
+    state: str
+    trial: int | None
+    n_trials: int | None
+    last_activity: datetime | None
+    practice_accuracy: float | None
+
+
+def _worldsense_files(base: Path, plan: SessionPlan) -> SessionFiles:
+    from benchlab.annotations.worldsense.session import worldsense_files
+
+    return worldsense_files(base, plan.participant, plan.session)
+
+
+def _sort_files(base: Path, plan: SessionPlan) -> SessionFiles:
+    from benchlab.annotations.sort.session import sort_files
+
+    config = plan.config
+    return sort_files(base, plan.participant, plan.session, int(config["excerpt_length"]),
+                      int(config["segment_length"]), str(config.get("condition", "stm")))
+
+
+#: Where a task's session writes, from its saved plan (tasks not listed: progress from the events only).
+FILES: dict[str, Callable[[Path, SessionPlan], SessionFiles]] = {"worldsense": _worldsense_files, "sort": _sort_files}
+#: Lock-file names a participant's session may hold (WorldSense, SORT, choice plug-ins).
+LOCK_NAMES = (".human-{p}.lock", ".human_{p}.lock", ".{p}.lock")
+
+
+def _records(path: Path | None) -> list[dict[str, Any]]:
+    """The complete records of a results/practice log (JSONL or the SORT CSV); ``[]`` when absent or unreadable."""
+    if path is None or not path.exists():
+        return []
+    try:
+        if path.suffix == ".csv":
+            from benchlab.annotations.sort.human_record import SortResultsLog
+
+            return SortResultsLog(path).peek()
+        from benchlab.annotations.response_log import ResponseLog
+
+        return ResponseLog(path, _item_id).peek()
+    except (BenchlabError, OSError):
+        return []
+
+
+def _item_id(record: dict[str, Any]) -> str:
+    for field in ("Key", "trial_id", "item"):
+        if field in record:
+            return str(record[field])
+    raise KeyError("no item id")
+
+
+def _events(path: Path) -> list[dict[str, Any]]:
+    """The complete lines of an events log (a torn or foreign line is skipped)."""
+    try:
+        lines = path.read_bytes().split(b"\n")[:-1]
+    except OSError:
+        return []
+    out = []
+    for line in lines:
+        try:
+            event = json.loads(line)
+        except ValueError:
+            continue
+        if isinstance(event, dict) and isinstance(event.get("event"), str):
+            out.append(event)
+    return out
+
+
+def _mtime(*paths: Path | None) -> datetime | None:
+    times = []
+    for path in paths:
+        if path is None:
+            continue
+        try:
+            times.append(path.stat().st_mtime)
+        except OSError:
+            continue
+    return datetime.fromtimestamp(max(times), UTC) if times else None
+
+
+def _accuracy(values: Iterable[Any]) -> float | None:
+    marks = [v in (True, "True", "true", 1, "1") for v in values if v not in (None, "")]
+    return sum(marks) / len(marks) if marks else None
+
+
+def _lock_of(folder: Path, participant: str) -> Path | None:
+    for name in LOCK_NAMES:
+        path = folder / name.format(p=participant)
+        if path.exists():
+            return path
+    return None
+
+
+def _started(folder: Path, plan_path: Path) -> SessionStatus | None:
+    try:
+        plan = SessionPlan.load(plan_path)
+    except BenchlabError:
+        return None
+    files = _files_of(folder.parent, plan, plan_path)
+    events_path = plan_path.with_name(plan_path.name.removesuffix(".plan.json") + ".events.jsonl")
+    events = _events(events_path)
+    names = [e["event"] for e in events]
+    main, practice = set(plan.main_items), set(plan.practice)
+    results = [r for r in _records(files.results if files else None) if _safe_id(r) in main]
+    practiced = [r for r in _records(files.practice if files else None) if _safe_id(r) in practice]
+    n = len(plan.main_items)
+    recorded = len(results) if files else sum(1 for e in events if e["event"] == "client_timing"
+                                             and not e.get("practice"))
+    lock = files.lock if files else _lock_of(folder, plan.participant)
+    held = lock is not None and lock.exists()
+    last = next((name for name in reversed(names) if name not in ("client_timing", "practice_answered",
+                                                                   "connected")), "")
+    if "completed" in names or recorded >= n:
+        state = "finished"
+    elif last in ("disconnected", "aborted") or not held:
+        state = "disconnected"
+    elif last == "break_start":
+        state = "break"
+    elif recorded == 0 and len(practiced) < len(practice):
+        state = "practice"
+    else:
+        state = "trial"
+    if any("correct" in r for r in practiced):
+        accuracy = _accuracy(r.get("correct") for r in practiced)
+    else:
+        accuracy = _accuracy(e.get("correct") for e in events if e["event"] == "practice_answered")
+    return SessionStatus(
+        participant=plan.participant, task=plan.task, session=plan.session,
+        condition=str(plan.config.get("condition", "")), state=state,
+        trial=min(recorded + 1, n) if state == "trial" else recorded, n_trials=n,
+        last_activity=_mtime(plan_path, events_path, files.results if files else None,
+                             files.practice if files else None),
+        practice_accuracy=accuracy,
+    )
+
+
+def _files_of(base: Path, plan: SessionPlan, plan_path: Path) -> SessionFiles | None:
+    """The session's files: the task's own layout, else the plug-in kit's (when its plan is where that puts it)."""
+    if plan.task in FILES:
+        return FILES[plan.task](base, plan)
+    from benchlab.annotations.choice.task import choice_files
+
+    files = choice_files(base, plan.participant, plan.session)
+    return files if files.plan == plan_path else None
+
+
+def _safe_id(record: dict[str, Any]) -> str | None:
+    try:
+        return _item_id(record)
+    except KeyError:
+        return None
+
+
+def _before_plan(folder: Path, events_path: Path) -> SessionStatus | None:
+    """A web session whose consent was shown (or declined): events but no plan."""
+    events = _events(events_path)
+    if not events:
+        return None
+    participant = str(events[-1].get("participant", ""))
+    task = next((str(e["task"]) for e in events if e.get("task")), "")
+    last = [e["event"] for e in events][-1]
+    if last == "declined":
+        state = "declined"
+    elif last != "disconnected" and _lock_of(folder, participant) is not None:
+        state = "consent"
+    else:
+        state = "disconnected"
+    return SessionStatus(participant=participant, task=task, session=str(events[-1].get("session", "")),
+                         condition="", state=state, trial=None, n_trials=None, last_activity=_mtime(events_path),
+                         practice_accuracy=None)
+
+
+def _session_folders(out: Path) -> list[Path]:
+    """``out/sessions`` and the sessions folders one or two levels down (``benchlab-results/<task>/<set>``)."""
+    found = [out / "sessions", *out.glob("*/sessions"), *out.glob("*/*/sessions")]
+    return sorted({p for p in found if p.is_dir()})
+
+
+def read_statuses(out: Path, expected: Iterable[str] = ()) -> list[SessionStatus]:
+    """Every session under ``out`` (by participant, then task and session), plus a ``not started`` row for each id
+    of ``expected`` that has none."""
+    rows: list[SessionStatus] = []
+    for folder in _session_folders(Path(out)):
+        planned = set()
+        for plan_path in sorted(folder.glob("*.plan.json")):
+            planned.add(plan_path.name.removesuffix(".plan.json"))
+            status = _started(folder, plan_path)
+            if status is not None:
+                rows.append(status)
+        for events_path in sorted(folder.glob("*.events.jsonl")):
+            if events_path.name.removesuffix(".events.jsonl") not in planned:
+                status = _before_plan(folder, events_path)
+                if status is not None:
+                    rows.append(status)
+        # A terminal session at its consent: only the lock exists (a held session's lock is already accounted for).
+        busy = {r.participant for r in rows if r.state in (*LIVE, "disconnected")}
+        for lock in sorted(folder.glob(".*.lock")):
+            participant = _participant_of_lock(lock.name)
+            if participant and participant not in busy:
+                rows.append(SessionStatus(participant=participant, task="", session="", condition="",
+                                          state="consent", trial=None, n_trials=None, last_activity=_mtime(lock),
+                                          practice_accuracy=None))
+    known = {r.participant for r in rows}
+    rows += [SessionStatus(participant=p, task="", session="", condition="", state="not started", trial=None,
+                           n_trials=None, last_activity=None, practice_accuracy=None)
+             for p in dict.fromkeys(expected) if p not in known]
+    return sorted(rows, key=lambda r: (r.participant, r.task, r.session))
+
+
+def _participant_of_lock(name: str) -> str:
+    stem = name.removeprefix(".").removesuffix(".lock")
+    for prefix in ("human-", "human_"):
+        if stem.startswith(prefix):
+            return stem[len(prefix):]
+    return stem

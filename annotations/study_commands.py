@@ -1,0 +1,85 @@
+"""``benchlab study init|show`` and the options of ``benchlab run --study``, declared once (the launcher's Open
+study screen reads the same declaration)."""
+
+from __future__ import annotations
+
+from collections import Counter
+from pathlib import Path
+
+from benchlab.annotations.options import Options, option
+from benchlab.annotations.task import Command, ToolGroup
+
+STUDY = ToolGroup("study", "Study files: a lab day's benchmark, options, texts, arms and assignment rule in one "
+                           "folder.")
+
+
+class StudyInitOptions(Options):
+    folder: Path = option(label="Study folder", argument=True, help="Folder to create the study in.")
+    benchmark: str = option("sort", label="Benchmark", help="Benchmark the study runs (a registered task name).")
+
+
+def init(opts: StudyInitOptions) -> str:
+    from benchlab.annotations.registry import registry
+    from benchlab.annotations.study import init_study
+
+    written = init_study(opts.folder, registry().get(opts.benchmark))
+    return "\n".join([*(f"wrote {path}" for path in written),
+                      f"edit {written[0]}, then: benchlab run --study {opts.folder} --participant P01"])
+
+
+class StudyShowOptions(Options):
+    folder: Path = option(label="Study folder", argument=True, help="The study folder (holding study.toml).")
+
+
+def show(opts: StudyShowOptions) -> str:
+    """The study as checked, its arms with how many participants each has, and a changed-file warning."""
+    from benchlab.annotations.registry import registry
+    from benchlab.annotations.study import load_study
+
+    study = load_study(opts.folder, registry())
+    records = study.assignments()
+    pilots = [r for r in records if r.get("simulated")]
+    records = [r for r in records if not r.get("simulated")]
+    first: dict[str, str] = {}
+    for record in records:
+        first.setdefault(record["participant"], str(record["arm"]))
+    people = Counter(first.values())
+    sessions = Counter(str(r["arm"]) for r in records)
+    lines = [f"{study.spec.title}: {study.task.title}, assignment {study.spec.assignment.rule}, results in "
+             f"{study.out}", f"study file sha256 {study.sha256[:12]}"]
+    for arm in study.spec.arms:
+        settings = ", ".join(f"{k}={v}" for k, v in arm.options.items()) or "shared options only"
+        lines.append(f"  arm {arm.name}: {settings}; {people[arm.name]} participant"
+                     f"{'s' if people[arm.name] != 1 else ''}, {sessions[arm.name]} session"
+                     f"{'s' if sessions[arm.name] != 1 else ''}")
+    if pilots:
+        lines.append(f"  and {len(pilots)} simulated pilot session{'s' if len(pilots) != 1 else ''} (not counted)")
+    changed = study.changed_since_start()
+    if changed:
+        lines.append(f"warning: {changed}")
+    return "\n".join(lines)
+
+
+class StudyRunOptions(Options):
+    """``benchlab run --study DIR --participant P05``: everything else comes from the study file."""
+
+    study: Path | None = option(None, label="Study folder", widget="folder",
+                                help="Run a session of this study (its benchmark, options and arms; "
+                                "benchlab study init makes one).")
+    participant: str | None = option(None, label="Participant id", help="Participant id (with --study).")
+    session: str = option("1", label="Session", help="Session id of this participant (with --study).")
+    resume: bool = option(False, label="Resume an interrupted session",
+                          help="Continue an interrupted session of the study (with --study).")
+    simulate: str | None = option(None, label="Simulated participant", form=False,
+                                  help="Pilot the study with a simulated participant (e.g. oracle, random); "
+                                  "recorded as a pilot, never pooled with people.")
+    sim_delay: float = option(0.0, label="Simulated seconds per trial", ge=0, form=False,
+                              help="Seconds a simulated participant waits per trial.")
+
+
+COMMANDS = (
+    Command("tool", "Write a commented study file (and its JSON Schema for editors) into a new study folder.",
+            StudyInitOptions, init, name="init", tool=STUDY),
+    Command("tool", "Check a study folder and show its arms, how many participants each has, and whether the study "
+            "file changed after sessions started.", StudyShowOptions, show, name="show", tool=STUDY),
+)

@@ -1,0 +1,58 @@
+"""``benchlab run NAME ... --web-session``: one participant's session in a browser, as ``benchlab serve`` starts it.
+
+The server starts the same command for a first visit and for every reconnect, so the session resumes when this
+participant's session is already in progress (its plan is saved) and starts otherwise; a resumed session opens on a
+short "welcome back" page instead of the instructions (and never shows consent again). Nothing is printed on
+stdout: it carries the page's packet stream.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable
+from typing import Any
+
+from benchlab.annotations.options import OptionError
+from benchlab.annotations.session_runner import SessionRunner
+from benchlab.annotations.session_texts import session_text
+from benchlab.annotations.task import SessionOptions, Task
+
+
+def welcome_back(runner: SessionRunner) -> str:
+    """The page a participant sees on coming back (markdown)."""
+    done = runner.recorded_main
+    left = runner.n_main - done
+    return (f"# Welcome back\n\nYour answers so far are saved: {done} of {runner.n_main} questions answered, "
+            f"{left} to go.\n\nYou continue where you left off.")
+
+
+def prepare_web_session(task: Task, session: SessionOptions, plan: Any) -> SessionRunner:
+    """The opened runner: a new session, or (this participant's session was started before) the resumed one."""
+    text = session_text(task, session, plan)
+    try:
+        return task.prepare(session.model_copy(update={"resume": False}), plan, text)
+    except OptionError as exc:
+        if exc.field != "session":  # "already started": the saved plan is this participant's session
+            raise
+    text = dataclasses.replace(text, consent=None, instructions=["# Welcome back"])
+    runner = task.prepare(session.model_copy(update={"resume": True}), plan, text)
+    runner.text.instructions = [welcome_back(runner)]  # with the counts, now that the answers are read back
+    return runner
+
+
+def run_web_session(task: Task, session: SessionOptions, plan: Any, *,
+                    on_prepared: Callable[[SessionRunner], None] | None = None) -> None:
+    """Run the session on the web session driver (or ``TEXTUAL_DRIVER``'s); raises what the session raised.
+    ``on_prepared``: as for a terminal session (a study records its assignment once the runner holds the session)."""
+    from benchlab.tui.app import BenchlabApp
+
+    runner = prepare_web_session(task, session, plan)
+    try:
+        if on_prepared is not None:
+            on_prepared(runner)
+        app = BenchlabApp(session=(runner, task), web_session=True)
+        app.run()
+        if app.error is not None:
+            raise app.error
+    finally:
+        runner.close()
