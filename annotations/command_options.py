@@ -23,6 +23,10 @@ if TYPE_CHECKING:
 #: The table formats of :func:`benchlab.data.tables.render`.
 TableFormat = Literal["table", "csv", "json", "markdown", "latex"]
 
+#: Figure widths (journal column 3.5 in, full page 7 in) and file formats of ``--plot``.
+PlotWidth = Literal["column", "page"]
+PlotFormat = Literal["pdf", "svg", "png"]
+
 #: The tables ``compare`` can print alone (``--only``).
 Section = Literal["accuracy", "bias", "counts", "tests", "spread", "flags", "rt", "rt-quantiles", "agreement",
                   "methods"]
@@ -62,6 +66,16 @@ class PlotOptions(Options):
     plot_path: Path | None = option(None, label="Figure file", flag="--plot", widget="path", metavar="FILE",
                                     help="Also write a figure (accuracy per problem/condition, 95% CIs, humans next "
                                     "to models): .png, .svg, .pdf.")
+    plot_width: PlotWidth = option("page", label="Figure width",
+                                   help="Width of the --plot figure: column (3.5 in) or page (7 in); fonts are "
+                                   "sized to be read at that width.")
+    plot_formats: tuple[PlotFormat, ...] = option((), label="Figure formats", flag="--plot-format",
+                                                  help="Write the --plot figure in these formats (repeatable: vector "
+                                                  "pdf, svg; png at 300 dpi), named after --plot with each suffix; "
+                                                  "default: the format of the --plot suffix.")
+    plot_pilots: bool = option(False, label="Draw simulated pilots",
+                               help="Draw simulated pilots in their own panel of the --plot figure (default: left "
+                               "out, with a note); never among people.")
 
 
 class AttentionOptions(Options):

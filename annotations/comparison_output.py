@@ -3,6 +3,7 @@ and json), ``--only`` sections, and with ``--plot`` a figure (matplotlib, the ``
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -13,12 +14,12 @@ if TYPE_CHECKING:
     from benchlab.data.analysis.compare import Comparison
 
 
-def check_plot(plot_path: Path | None) -> None:
+def check_plot(plot_path: Path | None, formats: Sequence[str] = ()) -> None:
     """Fail on a bad figure path or a missing matplotlib before minutes of bootstrapping, not after."""
     if plot_path is not None:
         from benchlab.data.analysis.plots import check_plot_path
 
-        check_plot_path(plot_path)
+        check_plot_path(plot_path, formats)
 
 
 def emit_comparison(comp: Comparison, opts: ComparisonOptions) -> None:
@@ -28,7 +29,10 @@ def emit_comparison(comp: Comparison, opts: ComparisonOptions) -> None:
     numeric = opts.fmt in ("csv", "json")
     say(render(comp.tables(numeric=numeric, sections=opts.sections or None), opts.fmt).removesuffix("\n"))
     if opts.plot_path is not None:
-        from benchlab.data.analysis.plots import save_comparison_plot
+        from benchlab.data.analysis.plots import write_figure
 
-        save_comparison_plot(comp, opts.plot_path)
-        err(f"figure written to {opts.plot_path}")
+        written, notes = write_figure(comp, opts.plot_path, width=opts.plot_width, formats=opts.plot_formats,
+                                      include_pilots=opts.plot_pilots)
+        for note in notes:
+            err(f"figure note: {note}")
+        err(f"figure written to {', '.join(str(p) for p in written)}")

@@ -76,6 +76,10 @@ class FolderGuard:
         """Remember ``path``'s identity as that of an open file (the lock) or a file just replaced (the plan)."""
         self._known[path] = ident
 
+    def forget(self, path: Path) -> None:
+        """Stop watching ``path`` (the lock file, once the session released and removed it)."""
+        self._known.pop(path, None)
+
     def check(self, target: Path | None = None) -> None:
         """Raise :class:`SessionFilesMoved` if a remembered folder or file is gone or is another one now.
 

@@ -257,8 +257,10 @@ class SessionRunner:
         self.close()
 
     def close(self) -> None:
-        """Release the lock (safe to call more than once)."""
+        """Release the lock (safe to call more than once); the lock file is gone then, so the guard stops
+        watching it (a web session still logs how it ended)."""
         self._lock.release()
+        self._guard.forget(self.files.lock)
 
     def discard(self) -> None:
         """The experimenter went back before handing over (the launcher's preview): undo what opening wrote, so the

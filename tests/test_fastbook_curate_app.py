@@ -471,14 +471,17 @@ async def test_unsaved_edits_of_a_crashed_editor_are_offered_back(bench_file: Pa
         assert screen.question.answer_context[0].extraneous_answer == "false"
 
 
-async def test_launcher_entry_opens_the_editor_and_q_returns_to_the_launcher(
-    bench_file: Path, dataset: Path, monkeypatch: pytest.MonkeyPatch
+async def test_launcher_curate_opens_the_shared_file_read_only_or_a_working_copy_to_edit(
+    bench_file: Path, dataset: Path, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
     from benchlab.tui.app import BenchlabApp
+    from benchlab.tui.fastbook.curate_open import CurateOpenScreen
     from benchlab.tui.screens.launcher import LauncherScreen
 
     (bench_file.parent / "chapters").symlink_to(dataset / "chapters")
     monkeypatch.setenv("BENCHLAB_FASTBOOK_BENCHMARK", str(bench_file))
+    monkeypatch.setenv("BENCHLAB_DATA_DIR", str(tmp_path / "user-data"))
+    shared = bench_file.read_bytes()
     app = BenchlabApp()
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause()
@@ -487,11 +490,30 @@ async def test_launcher_entry_opens_the_editor_and_q_returns_to_the_launcher(
         menu.highlighted = index
         await pilot.press("enter")
         await pilot.pause()
+        form = app.screen
+        assert isinstance(form, CurateOpenScreen)
+        await pilot.press("ctrl+o")  # no file chosen: the shared one, browsed
+        await app.workers.wait_for_complete()
+        await pilot.pause()
         assert isinstance(app.screen, FastbookCurateScreen)
         assert not app.screen.session.writable  # the default file is browsed, not edited in place
         await pilot.press("q")
         await pilot.pause()
+        assert app.screen is form
+        form.query_one("#f-curator", Input).value = "ada"
+        await pilot.click("#copy")  # a working copy, opened for editing
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        editor = app.screen
+        assert isinstance(editor, FastbookCurateScreen) and editor.session.writable
+        copy = tmp_path / "user-data" / "fastbook-curation" / "ada" / bench_file.name
+        assert editor.session.path == copy and copy.read_bytes() == shared
+        await pilot.press("q")
+        await pilot.pause()
+        await pilot.press("escape")
+        await pilot.pause()
         assert isinstance(app.screen, LauncherScreen) and app.is_running
+    assert bench_file.read_bytes() == shared  # the shared file untouched
 
 
 def test_bench_command_times_the_editor_on_a_copy(bench_file: Path, dataset: Path,

@@ -135,3 +135,103 @@ def test_editor_snapshot_at_small_and_laptop_sizes(app: CurateFastbookApp, size:
         await pilot.pause()
 
     assert snap_compare(app, terminal_size=size, run_before=show_a_context)
+
+
+async def test_components_are_rewritten_added_and_deleted_with_undo_redo_log_and_save(app: CurateFastbookApp) -> None:
+    """A component's answer text is edited, a new component added and one deleted: undoable, logged, saved."""
+    from textual.widgets import TextArea
+
+    from benchlab.annotations.fastbook.change_log import ChangeLog, log_path_for
+    from benchlab.tui.fastbook.context_text_edit import ContextTextEdit
+    from benchlab.tui.fastbook.curate_confirm import CurateConfirm
+
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, FastbookCurateScreen)
+        path = screen.session.path
+        qid = screen.qid
+        before = screen.question.answer_context[0].answer_component
+        n = len(screen.question.answer_context)
+        await pilot.press("tab")  # the question panel: component 0 under the cursor
+        await pilot.pause()
+        item = screen.detail.current
+        assert item is not None and item.kind == "component"
+        await pilot.press("e")
+        await pilot.pause()
+        assert isinstance(app.screen, ContextTextEdit)
+        app.screen.query_one(TextArea).text = "   "
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        assert isinstance(app.screen, ContextTextEdit)  # an empty answer text is refused
+        app.screen.query_one(TextArea).text = "It predicts what users will like."
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        assert screen.question.answer_context[0].answer_component == "It predicts what users will like."
+        await pilot.press("o")  # a new component after component 0
+        await pilot.pause()
+        app.screen.query_one(TextArea).text = "It uses other users' behaviour."
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        components = screen.question.answer_context
+        assert len(components) == n + 1 and components[1].answer_component == "It uses other users' behaviour."
+        assert components[1].context == [] and components[1].explicit_context == "false"
+        await pilot.press("ctrl+z")
+        await pilot.pause()
+        assert len(screen.question.answer_context) == n
+        await pilot.press("ctrl+y")
+        await pilot.pause()
+        assert len(screen.question.answer_context) == n + 1
+        screen.detail.query_one("#items").focus()
+        await pilot.pause()
+        item = screen.detail.current
+        assert item is not None and item.kind == "component" and item.slot.index == 1  # the new one
+        await pilot.press("d")
+        await pilot.pause()
+        assert isinstance(app.screen, CurateConfirm)
+        await pilot.press("y")
+        await pilot.pause()
+        assert len(screen.question.answer_context) == n
+        await pilot.press("ctrl+z")  # undo the delete: the new component is back
+        await pilot.pause()
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+    saved = next(q for q in json.loads(path.read_text(encoding="utf-8"))["questions"]
+                 if (q["chapter"], q["question_number"]) == qid)
+    assert saved["answer_context"][0]["answer_component"] == "It predicts what users will like."
+    assert saved["answer_context"][1] == {"answer_component": "It uses other users' behaviour.",
+                                          "scoring_type": "simple", "context": [], "explicit_context": "false",
+                                          "extraneous_answer": "false"}
+    fields = [e.field for e in ChangeLog(log_path_for(path)).read() if e.field]
+    assert "answer_context[0].answer_component" in fields and "answer_context[1]" in fields
+    assert before != "It predicts what users will like."
+
+
+def test_component_edits_replay_from_their_change_log_lines() -> None:
+    """A crashed session's component edits are re-applied from the log like any other edit."""
+    from benchlab.annotations.fastbook.context_edits import (
+        AddComponent,
+        DeleteComponent,
+        SetComponentText,
+        add_component,
+        edit_from_change,
+    )
+    from benchlab.data.fastbook.benchmark import Question
+
+    question = Question.model_validate({
+        "chapter": 1, "question_number": 2, "question_text": "Q?", "gold_standard_answer": "A.",
+        "answer_context": [{"answer_component": "A", "scoring_type": "simple", "context": ["x"],
+                            "explicit_context": "true", "extraneous_answer": "false"}],
+        "question_context": []})
+    for edit in (SetComponentText((1, 2), 0, "A", "A2"), add_component((1, 2), 1, "B")):
+        change = edit.change()
+        replayed = edit_from_change((1, 2), change["field"], change["before"], change["after"], question)
+        assert type(replayed) is type(edit)
+        replayed.apply(question)
+    assert [c.answer_component for c in question.answer_context] == ["A2", "B"]
+    delete = DeleteComponent((1, 2), 1, question.answer_context[1].model_dump(mode="json"))
+    change = delete.change()
+    replayed = edit_from_change((1, 2), change["field"], change["before"], change["after"], question)
+    assert isinstance(replayed, DeleteComponent) and not isinstance(replayed, AddComponent)
+    replayed.apply(question)
+    assert [c.answer_component for c in question.answer_context] == ["A2"]

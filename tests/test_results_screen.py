@@ -259,3 +259,36 @@ def test_snapshot_chart(lab: Path, snap_compare: Any) -> None:
         await pilot.pause()
 
     assert snap_compare(Host(screen), terminal_size=(120, 36), run_before=before)
+
+
+async def test_chart_tab_shows_the_figure_content_with_n_intervals_and_notes(lab: Path) -> None:
+    """The terminal chart gives what the paper figure gives: every condition by its readable name, n under the
+    pooled humans, a 95% CI (or "no CI") for every bar, pilots left out with a note, RT per participant."""
+    write_results(lab / "lab" / "results" / "basic___human-PILOT___results.jsonl", lambda p, s, t, i, g: g,
+                  extra={"simulated": "oracle"})
+    screen = make_screen(live=False)
+    async with Host(screen).run_test(size=(160, 50)) as pilot:
+        await settle(screen, pilot)
+        screen.query_one(TabbedContent).active = "tab-chart"
+        await pilot.pause()
+        text = str(screen.query_one("#figure-text", Static).render())
+        comp, content = screen.comparison, screen.figure
+        assert comp is not None and content is not None
+        for name in ("overall (mean over conditions)", "inference (trivial control)", "inference (normal)",
+                     "completeness (normal)"):
+            assert name in text
+        pooled = comp.cell(POOLED, "Infer.normal")
+        assert pooled is not None
+        assert f"[{100 * pooled.ci_low:.1f}, {100 * pooled.ci_high:.1f}]" in text
+        assert f"n=2 people, {pooled.n_units} tuples" in text
+        bar_lines = [ln for ln in text.splitlines() if "|" in ln]
+        assert len(bar_lines) == 2 * len(comp.conditions)  # pooled humans and GPT4 in every condition
+        assert all("[" in ln or "no CI" in ln for ln in bar_lines)
+        assert "PILOT" not in "\n".join(bar_lines) and "Left out: simulated pilots PILOT" in text
+        assert "WorldSense: accuracy, 2 people vs 1 model (95% CI)" in text
+        screen.query_one(TabbedContent).active = "tab-rt"
+        await pilot.pause()
+        monitor = screen.query_one("#rt-hist").plt._active.monitor  # type: ignore[attr-defined]
+        assert any(lab.startswith("p1, inference (normal) (n=") for lab in monitor.label)
+        assert not any("PILOT" in lab for lab in monitor.label)
+        assert all(max(y) == pytest.approx(1.0) for y in monitor.y)  # cumulative shares: comparable across n

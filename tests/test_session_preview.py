@@ -114,3 +114,40 @@ async def test_an_unreadable_memory_file_says_so_and_the_form_shows_the_defaults
         form = await open_form(app, pilot)
         assert form.query_one("#f-block_size", Input).value == "30"
         assert any(str(path) in n.message for n in app._notifications)
+
+
+async def test_an_existing_session_offers_resume_or_the_next_session_as_buttons(testset: Path, tmp_path: Path) -> None:
+    """"already started; add resume" was a dead end in the form (the Resume box below the fold): two buttons now."""
+    from benchlab.annotations.registry import registry
+    from benchlab.annotations.session_runner import ResponseTiming
+    from benchlab.annotations.session_start import prepare_session
+
+    out = tmp_path / "out"
+    task = registry().get("worldsense")
+    runner = prepare_session(task, dataset=str(testset), participant="P05", out=str(out), seed=1, practice=0,
+                             tuples_per_cell=2, no_instructions=True)
+    runner.respond(runner.options()[0], ResponseTiming(onset_mono=1.0, response_mono=2.0))
+    runner.abort()
+    values = {"dataset": str(testset), "out": str(out), "practice": "0", "participant": "P05",
+              "tuples_per_cell": "2"}
+    app = BenchlabApp(**FAST)
+    async with app.run_test(size=(100, 40)) as pilot:
+        form = await open_form(app, pilot)
+        await fill_and_start(app, pilot, values)
+        assert app.screen is form and form.query_one("#existing").display
+        assert "already has session 1" in screen_text(app)
+        await pilot.click("#new-session")
+        await app.workers.wait_for_complete()
+        await settle(pilot)
+        assert isinstance(app.screen, SessionPreviewScreen) and "2 (new)" in screen_text(app)
+        await pilot.press("escape")
+        await settle(pilot)
+        form.query_one("#f-session", Input).value = "1"
+        await pilot.press("ctrl+s")
+        await app.workers.wait_for_complete()
+        await settle(pilot)
+        await pilot.click("#resume-existing")
+        await app.workers.wait_for_complete()
+        await settle(pilot)
+        assert isinstance(app.screen, SessionPreviewScreen)
+        assert "1 (resuming: 1 of 8 answered)" in screen_text(app)

@@ -60,7 +60,7 @@ def compare(opts: CompareOptions) -> None:
     from benchlab.annotations.comparison_output import check_plot, emit_comparison
     from benchlab.data.sort.compare import compare_sort
 
-    check_plot(opts.plot_path)
+    check_plot(opts.plot_path, opts.plot_formats)
     comp = compare_sort(list(opts.paths), criterion=opts.criterion(), exclude_flagged=opts.exclude_flagged,
                         n_boot=opts.n_boot, seed=opts.seed, by_bin=not opts.no_bins,
                         participant_tests=not opts.no_participant_tests, include_simulated=opts.include_simulated)

@@ -188,7 +188,7 @@ def compare(opts: CompareOptions) -> None:
     from benchlab.data.samples import sample_path
     from benchlab.data.worldsense.compare import compare_worldsense
 
-    check_plot(opts.plot_path)
+    check_plot(opts.plot_path, opts.plot_formats)
     testset = opts.testset or sample_path("worldsense")
     results = opts.results
     if not results:

@@ -61,6 +61,8 @@ class Comparison:
     rt: list[tuple[str, str, RTSummary]] = field(default_factory=list)  # (participant, condition, summary)
     rt_quantiles: dict[str, list[RTBin]] = field(default_factory=dict)
     rts_ms: dict[str, list[float]] = field(default_factory=dict)  # raw RTs per participant, for histograms
+    #: raw RTs per participant and group (problem, configuration), so figures never pool conditions
+    rts_by_group: dict[str, dict[str, list[float]]] = field(default_factory=dict)
     agreement: dict[str, Agreement] = field(default_factory=dict)
     notes: list[str] = field(default_factory=list)
     score_name: str = "accuracy"

@@ -184,6 +184,7 @@ def run_comparison(design: Design, readings: Readings, options: Options) -> Comp
         benchmark=design.benchmark, unit=design.unit, conditions=readings.conditions, entries=entries, cells=cells,
         tests=_tests(design, readings, pooled, options), spread=_spread(readings.conditions, poolable, cells),
         rt=rt, rt_quantiles=rt_bins, rts_ms=rts_ms, agreement=_agreement(design, readings, set(poolable)),
+        rts_by_group=_rts_by_group(readings),
         notes=design.notes(simulated_note(simulated, options.include_simulated)),
         extra_tables=design.extra_tables([(n, f) for _k, n, f in rows], {e.name: e.label for e in entries}),
         pooled_simulated=options.include_simulated, chance=design.chance,
@@ -312,6 +313,19 @@ def _response_times(readings: Readings, quantiles: int) -> tuple[list[tuple[str,
                 rows.append((p.name, g, stats.rt_summary(rts[mask])))
         bins[p.name] = stats.accuracy_by_rt_quantile(rts, p.answers["correct"].to_numpy(dtype=bool), quantiles)
     return rows, bins, raw
+
+
+def _rts_by_group(readings: Readings) -> dict[str, dict[str, list[float]]]:
+    """Every participant's recorded RTs per group, for figures that keep conditions apart."""
+    out: dict[str, dict[str, list[float]]] = {}
+    for p in readings.participants:
+        rts = p.answers["rt_ms"].to_numpy(dtype=float)
+        group = p.answers["group"].to_numpy(dtype=object)
+        for g in readings.groups:
+            vals = [float(x) for x in rts[group == g] if not np.isnan(x)]
+            if vals:
+                out.setdefault(p.name, {})[str(g)] = vals
+    return out
 
 
 def _agreement(design: Design, readings: Readings, people: set[str]) -> dict[str, Agreement]:

@@ -16,6 +16,7 @@ from benchlab.annotations.registry import registry
 from benchlab.annotations.session_faults import FAULTS
 from benchlab.annotations.study_commands import COMMANDS as STUDY_COMMANDS
 from benchlab.annotations.task import Command
+from benchlab.annotations.trial_export import COMMANDS as EXPORT_COMMANDS
 from benchlab.tui.commands import groups
 from benchlab.tui.commands.declared import command_from
 from benchlab.tui.sort.screen_bench_command import SCREEN_BENCH
@@ -51,4 +52,5 @@ for _task in registry():  # built-in tasks, then plug-ins (``benchlab.tasks`` en
     register(_task.commands, _task.name)
 register(FASTBOOK_COMMANDS)
 register(STUDY_COMMANDS)
+register(EXPORT_COMMANDS)
 register((SCREEN_BENCH, FAULTS))

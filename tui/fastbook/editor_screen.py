@@ -28,9 +28,12 @@ from benchlab.annotations.fastbook.context_edits import (
     FlagName,
     QuestionId,
     ReplaceContext,
+    SetComponentText,
     SetFlag,
     SetQuestionComponent,
     Slot,
+    add_component,
+    delete_component,
     toggled,
 )
 from benchlab.annotations.fastbook.curation import CurationSession, SaveConflict
@@ -73,8 +76,12 @@ class FastbookCurateScreen(Screen[None]):
                 "or move the focus between them"),
         Binding("a", "add", "Add", tooltip="Add the chapter selection as a context of the item under the cursor"),
         Binding("r", "replace", "Replace", tooltip="Replace the context under the cursor by the chapter selection"),
-        Binding("d,delete", "delete", "Delete", tooltip="Delete the context (or question_context) under the cursor"),
-        Binding("e", "edit", "Edit text", tooltip="Edit the text of the item under the cursor"),
+        Binding("d,delete", "delete", "Delete", tooltip="Delete the context, question_context or component under "
+                "the cursor (a component after confirming)"),
+        Binding("e", "edit", "Edit text", tooltip="Edit the text of the item under the cursor (a context, a "
+                "question_context's name, or a component's answer text)"),
+        Binding("o", "add_component", "New component", show=False,
+                tooltip="Add an answer component after the one under the cursor"),
         Binding("x", "toggle_flag('explicit_context')", "Explicit", show=False, tooltip="Toggle explicit_context"),
         Binding("n", "toggle_flag('extraneous_answer')", "Extraneous", show=False, tooltip="Toggle extraneous_answer"),
         Binding("f", "use_suggestion", "Use fix", show=False, tooltip="Use the audit's suggested fix for this context"),
@@ -410,8 +417,11 @@ class FastbookCurateScreen(Screen[None]):
         self._validated(text, lambda: self._apply(edit, item))
 
     def action_delete(self) -> None:
-        item = self._item("context", "qc-context", "qc")
+        item = self._item("context", "qc-context", "qc", "component")
         if item is None:
+            return
+        if item.kind == "component":
+            self._delete_component(item)
             return
         if item.kind == "qc":
             entry = self.question.question_context[item.slot.index]
@@ -422,10 +432,13 @@ class FastbookCurateScreen(Screen[None]):
         self._apply(DeleteContext(self.qid, item.slot, item.position, text))
 
     def action_edit(self) -> None:
-        item = self._item("context", "qc-context", "qc")
+        item = self._item("context", "qc-context", "qc", "component")
         if item is None:
             return
         question = self.question
+        if item.kind == "component":
+            self._edit_component_text(item)
+            return
         if item.kind == "qc":
             before = question.question_context[item.slot.index].question_component
 
@@ -578,6 +591,54 @@ class FastbookCurateScreen(Screen[None]):
         more = f" (it occurs {len(spans)} times)" if len(spans) > 1 else ""
         self._say(f"Context selected in the chapter at line {self.chapter_view.location_of(spans[0][0])[0] + 1}"
                   f"{more}; adjust with shift+arrows and press r to replace it.")
+
+    # -- answer components --------------------------------------------------------------------------------------
+    def _edit_component_text(self, item: DetailItem) -> None:
+        """``e`` on a component: its answer text (a list component: one piece per line)."""
+        index = item.slot.index
+        before = self.question.answer_context[index].answer_component
+        shown = before if isinstance(before, str) else "\n".join(before)
+
+        def edited(value: str | None) -> None:
+            if value is None:
+                return
+            after: str | list[str] = value.strip() if isinstance(before, str) else [
+                line.strip() for line in value.splitlines() if line.strip()]
+            if after != before:
+                self._apply(SetComponentText(self.qid, index, before, after), item)
+
+        self.app.push_screen(ContextTextEdit(f"answer_component of component {index}", shown,
+                                             lambda v: None if v.strip() else "it is empty"), edited)
+
+    def action_add_component(self) -> None:
+        """``o``: a new answer component after the one under the cursor (at the end when none is), no context yet."""
+        current = self.detail.current
+        index = current.slot.index + 1 if current is not None and current.slot.kind == "answer" else len(
+            self.question.answer_context)
+
+        def added(value: str | None) -> None:
+            if value is not None and value.strip():
+                self._apply(add_component(self.qid, index, value.strip()), DetailItem("component",
+                                                                                      Slot("answer", index)))
+
+        self.app.push_screen(ContextTextEdit(f"new answer component {index} (the piece of the gold answer)", "",
+                                             lambda v: None if v.strip() else "it is empty"), added)
+
+    def _delete_component(self, item: DetailItem) -> None:
+        index = item.slot.index
+        question = self.question
+        if len(question.answer_context) == 1:
+            self._say("Not changed: a question keeps at least one answer component.", error=True)
+            return
+        n = len(question.answer_context[index].context)
+
+        def answer(ok: bool | None) -> None:
+            if ok:
+                self._apply(delete_component(self.qid, question, index))
+
+        self.app.push_screen(CurateConfirm(
+            f"Delete component {index} and its {n} context{'s' if n != 1 else ''}? (ctrl+z brings it back)",
+            yes="Delete"), answer)
 
     def action_toggle_keys(self) -> None:
         """? shows every key over the editor (also those the footer has no room for); the layout stays as it is."""

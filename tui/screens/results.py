@@ -34,6 +34,9 @@ from textual_plotext import PlotextPlot
 
 from benchlab.annotations.task import ComparisonSource, Task
 from benchlab.data.analysis.compare import POOLED, Comparison
+from benchlab.data.analysis.figure_content import FigureContent, figure_content
+from benchlab.data.analysis.figure_labels import condition_label
+from benchlab.data.analysis.figure_text import figure_lines
 from benchlab.data.analysis.stats import AttentionCriterion
 from benchlab.data.errors import BenchlabError
 from benchlab.data.tables import Table, counted
@@ -122,6 +125,7 @@ class ResultsScreen(Screen[None]):
         self.initial_live = live
         self.criterion = criterion or AttentionCriterion()
         self.comparison: Comparison | None = None
+        self.figure: FigureContent | None = None  # what the Chart tab shows (the paper figure's content)
         self._signature: tuple[tuple[str, int, int], ...] | None = None
         self._loading = False
         self.loads = 0  # completed loads, for tests and the status line
@@ -147,8 +151,9 @@ class ResultsScreen(Screen[None]):
                 yield DataTable(id="tests", zebra_stripes=True, cursor_type="row")
                 yield Static("", classes="caption", id="cap-counts", markup=False)
                 yield DataTable(id="counts", zebra_stripes=True, cursor_type="row")
-            with TabPane("Chart", id="tab-chart"):
+            with TabPane("Chart", id="tab-chart"), VerticalScroll(id="chart-scroll"):
                 yield PlotextPlot(id="bars")
+                yield Static("", id="figure-text", markup=False)
             with TabPane("Response times", id="tab-rt"):
                 yield PlotextPlot(id="rt-hist")
                 with Horizontal(id="rt-tables"):
@@ -331,45 +336,60 @@ class ResultsScreen(Screen[None]):
 
     # -- charts ---------------------------------------------------------------------------------------------
     def _draw_bars(self, comp: Comparison) -> None:
+        """The paper figure's content (:func:`figure_content`): every condition's bars with CI whiskers (a bar
+        without interval drawn unfilled), numbered; the text below names each number and gives n and the notes."""
+        content = figure_content(comp)
+        self.figure = content
         widget = self.query_one("#bars", PlotextPlot)
         plt = widget.plt
         plt.clear_figure()
-        series = [e for e in comp.entries if e.kind == "humans"] + comp.models
-        conds = comp.conditions
+        rows = [r for p in content.panels if not p.pilots for r in p.rows]
+        series = list(dict.fromkeys(b.series for r in rows for b in r.bars))
         width = 0.8 / max(1, len(series))
-        for i, entry in enumerate(series):
-            xs, ys, whiskers = [], [], []
-            for j, cond in enumerate(conds):
-                cell = comp.cell(entry.name, cond)
-                if cell is None or math.isnan(cell.value):
+        ink = "white" if self.app.current_theme.dark else "black"
+        for i, name in enumerate(series):
+            filled: list[tuple[float, float]] = []
+            hollow: list[tuple[float, float]] = []
+            for j, row in enumerate(rows):
+                bar = next((b for b in row.bars if b.series == name), None)
+                if bar is None:
                     continue
                 x = j + 1 - 0.4 + width * (i + 0.5)
-                xs.append(x)
-                ys.append(100 * cell.value)
-                if not math.isnan(cell.ci_low):
-                    whiskers.append((x, 100 * cell.ci_low, 100 * cell.ci_high))
-            if xs:
-                plt.bar(xs, ys, width=width * 0.9, label=entry.name)
-            for x, lo, hi in whiskers:
-                plt.plot([x, x], [lo, hi], marker="│", color="white" if self.app.current_theme.dark else "black")
+                if bar.interval is None:
+                    hollow.append((x, 100 * bar.value))
+                    continue
+                filled.append((x, 100 * bar.value))
+                lo, hi = bar.interval
+                if hi > lo:
+                    plt.plot([x, x], [100 * lo, 100 * hi], marker="│", color=ink)
+            if filled:
+                plt.bar([x for x, _ in filled], [y for _, y in filled], width=width * 0.9, label=name)
+            if hollow:
+                plt.bar([x for x, _ in hollow], [y for _, y in hollow], width=width * 0.9, fill=False,
+                        label=f"{name} (no CI)")
         plt.hline(100 * comp.chance, "gray")
-        plt.xticks(list(range(1, len(conds) + 1)), conds)
+        plt.xticks(list(range(1, len(rows) + 1)), [str(k) for k in range(1, len(rows) + 1)])
         plt.ylim(0, 100)
-        plt.title(f"{comp.score_name} % with 95% CI; dashed = chance")
+        plt.title(f"{content.title}; dashed = chance")
         widget.refresh()
+        numbered = [f"{k}: {condition_label(r.code).full}" for k, r in enumerate(rows, 1)]
+        self.query_one("#figure-text", Static).update("\n".join(["Conditions: " + "; ".join(numbered), "",
+                                                                 *figure_lines(content)]))
 
     def _draw_rt(self, comp: Comparison) -> None:
+        """Per-participant ECDFs (share of trials answered within t): comparable across people with unequal n."""
         widget = self.query_one("#rt-hist", PlotextPlot)
         plt = widget.plt
         plt.clear_figure()
-        any_rt = False
-        labels = {e.name: e.label for e in comp.participants}
-        for name, rts in comp.rts_ms.items():
-            if rts:
-                plt.hist([r / 1000 for r in rts], bins=20, label=labels.get(name, name))
-                any_rt = True
-        plt.title("response times (s)" if any_rt else "no response times recorded")
+        curves = self.figure.rts if self.figure is not None else []
+        for c in curves:
+            n = len(c.seconds)
+            where = condition_label(c.group).full if c.group else "all trials"
+            plt.plot(list(c.seconds), [(k + 1) / n for k in range(n)], label=f"{c.who}, {where} (n={n})")
+        plt.title("response times: cumulative share of trials per participant" if curves
+                  else "no response times recorded")
         plt.xlabel("seconds")
+        plt.ylim(0, 1)
         widget.refresh()
 
     # -- live refresh ---------------------------------------------------------------------------------------

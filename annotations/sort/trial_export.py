@@ -1,0 +1,78 @@
+"""SORT rows of ``benchlab export trials``: every row of every human results CSV (practice included, marked), with
+the memory condition and configuration as the condition and the design variables as columns; columns a newer
+design adds are carried verbatim, so an export never silently loses them."""
+
+from __future__ import annotations
+
+import csv
+from pathlib import Path
+from typing import Any
+
+from benchlab.annotations.trial_export import flags_text, session_files
+from benchlab.data.errors import BenchlabError
+
+#: Columns of the human file that are mapped to export columns (or too large to export: the excerpt text).
+_MAPPED = {"", "participant", "session", "trial_index", "block", "practice", "simulated", "answer", "correct",
+           "rt_ms", "onset_source", "wall_clock", "condition", "excerpt_length", "segment_length", "distance_bin",
+           "book_idx", "excerpt_idx", "present_seg1_first", "ground_truth", "reading_ms", "delay_ms",
+           "excerpt_text", "interrupted", "reading_timed_out", "skipped"}
+
+
+def _int(text: str | None) -> int | None:
+    try:
+        return int(float(text)) if text not in (None, "") else None
+    except ValueError:
+        return None
+
+
+def _float(text: str | None) -> float | None:
+    try:
+        return float(text) if text not in (None, "") else None
+    except ValueError:
+        return None
+
+
+def _true(text: str | None) -> bool:
+    return str(text).strip().lower() in ("true", "1", "yes")
+
+
+def _row(r: dict[str, str], n: int, path: Path) -> dict[str, Any]:
+    le, ls = _int(r.get("excerpt_length")), _int(r.get("segment_length"))
+    memory = r.get("condition") or "stm"
+    skipped = _true(r.get("skipped")) or r.get("answer") == "X"  # X: skipped or no answer (scored wrong)
+    rt = None if skipped else _float(r.get("rt_ms"))
+    s1, s2 = _int(r.get("seg1_pos")), _int(r.get("seg2_pos"))
+    config = f"e{le}-s{ls}"
+    out: dict[str, Any] = {
+        "participant": r.get("participant", ""), "session": r.get("session", ""),
+        "trial_index": _int(r.get("trial_index")) if r.get("trial_index") else n, "block": _int(r.get("block")),
+        "practice": _true(r.get("practice")), "simulated": r.get("simulated") or "",
+        "item": f"{config}/{r.get('book_idx')}/{r.get('excerpt_idx')}/{r.get('distance_bin')}",
+        "condition": f"{memory} {config}", "response": r.get("answer", ""), "correct": _true(r.get("correct")),
+        "rt_ms": rt, "onset_source": r.get("onset_source") or "", "timestamp": r.get("wall_clock") or "",
+        "flags": flags_text(("skipped", skipped), ("interrupted", _true(r.get("interrupted"))),
+                            ("reading_timed_out", _true(r.get("reading_timed_out"))),
+                            ("no_rt", rt is None and not skipped)),
+        "source_file": str(path),
+        "memory": memory, "excerpt_length": le, "segment_length": ls, "distance_bin": _int(r.get("distance_bin")),
+        "distance_words": (s2 - s1) if s1 is not None and s2 is not None else None,
+        "book_idx": _int(r.get("book_idx")), "excerpt_idx": _int(r.get("excerpt_idx")),
+        "present_seg1_first": _int(r.get("present_seg1_first")), "ground_truth": r.get("ground_truth", ""),
+        "reading_ms": _float(r.get("reading_ms")), "delay_ms": _float(r.get("delay_ms")),
+    }
+    out.update({k: v for k, v in r.items() if k not in _MAPPED and k not in out and k is not None})
+    return out
+
+
+def rows(paths: list[Path], testset: Path | None) -> list[dict[str, Any]]:
+    out: list[dict[str, Any]] = []
+    for path in session_files(paths, ("*_results.csv", "*_practice.csv")):
+        try:
+            with open(path, encoding="utf-8", newline="") as handle:
+                reader = csv.DictReader(handle)
+                if "participant" not in (reader.fieldnames or []):
+                    continue  # a model's results file
+                out += [_row(r, n, path) for n, r in enumerate(reader) if r.get("participant")]
+        except OSError as exc:
+            raise BenchlabError(f"cannot read ({exc.strerror or exc})", path) from exc
+    return out
