@@ -12,6 +12,7 @@ from benchlab.tui import crash
 from benchlab.tui.commands import benchmark_commands as _declared  # noqa: F401
 from benchlab.tui.commands import groups
 from benchlab.tui.commands import run as _session  # noqa: F401
+from benchlab.tui.commands import serve as _serve  # noqa: F401
 from benchlab.tui.fastbook import curate_command as _curate  # noqa: F401
 
 # Importing a command module registers its commands on the groups (one line per module, kept sorted).

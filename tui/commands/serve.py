@@ -1,0 +1,144 @@
+"""``benchlab serve NAME``: participants in a browser, one private link each (and ``benchlab bench serve``).
+
+The command is generated from the same declarations as ``benchlab run NAME`` (its session and plan options), so
+every plan option typed here reaches each participant's app unchanged; the participants file may set some of them
+per participant (a ``condition`` column, a WorldSense ``list`` column).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+import click
+
+from benchlab.annotations.options import option_infos
+from benchlab.annotations.registry import registry
+from benchlab.annotations.task import Task
+from benchlab.data.errors import BenchlabError
+from benchlab.tui.commands.declared import click_params, model_from_click, typed_on_command_line
+from benchlab.tui.commands.groups import bench, cli
+
+#: Session options a server decides itself (per participant, or always a web session).
+_NOT_SERVED = ("participant", "out", "resume", "simulate", "sim_delay")
+#: Plan options that clash with ``--participants FILE``; they come from the participants file's columns.
+_FROM_FILE = ("participants",)
+
+
+@cli.group()
+def serve() -> None:
+    """Serve sessions to participants in a web browser (one private link per participant)."""
+
+
+def served_infos(task: Task) -> list[Any]:
+    """The declared options ``benchlab serve NAME`` passes on to every participant's app."""
+    skip = set(_NOT_SERVED) | set(_FROM_FILE)
+    return [i for m in (task.session_options, task.plan_options) for i in option_infos(m)
+            if i.cli and not i.argument and i.name not in skip]
+
+
+def plan_args(task: Task, values: Mapping[str, Any]) -> list[str]:
+    """``values`` (field -> typed value) as the flags of ``benchlab run NAME`` (paths made absolute)."""
+    args: list[str] = []
+    for info in served_infos(task):
+        if info.name not in values or values[info.name] is None:
+            continue
+        value = values[info.name]
+        if info.kind == "bool":
+            if info.negate and not value:
+                args.append(info.negate)
+            elif not info.negate and value:
+                args.append(info.flag)
+            continue
+        for v in (value if info.multiple else (value,)):
+            args += [info.flag, str(Path(v).resolve()) if isinstance(v, Path) else str(v)]
+    return args
+
+
+def participant_args(task: Task, options: Mapping[str, str]) -> list[str]:
+    """A participant's own plan options (from the participants file's columns) as flags."""
+    flags = {i.name: i.flag for m in (task.session_options, task.plan_options) for i in option_infos(m)}
+    return [a for name, text in options.items() for a in (flags[name], text)]
+
+
+def column_names(task: Task) -> list[str]:
+    """Plan options a participants file may set per participant (columns named like the field)."""
+    return [i.name for i in option_infos(task.plan_options) if i.cli and not i.argument]
+
+
+def serve_command(task: Task) -> click.Command:
+    def callback(**params: Any) -> None:
+        from benchlab.tui.web.serve_main import ServeConfig, add_and_report, run_server
+
+        ctx = click.get_current_context()
+        names = [i.name for i in served_infos(task)]
+        typed = typed_on_command_line(ctx, names)
+        values = {n: params[n] for n in names if n in typed}
+        # Check the options once here (a wrong one is a one-line error before anything is served).
+        checked = {k: v for k, v in params.items() if k in names}
+        model_from_click(task.session_options, {**checked, "participant": "check"})
+        model_from_click(task.plan_options, checked)
+        if params["participants_file"] is None and not params["add"]:
+            raise BenchlabError("give the participants with --participants FILE (a CSV with an 'id' column)")
+        config = ServeConfig(
+            task=task, plan_args=plan_args(task, values), out=params["out_dir"].resolve(),
+            participants_file=params["participants_file"], host=params["host"], port=params["port"],
+            public_url=params["public_url"], max_starts=params["max_starts"],
+        )
+        if params["add"] and add_and_report(config, params["add"]):
+            return
+        run_server(config)
+
+    extra = [
+        click.Option(["--participants", "participants_file"], type=click.Path(path_type=Path), default=None,
+                     help="CSV of participant ids (column 'id'; other columns set plan options per participant, "
+                     "e.g. condition, list)."),
+        click.Option(["--out", "out_dir"], type=click.Path(path_type=Path), required=True,
+                     help="Output folder (results, links.csv and the saved links)."),
+        click.Option(["--host"], default="127.0.0.1", show_default=True, help="Address to listen on."),
+        click.Option(["--port"], type=click.IntRange(0, 65535), default=8000, show_default=True,
+                     help="Port to listen on."),
+        click.Option(["--public-url"], default=None,
+                     help="Base URL participants see (behind a reverse proxy), e.g. https://lab.example.org."),
+        click.Option(["--add"], multiple=True, metavar="ID",
+                     help="Add a participant to the file (repeatable); a running server picks them up."),
+        click.Option(["--max-starts"], type=click.IntRange(1, 64), default=2, show_default=True,
+                     help="Sessions starting at once (others see a 'please wait' page)."),
+    ]
+    params = click_params(task.session_options, task.plan_options, exclude=(*_NOT_SERVED, *_FROM_FILE))
+    help_text = (f"Serve {task.title} sessions in a web browser: one private link per participant "
+                 f"(printed and written to OUT/links.csv).\n\n{task.description}")
+    return click.Command(task.name, params=[*params, *extra], callback=callback, help=help_text)
+
+
+def _add_serve_commands() -> None:
+    for task in registry():
+        if task.trial_kind and task.name not in serve.commands:
+            serve.add_command(serve_command(task))
+
+
+_add_serve_commands()
+
+
+@bench.command("serve")
+@click.option("--sessions", default="1,5,10", show_default=True, help="Concurrent sessions per level (comma list).")
+@click.option("--keys", type=click.IntRange(3, 500), default=12, show_default=True,
+              help="Keys each light client sends per level.")
+@click.option("--min-gap", type=float, default=2.5, show_default=True, help="Shortest pause between keys (s).")
+@click.option("--max-gap", type=float, default=5.0, show_default=True, help="Longest pause between keys (s).")
+@click.option("--probe/--no-probe", default=True, show_default=True, help="Add one real Chromium page per level.")
+@click.option("--keep", type=click.Path(path_type=Path), default=None, help="Keep the session files here.")
+def bench_serve(sessions: str, keys: int, min_gap: float, max_gap: float, probe: bool,
+                keep: Path | None) -> None:
+    """Load test of ``benchlab serve`` (WorldSense sessions on the bundled sample): key -> record latency, start
+    time, CPU and memory per session, and a Chromium probe's client_rt_ms error."""
+    from benchlab.tui.web.bench import run_bench
+
+    try:
+        levels: Sequence[int] = [int(s) for s in sessions.split(",") if s.strip()]
+    except ValueError:
+        raise BenchlabError(f"--sessions: expected numbers separated by commas, not {sessions!r}") from None
+    if not levels or min(levels) < 1:
+        raise BenchlabError("--sessions: every level must be at least 1")
+    click.echo(run_bench("worldsense", levels, keys=keys, gap=(min_gap, max_gap), probe=probe, keep=keep), nl=False)

@@ -1,0 +1,479 @@
+"""``benchlab serve``: the aiohttp server giving each participant a private link to their own session.
+
+The server exposes only ``/s/<token>`` (the page), ``/s/<token>/ws`` (its WebSocket) and the page's static files.
+Each live WebSocket runs one app process (see :mod:`benchlab.tui.web.app_process`); the server relays bytes and a
+few timing messages, and never reads or writes results itself, so crash safety stays the app's (every response
+fsynced before the next trial). What the server guards: one live connection per token, a bounded number of
+concurrent starts, bounded and rate-limited messages, clients that stop reading, and the app's process group dying
+with the connection or the server.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import re
+import time
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from aiohttp import WSMsgType, web
+
+from benchlab.tui.web import pages
+from benchlab.tui.web.app_process import AppSpec, PacketReader, meta, packet, start_app, stop_app
+from benchlab.tui.web.participants import Participant
+
+log = logging.getLogger("benchlab.serve")
+
+STATIC_DIR = Path(__file__).parent / "static"
+#: The only files the server sends besides its pages (name -> content type).
+STATIC_FILES = {
+    "xterm.js": ("vendor/xterm.js", "text/javascript"),
+    "xterm.css": ("vendor/xterm.css", "text/css"),
+    "addon-fit.js": ("vendor/addon-fit.js", "text/javascript"),
+    "page.js": ("page.js", "text/javascript"),
+    "page.css": ("page.css", "text/css"),
+}
+TOKEN_RE = r"[A-Za-z0-9_-]{16,64}"
+_TOKEN_OK = re.compile(rf"^{TOKEN_RE}$")
+
+
+@dataclass(frozen=True)
+class Limits:
+    """Abuse limits; the defaults suit a participant typing (a few keys a second) with generous headroom."""
+
+    max_starts: int = 2  # app processes starting at once (the others wait on a "please wait" page)
+    max_msg_bytes: int = 64 * 1024
+    max_stdin_chars: int = 4096
+    rate_per_s: float = 60.0  # messages per second from a page (sustained)
+    burst: float = 200.0
+    hello_timeout_s: float = 10.0
+    send_timeout_s: float = 10.0  # a page that does not read for this long is dropped
+    max_buffered_bytes: int = 4 * 1024 * 1024
+    heartbeat_s: float = 10.0
+    ready_bytes: int = 512  # output before keys are passed on (the first real frame, not the setup escapes)
+    start_timeout_s: float = 30.0  # a start slot is released after this even if the app never drew a frame
+
+
+@dataclass
+class Seen:
+    """What the server knows of one participant (for the live table before the files say more)."""
+
+    state: str = "not started"
+    last_activity: datetime | None = None
+    connections: int = 0
+    exit_code: int | None = None
+
+
+@dataclass
+class Connection:
+    """One live WebSocket (and its app process)."""
+
+    participant: str
+    ws: web.WebSocketResponse
+    done: asyncio.Event = field(default_factory=asyncio.Event)
+    closing: bool = False
+
+
+class SessionServer:
+    """The participants, their tokens and live connections, and the aiohttp application serving them."""
+
+    def __init__(self, *, participants: Mapping[str, Participant], tokens: Mapping[str, str],
+                 app_spec: Callable[[Participant], AppSpec], title: str = "benchlab session",
+                 limits: Limits | None = None) -> None:
+        self.limits = limits or Limits()
+        self.title = title
+        self.app_spec = app_spec
+        self.participants: dict[str, Participant] = {}
+        self.by_token: dict[str, str] = {}
+        self.seen: dict[str, Seen] = {}
+        self.live: dict[str, Connection] = {}
+        self.processes: dict[str, asyncio.subprocess.Process] = {}
+        self._starts: asyncio.Semaphore | None = None
+        self._waiting: list[str] = []
+        self.update(participants, tokens)
+
+    def update(self, participants: Mapping[str, Participant], tokens: Mapping[str, str]) -> list[str]:
+        """Add (or refresh) participants; return the ids that are new. Nobody is removed from a running server."""
+        new = [pid for pid in participants if pid not in self.participants]
+        self.participants.update(participants)
+        for pid in participants:
+            self.by_token[tokens[pid]] = pid
+            self.seen.setdefault(pid, Seen())
+        return new
+
+    @property
+    def starts(self) -> asyncio.Semaphore:
+        if self._starts is None:
+            self._starts = asyncio.Semaphore(self.limits.max_starts)
+        return self._starts
+
+    # --- the application -----------------------------------------------------------------------------------
+
+    def make_app(self) -> web.Application:
+        app = web.Application(middlewares=[_plain_errors], client_max_size=64 * 1024)
+        app.router.add_get(f"/s/{{token:{TOKEN_RE}}}", self.page)
+        app.router.add_get(f"/s/{{token:{TOKEN_RE}}}/ws", self.websocket)
+        app.router.add_get("/static/{name}", self.static)
+        app.on_shutdown.append(self._on_shutdown)
+        return app
+
+    def _participant(self, request: web.Request) -> str:
+        token = request.match_info.get("token", "")
+        pid = self.by_token.get(token) if _TOKEN_OK.match(token) else None
+        if pid is None:
+            raise web.HTTPNotFound()
+        return pid
+
+    async def page(self, request: web.Request) -> web.Response:
+        pid = self._participant(request)
+        conn = self.live.get(pid)
+        if conn is not None and not conn.closing:
+            return _html(pages.OPEN_ELSEWHERE, status=409)
+        return _html(pages.session_page(self.title))
+
+    async def static(self, request: web.Request) -> web.StreamResponse:
+        entry = STATIC_FILES.get(request.match_info["name"])
+        if entry is None:
+            raise web.HTTPNotFound()
+        rel, ctype = entry
+        return web.Response(body=(STATIC_DIR / rel).read_bytes(), content_type=ctype,
+                            headers={"Cache-Control": "no-cache", "X-Content-Type-Options": "nosniff"})
+
+    async def websocket(self, request: web.Request) -> web.StreamResponse:
+        pid = self._participant(request)
+        lim = self.limits
+        ws = web.WebSocketResponse(heartbeat=lim.heartbeat_s, max_msg_size=lim.max_msg_bytes, compress=False,
+                                   timeout=2.0)  # close handshake: a page that does not answer is let go
+        await ws.prepare(request)
+        old = self.live.get(pid)
+        if old is not None and old.closing:  # the previous tab is going away: take over once its app is gone
+            with contextlib.suppress(asyncio.TimeoutError):
+                await asyncio.wait_for(old.done.wait(), 3.0)
+            old = self.live.get(pid)
+        if old is not None:
+            await _send_json(ws, ["busy"])
+            await _close(ws, 4409, b"open in another tab")
+            return ws
+        conn = Connection(pid, ws)
+        self.live[pid] = conn
+        try:
+            await self._serve(conn, request)
+        except Exception:  # never a traceback to the page; the log keeps it
+            log.exception("session of %s failed", pid)
+        finally:
+            conn.closing = True
+            proc = self.processes.pop(pid, None)
+            if proc is not None:
+                await stop_app(proc)
+                self.seen[pid].exit_code = proc.returncode
+            await _close(ws)
+            seen = self.seen[pid]
+            if seen.state != "ended":
+                seen.state = "disconnected"
+            seen.last_activity = _now()
+            self.live.pop(pid, None)
+            conn.done.set()
+            log.info("%s disconnected", pid)
+        return ws
+
+    async def _on_shutdown(self, app: web.Application) -> None:
+        await self.stop_apps()
+        for conn in list(self.live.values()):
+            await _close(conn.ws, 1001, b"server shutting down")
+
+    async def stop_apps(self) -> None:
+        """Stop every app (process groups gone within about a second): the server is going away."""
+        for conn in list(self.live.values()):
+            conn.closing = True
+        await asyncio.gather(*(stop_app(p) for p in list(self.processes.values())), return_exceptions=True)
+
+    # --- one session ---------------------------------------------------------------------------------------
+
+    async def _serve(self, conn: Connection, request: web.Request) -> None:
+        pid, ws, lim = conn.participant, conn.ws, self.limits
+        try:
+            hello = await ws.receive_json(timeout=lim.hello_timeout_s)
+        except (TimeoutError, TypeError, ValueError, RuntimeError):
+            return
+        if not (isinstance(hello, list) and len(hello) == 2 and hello[0] == "hello" and isinstance(hello[1], dict)):
+            return
+        info = hello[1]
+        width, height = _size(info.get("width")), _size(info.get("height"), 24)
+        user_agent = str(request.headers.get("User-Agent", ""))[:300]
+        seen = self.seen[pid]
+        reconnect = bool(info.get("reconnect")) or seen.connections > 0
+        seen.connections += 1
+        seen.state, seen.last_activity = "waiting to start", _now()
+        log.info("%s connected (%s)", pid, "reconnect" if reconnect else "first connection")
+
+        slot = await self._wait_for_start(conn)
+        if not slot:
+            return
+        released = False
+
+        def release() -> None:
+            nonlocal released
+            if not released:
+                released = True
+                self.starts.release()
+
+        try:
+            proc = await start_app(self.app_spec(self.participants[pid]), width, height)
+        except OSError:
+            release()
+            log.exception("cannot start the app of %s", pid)
+            await _send_json(ws, ["failed"])
+            return
+        self.processes[pid] = proc
+        seen.state = "connected"
+        assert proc.stdin is not None and proc.stdout is not None and proc.stderr is not None
+        stdin = proc.stdin
+        stdin.write(meta({"type": "benchlab_client", "user_agent": user_agent, "reconnect": reconnect}))
+        await _send_json(ws, ["started"])
+        ready = asyncio.Event()
+        release_timer = asyncio.get_running_loop().call_later(lim.start_timeout_s, release)
+
+        async def app_to_page() -> None:
+            reader = PacketReader()
+            shown = 0
+            assert proc.stdout is not None
+            while True:
+                data = await proc.stdout.read(65536)
+                if not data:
+                    return
+                for kind, payload in reader.feed(data):
+                    if kind == b"D":
+                        shown += len(payload)
+                        await self._send(conn, request, payload)
+                        if shown >= lim.ready_bytes and not ready.is_set():
+                            ready.set()
+                            release()
+                            await _send_json(ws, ["ready"])
+                    elif kind == b"M":
+                        with contextlib.suppress(ValueError):
+                            if json.loads(payload).get("type") == "exit":
+                                seen.state = "ended"
+
+        async def page_to_app() -> None:
+            bucket = _Bucket(lim.rate_per_s, lim.burst)
+            async for msg in ws:
+                if msg.type != WSMsgType.TEXT:
+                    if msg.type == WSMsgType.BINARY:
+                        await _close(ws, 1003, b"text messages only")
+                    return
+                if not bucket.take():
+                    log.warning("%s: too many messages, connection closed", pid)
+                    await _close(ws, 1008, b"too many messages")
+                    return
+                seen.last_activity = _now()
+                out = self._relay(msg.data, ready.is_set())
+                if out is None:
+                    await _close(ws, 1008, b"bad message")
+                    return
+                if isinstance(out, list):
+                    await _send_json(ws, out)
+                elif out:
+                    stdin.write(out)
+                    await stdin.drain()
+
+        async def drain_stderr() -> None:
+            assert proc.stderr is not None
+            tail = b""
+            while chunk := await proc.stderr.read(65536):
+                tail = (tail + chunk)[-4000:]
+            if tail.strip():
+                log.info("%s app output: %s", pid, tail.decode("utf-8", "replace").strip())
+
+        tasks = [asyncio.ensure_future(t()) for t in (app_to_page, page_to_app, drain_stderr)]
+        try:
+            await asyncio.wait(tasks[:2], return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            stopped_by_server = conn.closing  # the server is going away: the page reconnects, no end page
+            conn.closing = True  # a new tab of this participant may take over once the app is gone
+            release_timer.cancel()
+            release()
+            for t in tasks[:2]:
+                t.cancel()
+            app_ended = (not stopped_by_server and tasks[0].done() and not tasks[0].cancelled()
+                         and tasks[0].exception() is None)
+            if app_ended:
+                with contextlib.suppress(asyncio.TimeoutError):
+                    await asyncio.wait_for(proc.wait(), 2.0)
+                seen.exit_code = proc.returncode
+                seen.state = "ended" if proc.returncode == 0 else f"app error (exit {proc.returncode}, see the log)"
+                with contextlib.suppress(Exception):
+                    await _send_json(ws, ["end", proc.returncode])
+            await stop_app(proc)
+            self.processes.pop(pid, None)
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(tasks[2], 1.0)
+            await asyncio.gather(*tasks, return_exceptions=True)
+
+    async def _wait_for_start(self, conn: Connection) -> bool:
+        """Take a start slot, telling the page its place in the queue meanwhile; ``False`` if the page left."""
+        sem = self.starts
+        if not sem.locked():
+            await sem.acquire()
+            return True
+        self._waiting.append(conn.participant)
+        acquire = asyncio.ensure_future(sem.acquire())
+        gone = asyncio.ensure_future(_closed(conn.ws))
+        try:
+            while True:
+                await _send_json(conn.ws, ["queued", self._waiting.index(conn.participant) + 1])
+                await asyncio.wait({acquire, gone}, timeout=1.0, return_when=asyncio.FIRST_COMPLETED)
+                if acquire.done():
+                    break
+                if gone.done():
+                    acquire.cancel()
+                    return False
+        finally:
+            self._waiting.remove(conn.participant)
+            gone.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await gone
+        if conn.ws.closed:  # the page left just as the slot came: give it back
+            sem.release()
+            return False
+        return True
+
+    def _relay(self, text: str, ready: bool) -> bytes | list[Any] | None:
+        """What one page message becomes: bytes for the app (maybe empty), a reply for the page, or ``None`` for a
+        message that breaks the protocol (the connection is closed)."""
+        try:
+            msg = json.loads(text)
+        except ValueError:
+            return None
+        if not (isinstance(msg, list) and msg and isinstance(msg[0], str)):
+            return None
+        kind, args = msg[0], msg[1:]
+        arg = args[0] if args else None
+        if kind == "ping":
+            return ["pong", arg, time.monotonic() * 1000.0]
+        if kind == "stdin" and isinstance(arg, str):
+            if len(arg) > self.limits.max_stdin_chars:
+                return None
+            return packet(b"D", arg.encode("utf-8", "replace")) if ready else b""
+        if not isinstance(arg, dict):
+            return b"" if kind in ("hello",) else None
+        if kind == "key":
+            if not ready:
+                return b""
+            return meta({"type": "benchlab_key", "key": str(arg.get("key", ""))[:32],
+                         "page_ms": _number(arg.get("page_ms"))})
+        if kind == "onset":
+            return meta({"type": "benchlab_onset", "mark": str(arg.get("mark", ""))[:64],
+                         "page_ms": _number(arg.get("page_ms"))})
+        if kind == "clock":
+            return meta({"type": "benchlab_clock", "offset_ms": _number(arg.get("offset_ms")),
+                         "rtt_ms": _number(arg.get("rtt_ms"))})
+        if kind == "resize":
+            return meta({"type": "resize", "width": _size(arg.get("width")), "height": _size(arg.get("height"), 24)})
+        return b""  # an unknown message from a newer page: ignored
+
+    async def _send(self, conn: Connection, request: web.Request, payload: bytes) -> None:
+        """Terminal output to the page; a page that stops reading is dropped (its app stopped with it)."""
+        transport = request.transport
+        if transport is not None and transport.get_write_buffer_size() > self.limits.max_buffered_bytes:
+            raise ConnectionError("the page stopped reading")
+        await asyncio.wait_for(conn.ws.send_bytes(payload), self.limits.send_timeout_s)
+
+
+class _Bucket:
+    """A token bucket: ``rate`` messages a second on average, ``burst`` at once."""
+
+    def __init__(self, rate: float, burst: float) -> None:
+        self.rate, self.burst, self.level, self.at = rate, burst, burst, time.monotonic()
+
+    def take(self) -> bool:
+        now = time.monotonic()
+        self.level = min(self.burst, self.level + (now - self.at) * self.rate)
+        self.at = now
+        if self.level < 1:
+            return False
+        self.level -= 1
+        return True
+
+
+@web.middleware
+async def _plain_errors(request: web.Request, handler: Callable[[web.Request], Any]) -> web.StreamResponse:
+    """Every error is a plain page: 404 for anything unknown, never a traceback."""
+    try:
+        response: web.StreamResponse = await handler(request)
+        return response
+    except web.HTTPNotFound:
+        return _html(pages.NOT_FOUND, status=404)
+    except web.HTTPMethodNotAllowed:
+        return _html(pages.NOT_FOUND, status=404)
+    except web.HTTPException as exc:
+        if exc.status >= 400:
+            return _html(pages.plain_page("Error", exc.reason or "error"), status=exc.status)
+        raise
+    except asyncio.CancelledError:
+        raise
+    except Exception:
+        log.exception("error serving %s", request.path)
+        return _html(pages.plain_page("Error", "Something went wrong. Please reload the page."), status=500)
+
+
+def _html(text: str, status: int = 200) -> web.Response:
+    return web.Response(text=text, status=status, content_type="text/html",
+                        headers={"Cache-Control": "no-store", "X-Content-Type-Options": "nosniff",
+                                 "Referrer-Policy": "no-referrer", "X-Frame-Options": "DENY"})
+
+
+async def _send_json(ws: web.WebSocketResponse, data: Any) -> None:
+    """A control message to the page; a page that does not take it within 5 s is dropped."""
+    if not ws.closed:
+        try:
+            await asyncio.wait_for(ws.send_str(json.dumps(data)), 5.0)
+        except TimeoutError:
+            _abort(ws)
+        except (ConnectionError, RuntimeError):
+            pass
+
+
+async def _close(ws: web.WebSocketResponse, code: int = 1000, message: bytes = b"") -> None:
+    """Close the WebSocket; a page that does not read is cut off instead of holding the close forever."""
+    if ws.closed:
+        return
+    try:
+        await asyncio.wait_for(ws.close(code=code, message=message), 3.0)
+    except TimeoutError:
+        _abort(ws)
+    except (ConnectionError, RuntimeError):
+        pass
+
+
+def _abort(ws: web.WebSocketResponse) -> None:
+    req = ws._req
+    transport = req.transport if req is not None else None
+    if transport is not None:
+        transport.abort()
+
+
+async def _closed(ws: web.WebSocketResponse) -> None:
+    """Returns when the page goes away while queued (messages meanwhile are ignored: keys are not ready yet)."""
+    async for _ in ws:
+        pass
+
+
+def _size(value: Any, default: int = 80) -> int:
+    try:
+        return max(10, min(400, int(value)))
+    except (TypeError, ValueError):
+        return default
+
+
+def _number(value: Any) -> float | None:
+    return float(value) if isinstance(value, int | float) and not isinstance(value, bool) else None
+
+
+def _now() -> datetime:
+    return datetime.now(UTC)
