@@ -14,7 +14,7 @@ QuestionKey = tuple[int, int]
 
 
 def status_cell(row: QuestionRow, done: bool = False) -> Text:
-    mark = ("☑ " if done else "") + ("✎ " if row.edited else "")
+    mark = "☑ " if done else "✎ " if row.edited else ""  # done (in a curator's queue) says more than edited
     if row.problems:
         return Text(f"{mark}✗ {row.problems}", style="bold red")
     return Text(f"{mark}✓", style="green")
@@ -42,7 +42,7 @@ class FastbookQuestionList(DataTable[Text | str | int]):
     def on_mount(self) -> None:
         self.add_column("Ch", key="ch", width=3)
         self.add_column("Q", key="q", width=3)
-        self.add_column("Status", key="status", width=9)
+        self.add_column("Status", key="status", width=7)
         self.add_column("Question", key="text")
 
     def set_rows(self, rows: list[QuestionRow], *, keep: QuestionKey | None = None) -> None:
