@@ -182,3 +182,48 @@ def test_a_curator_not_in_the_plan_is_a_clear_error(bench_file: Path, dataset: P
     assert code == 2 and out == ""
     assert err.strip() == f"benchlab: error: {plan_file}: curator 'zed' is not in the plan (its curators: ada, bob);" \
                           " give one of them as the curator"
+
+
+async def test_the_launchers_curate_form_opens_the_queue_of_a_plan(
+        bench_file: Path, dataset: Path, plan_file: Path, monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    from textual.widgets import Input
+
+    from benchlab.tui.app import BenchlabApp
+    from benchlab.tui.fastbook.curate_open import CurateOpenScreen
+    from benchlab.tui.fastbook.editor_screen import FastbookCurateScreen
+
+    monkeypatch.setenv("BENCHLAB_DATA_DIR", str(tmp_path / "user-data"))
+    app = BenchlabApp()
+    async with app.run_test(size=(160, 48)) as pilot:
+        await pilot.pause()
+        form = CurateOpenScreen()
+        await app.push_screen(form)
+        await pilot.pause()
+        for name, value in (("benchmark", bench_file), ("chapters", dataset / "chapters"), ("curator", "zed"),
+                            ("plan", plan_file)):
+            form.query_one(f"#f-{name}", Input).value = str(value)
+        await pilot.press("ctrl+o")
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        assert app.screen is form  # zed has no queue in the plan: said beside the field, nothing opened
+        assert "curator 'zed' is not in the plan" in str(form.query_one("#note").render())
+        form.query_one("#f-curator", Input).value = "ada"
+        await pilot.press("ctrl+o")
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, FastbookCurateScreen) and screen.queue is not None
+        assert screen.query_one(FastbookQuestionList).listed == ADA
+        assert "ada: 0 of 3 done" in str(screen.query_one("#status").render())
+
+
+async def test_an_edit_counts_as_touched_not_done(bench_file: Path, dataset: Path, plan_file: Path) -> None:
+    app = build_app(bench_file, dataset / "chapters", (), "ada", plan=plan_file)
+    async with app.run_test(size=(160, 48)) as pilot:
+        await pilot.pause()
+        await pilot.press("tab", "x")  # toggle explicit_context of the first component of ada's first question
+        await pilot.pause()
+        assert editor(app).session.dirty
+        assert "ada: 0 of 3 done" in status(app)
+    saved = json.loads(progress_path_for(bench_file).read_text(encoding="utf-8"))
+    assert saved["curators"]["ada"] == {"done": [], "touched": [list(ADA[0])]}
