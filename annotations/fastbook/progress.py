@@ -81,14 +81,16 @@ class CuratorQueue:
     def progress_text(self) -> str:
         return f"{self.done_count} of {len(self.questions)} done"
 
-    def toggle_done(self, qid: QuestionId) -> bool:
-        """Mark ``qid`` done (or not done any more); saved at once. Returns whether it is now done."""
+    def toggle_done(self, key: tuple[int, int]) -> bool:
+        """Mark ``key`` done (or not done any more); saved at once. Returns whether it is now done."""
+        qid = QuestionId(*key)
         now = qid not in self.done
         (self.done.add if now else self.done.discard)(qid)
         self.save()
         return now
 
-    def touch(self, qid: QuestionId) -> None:
+    def touch(self, key: tuple[int, int]) -> None:
+        qid = QuestionId(*key)
         if qid not in self.touched:
             self.touched.add(qid)
             self.save()
