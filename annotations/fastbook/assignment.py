@@ -3,9 +3,10 @@
 Splitting rule (``make_plan``): the chapters are put in a seeded random order, the questions are listed chapter by
 chapter in that order, and the list is cut into one contiguous block per curator, the blocks differing by at most one
 question. So every curator gets the same share, whole chapters stay with one curator (only the chapters at the at
-most ``curators - 1`` cuts are shared), and a curator reads few chapters. Then an ``overlap`` share of all questions,
-drawn with the same seed, is given to a second curator as well (the one with the fewest such extra questions so far),
-so that agreement can be measured on them (``benchlab compare fastbook``, then merged with ``--review``).
+most ``curators - 1`` cuts are shared), and a curator reads few chapters. Then an ``overlap`` share of all questions
+(an equal number from each curator's block, drawn with the same seed) is given to a second curator as well (the one
+with the fewest questions so far), so that agreement can be measured on them (``benchlab compare
+fastbook``, then merged with ``--review``).
 
 The plan file is ``curator,chapter,question_number`` with that header, one row per (curator, question); read back,
 every problem (unknown question, bad number, duplicate row, missing column) is one error naming the file and line.
@@ -15,6 +16,7 @@ from __future__ import annotations
 
 import csv
 import io
+import itertools
 import random
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
@@ -88,10 +90,16 @@ def make_plan(benchmark: Benchmark, curators: Sequence[str], *, overlap: float =
         given[name] = ordered[start:start + size]
         start += size
     owner = {qid: name for name, qids in given.items() for qid in qids}
-    extras = {name: 0 for name in curators}
-    for qid in rng.sample(ordered, round(overlap * n)):
-        second = min((name for name in curators if name != owner[qid]), key=lambda name: extras[name])
-        extras[second] += 1
+    # Each curator's block gives an equal share of the shared questions, so the totals stay balanced too.
+    shared_total = round(overlap * n)
+    drawn: list[list[QuestionId]] = []
+    for i, name in enumerate(curators):
+        quota = min(len(given[name]), shared_total // k + (1 if i < shared_total % k else 0))
+        drawn.append(rng.sample(given[name], quota))
+    # Taken in turns from each block, so that every curator keeps receiving while giving.
+    picked = [qid for turn in itertools.zip_longest(*drawn) for qid in turn if qid is not None]
+    for qid in picked:
+        second = min((name for name in curators if name != owner[qid]), key=lambda name: len(given[name]))
         given[second].append(qid)
     position = {qid: i for i, qid in enumerate(benchmark.ids())}
     return AssignmentPlan([(name, qid) for name in curators
