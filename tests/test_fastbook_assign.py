@@ -44,7 +44,7 @@ def test_plan_is_balanced_covers_every_question_and_shares_the_overlap(
     assert set(per_question.values()) <= {1, 2}
     assert sum(1 for n in per_question.values() if n == 2) == round(0.3 * len(bench))
     sizes = [len(plan.queue(name)) for name in plan.curators]
-    assert max(sizes) - min(sizes) <= 1, sizes
+    assert max(sizes) - min(sizes) <= 2, sizes  # a tiny sample: a shared question never goes to its owner
     for name in plan.curators:  # a shared question goes to two different curators
         assert len(set(plan.queue(name))) == len(plan.queue(name))
 
@@ -66,6 +66,18 @@ def test_same_seed_same_plan_other_seed_other_plan(tmp_path: Path, capsys: pytes
              for seed in (2, 3, 4)]
     assert first == again
     assert any(text != first for text in other)
+
+
+@pytest.mark.parametrize(("curators", "overlap"), [("ada,bob,cy", "0.2"), ("ada,bob,cy,dee", "0.3")])
+def test_on_the_real_benchmark_every_load_is_within_one(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                                        curators: str, overlap: str) -> None:
+    bench_path = full_data("fastbook-benchmark", "fastbook-benchmark.json")
+    code, err, out = assign(tmp_path, capsys, "--curators", curators, "--overlap", overlap, "--seed", "1",
+                            bench=bench_path)
+    assert code == 0, err
+    plan = read_plan(out)
+    sizes = [len(plan.queue(name)) for name in plan.curators]
+    assert max(sizes) - min(sizes) <= 1, sizes
 
 
 def test_whole_chapters_stay_with_one_curator_without_overlap(tmp_path: Path,
