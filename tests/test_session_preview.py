@@ -151,3 +151,30 @@ async def test_an_existing_session_offers_resume_or_the_next_session_as_buttons(
         await settle(pilot)
         assert isinstance(app.screen, SessionPreviewScreen)
         assert "1 (resuming: 1 of 8 answered)" in screen_text(app)
+
+
+async def test_a_path_field_is_filled_by_browsing(testset: Path, tmp_path: Path) -> None:
+    """Browse… beside the data-set field opens a file picker; the picked file goes into the field."""
+    from benchlab.tui.widgets.path_picker import PathPicker
+
+    app = BenchlabApp(**FAST)
+    async with app.run_test(size=(100, 40)) as pilot:
+        form = await open_form(app, pilot)
+        form.query_one("#f-dataset", Input).value = str(testset)
+        await pilot.click("#browse-dataset")
+        await settle(pilot)
+        assert isinstance(app.screen, PathPicker)
+        for _ in range(20):  # the tree lists the folder in a worker
+            await pilot.pause(0.05)
+            if app.screen.query_one("#tree").root.children:  # type: ignore[attr-defined]
+                break
+        await pilot.press("down", "enter")  # the folder's one file
+        await settle(pilot)
+        assert app.screen is form
+        assert form.query_one("#f-dataset", Input).value == str((testset / "trials.jsonl").resolve())
+        await pilot.click("#browse-out")  # an output folder: folders only, "Use this folder"
+        await settle(pilot)
+        assert isinstance(app.screen, PathPicker) and app.screen.folders_only
+        await pilot.press("escape")
+        await settle(pilot)
+        assert app.screen is form

@@ -15,10 +15,10 @@ from typing import Any
 
 from pydantic import BaseModel
 from textual.app import ComposeResult
-from textual.containers import Vertical
+from textual.containers import Horizontal, Vertical
 from textual.message import Message
 from textual.widget import Widget
-from textual.widgets import Checkbox, Input, Label, Select, Static
+from textual.widgets import Button, Checkbox, Input, Label, Select, Static
 
 from benchlab.annotations.options import OptionInfo, option_infos
 
@@ -113,7 +113,13 @@ class OptionForm(Vertical):
                              allow_blank=info.optional or value not in info.choices, id=f"f-{info.name}")
             else:
                 kind = {"int": "integer", "float": "number"}.get(info.kind, "text") if not info.multiple else "text"
-                yield Input(value=_text(shown), type=kind, id=f"f-{info.name}")  # type: ignore[arg-type]
+                field = Input(value=_text(shown), type=kind, id=f"f-{info.name}")  # type: ignore[arg-type]
+                if info.widget in ("path", "folder") and not info.multiple:
+                    with Horizontal(classes="path-row"):
+                        yield field
+                        yield Button("Browse…", id=f"browse-{info.name}", classes="browse", compact=True)
+                else:
+                    yield field
         if info.help and not info.negate:  # a negated switch's help describes its "--no-..." flag, not the box
             yield Static(_hint(info), classes="field-help", markup=False)
         yield Static("", id=f"f-{info.name}-error", classes="field-error", markup=False)
@@ -199,3 +205,21 @@ class OptionForm(Vertical):
     def on_mount(self) -> None:
         for line in self.query(".field-error"):
             line.display = False
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        """Browse… beside a path field: pick a file or folder; the path goes into the field (still editable)."""
+        name = (event.button.id or "").removeprefix("browse-")
+        info = self.infos.get(name)
+        field = self.field(name)
+        if info is None or not isinstance(field, Input):
+            return
+        event.stop()
+        from benchlab.tui.widgets.path_picker import PathPicker
+
+        def picked(path: Path | None) -> None:
+            if path is not None:
+                field.value = str(path)
+                field.focus()
+
+        start = Path(field.value).expanduser() if field.value.strip() else Path.cwd()
+        self.app.push_screen(PathPicker(info.label, start, folders_only=info.widget == "folder"), picked)
