@@ -175,13 +175,20 @@ class SessionSetupScreen(Screen[None]):
         offending field, which gets the focus (and so scrolls into view)."""
         if self._offer_existing(exc):
             return
-        message = str(exc)
+        message = self._in_form_words(exc)
         self.query_one("#error", Static).update(message)
         self.notify(message, title="Cannot start the session", severity="error", timeout=10)
         field = self._field_of(exc)
         if field is None or not self.form.show_error(field, message):
             self.form.clear_errors()
             self.query_one("#error", Static).scroll_visible(animate=False)
+
+    def _in_form_words(self, exc: BenchlabError) -> str:
+        """The message naming other fields by their labels on this form, where the command line names flags."""
+        if not isinstance(exc, OptionError) or "{" not in exc.problem:
+            return str(exc)
+        labels = {name: f'"{info.label}"' for name, info in self.form.infos.items()}
+        return str(BenchlabError(exc.worded(exc.label, labels), exc.path))
 
     def _field_of(self, exc: BenchlabError) -> str | None:
         """The field an error is about: the one it names, else the path field holding the file it names."""
