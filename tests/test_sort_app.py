@@ -203,7 +203,9 @@ async def test_launcher_runs_a_sort_session_with_its_own_fields(tmp_path: Path) 
         form.query_one("#f-practice", Input).value = "0"
         form.query_one("#f-trials", Input).value = "4"  # one per distance bin at least
         form.query_one("#f-condition", Select).value = "ltm"
-        form.query_one("#f-excerpt_length", Input).value = "1000"
+        await app.workers.wait_for_complete()  # the data set's lengths, offered as choices (issue 12)
+        await settle(pilot)
+        form.query_one("#f-excerpt_length", Select).value = "1000"
         await pilot.press("ctrl+s")
         await app.workers.wait_for_complete()
         await hand_over(app, pilot)

@@ -49,3 +49,24 @@ async def test_the_form_refuses_three_trials_beside_the_field(tmp_path: Path) ->
         await settle(pilot)
         assert any(t.startswith("Scored trials must be at least 4") for t in toasts(app))
         assert app.focused is form.query_one("#f-trials", Input)
+
+
+async def test_excerpt_and_segment_lengths_are_the_data_sets_values(tmp_path: Path) -> None:
+    """Issue 12: segment length was free text; now a choice of what the chosen data set holds, and free entry
+    again where the data set cannot be read (nothing to offer)."""
+    app = BenchlabApp(**FAST)
+    async with app.run_test(size=(100, 40)) as pilot:
+        form = await open_form(app, pilot, "sort")
+        await app.workers.wait_for_complete()
+        await settle(pilot)
+        excerpt = form.query_one("#f-excerpt_length", Select)
+        segment = form.query_one("#f-segment_length", Select)
+        assert [str(o[1]) for o in excerpt._options] == ["250", "1000"]  # the bundled sample's configurations
+        assert [str(o[1]) for o in segment._options] == ["20"]
+        assert excerpt.value == "250" and form.form.raw("excerpt_length") == "250"
+        excerpt.value = "1000"
+        form.query_one("#f-dataset", Input).value = str(tmp_path / "nothing-here")
+        await app.workers.wait_for_complete()
+        await settle(pilot)
+        assert form.query_one("#f-excerpt_length", Input).value == "1000"  # free entry, the value kept
+        assert isinstance(form.form.field("segment_length"), Input)

@@ -17,7 +17,7 @@ from textual.widgets import Button, Checkbox, Footer, Header, Input, Static
 
 from benchlab.annotations.options import OptionError, Options, parse_options
 from benchlab.annotations.session_runner import SessionRunner
-from benchlab.annotations.task import SessionOptions, Task
+from benchlab.annotations.task import DataChoices, SessionOptions, Task
 from benchlab.data.errors import BenchlabError
 from benchlab.tui import form_memory, session_start
 from benchlab.tui.widgets.option_form import FormSection, OptionForm
@@ -62,15 +62,35 @@ class SessionSetupScreen(Screen[None]):
         if participant is not None:
             participant.focus()
         self._update_default_out()
+        self._look_up_choices(self._dataset())
         if self._memory_note:
             self.notify(self._memory_note, severity="warning", timeout=8)
 
     def on_option_form_changed(self, event: OptionForm.Changed) -> None:
         if event.name == "dataset":
             self._update_default_out()
+            self._look_up_choices(self._dataset())
+
+    def _dataset(self) -> str:
+        return str(self.form.raw("dataset") or self.session_task.default_dataset())
+
+    @work(thread=True, exclusive=True, group="data-choices")
+    def _look_up_choices(self, dataset: str) -> None:
+        """The values the data set holds (SORT: excerpt and segment lengths) as choices, off the UI thread (a data
+        set on a network share can be slow to list); free entry where the data set cannot be read."""
+        task = self.session_task
+        if not isinstance(task, DataChoices):
+            return
+        choices = task.data_choices(dataset)
+        self.app.call_from_thread(self.call_later, self._offer_choices, choices)
+
+    async def _offer_choices(self, choices: dict[str, tuple[str, ...]]) -> None:
+        for name, info in self.form.infos.items():
+            if name in self.session_task.plan_options.model_fields and info.kind in ("int", "float", "str"):
+                await self.form.offer_choices(name, choices.get(name, ()))
 
     def _update_default_out(self) -> None:
-        dataset = str(self.form.raw("dataset") or self.session_task.default_dataset())
+        dataset = self._dataset()
         out = self.session_task.default_out(dataset)
         self.query_one("#default-out", Static).update(f"Default output folder: {out}")
 
