@@ -185,10 +185,8 @@ def _one_kill(task: str, index: int, root: Path, rng: random.Random, span: Span,
     tally.torn += torn
     resume = subprocess.run(_cli(task, participant, out, seed, 0.0, "--resume"), capture_output=True, text=True,
                             timeout=600)
-    if resume.returncode != 0 and "nothing to resume" in resume.stderr:
+    if "nothing was recorded yet" in resume.stderr:  # killed before the plan was saved: --resume starts it
         tally.before_plan += 1
-        resume = subprocess.run(_cli(task, participant, out, seed, 0.0), capture_output=True, text=True,
-                                timeout=600)
     elif ended:
         tally.after_end += 1
     else:

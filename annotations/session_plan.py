@@ -106,16 +106,14 @@ def load_or_build_plan(
 ) -> SessionPlan:
     """The saved plan when resuming (it must be this participant's session of this task), else a new plan.
 
+    ``resume`` with no saved plan builds the plan: a session killed during start-up (before its plan was saved)
+    recorded nothing, so it simply starts (the runner says so, see :attr:`SessionRunner.resume_note`).
+
     A started session is never silently replaced: a plan on disk without ``resume`` is refused, naming the way
     out. ``build`` gets the seed (``seed``, or a fresh random one that the plan then records); ``what`` adds the
     design to the refusal (e.g. " (stm, e250/s20)").
     """
-    if resume:
-        if not plan_path.exists():
-            # A session killed before its plan was saved (start-up, consent) recorded nothing: it simply starts.
-            raise OptionError("resume", f"(nothing to resume): session {session} of participant {participant}{what} "
-                              "has not started yet (a session stopped before its first trial saves nothing); start "
-                              "it without {resume}", label="no saved session plan here", path=plan_path, lead=False)
+    if resume and plan_path.exists():
         plan = SessionPlan.load(plan_path)
         if plan.task != task or plan.participant != participant or plan.session != session:
             raise BenchlabError(

@@ -175,6 +175,13 @@ class SessionRunner:
         self.task = task
         self.files = files
         self.text = text or SessionText()
+        #: Set when ``resume`` found no saved plan: the session starts from its first trial, and says so.
+        self.resume_note: str | None = None
+        if resume and not files.plan.exists():
+            resume = False
+            self.resume_note = (f"nothing was recorded yet for session {plan.session} of participant "
+                                f"{plan.participant} (no saved plan: it stopped before its first trial); starting it "
+                                "from the beginning")
         self.resume = resume
         self.simulated = simulated
         self.results_log = task.response_log(files.results, task.item_id_of)

@@ -66,10 +66,11 @@ class StudyRunOptions(Options):
     study: Path | None = option(None, label="Study folder", widget="folder",
                                 help="Run a session of this study (its benchmark, options and arms; "
                                 "benchlab study init makes one).")
-    participant: str | None = option(None, label="Participant id", help="Participant id (with --study).")
-    session: str = option("1", label="Session", help="Session id of this participant (with --study).")
+    participant: str | None = option(None, label="Participant id",
+                                     help="Who this session is for (letters, digits, '.', '-').")
+    session: str = option("1", label="Session", help="Session id of this participant.")
     resume: bool = option(False, label="Resume an interrupted session",
-                          help="Continue an interrupted session of the study (with --study).")
+                          help="Continue this participant's interrupted session of the study.")
     simulate: str | None = option(None, label="Simulated participant", form=False,
                                   help="Pilot the study with a simulated participant (e.g. oracle, random); "
                                   "recorded as a pilot, never pooled with people.")

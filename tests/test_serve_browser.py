@@ -100,6 +100,11 @@ def test_a_whole_worldsense_session_from_a_link(tmp_path: Path, page: Any) -> No
         assert page.evaluate("document.activeElement === document.querySelector('.xterm-helper-textarea')")
         pressed = drive(page, alternate(("1", "2")))
         wait_screen(page, END_TEXT)
+        # the end page: everything is on disk, so closing the tab no longer asks "leave this page?"
+        deadline = time.monotonic() + 5
+        while not page.evaluate("window.benchlabState().ended") and time.monotonic() < deadline:
+            page.wait_for_timeout(50)
+        assert page.evaluate("window.benchlabState().ended")
     finally:
         served.stop()
     out = served.out

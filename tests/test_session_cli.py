@@ -51,7 +51,6 @@ def test_simulated_run_prints_where_the_results_are_and_how_many(testset: Path, 
     (["--participant", "P 1"], "participant id 'P 1' must be"),
     (["--participant", "P1", "--tuples-per-cell", "1"], "--tuples-per-cell must be at least 2"),
     (["--participant", "P1", "--tuples-per-cell", "6"], "has 5 usable tuples"),
-    (["--participant", "P1", "--resume"], "no saved session plan here (nothing to resume)"),
     (["--participant", "P1", "--block-size", "0"], "--block-size must be at least 1"),
 ])
 def test_bad_options_give_one_clear_line(testset: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str],

@@ -65,15 +65,15 @@ def test_worldsense_and_sort_sessions_share_one_folder(tmp_path: Path, capsys: p
     assert code == 0 and "84 of 84" in stdout, err
 
 
-def test_resume_of_a_session_that_never_saved_its_plan_says_to_start_it(tmp_path: Path,
-                                                                        capsys: pytest.CaptureFixture[str]) -> None:
-    """What a kill during start-up leaves (a folder and a lock file, no plan): --resume names the way out, and the
-    way out works."""
+def test_resume_of_a_session_that_never_saved_its_plan_starts_it(tmp_path: Path,
+                                                                  capsys: pytest.CaptureFixture[str]) -> None:
+    """What a kill during start-up leaves (a folder and a lock file, no plan): a scripted --resume starts the
+    session cleanly and says so, rather than a dead end."""
     (tmp_path / "sessions").mkdir()
     (tmp_path / "sessions" / ".human_P3.lock").write_text("123\n")
     base = ["sort", "--participant", "P3", "--out", str(tmp_path), "--simulate", "random", "--trials", "8"]
-    code, _, err = run(capsys, *base, "--resume")
-    assert code == 2 and "nothing to resume" in err and "has not started yet" in err
-    assert "start it without --resume" in err
-    code, out, err = run(capsys, *base)
+    code, out, err = run(capsys, *base, "--resume")
     assert code == 0 and "8 of 8 scored trials recorded" in out, err
+    assert "nothing was recorded yet" in err and "starting it from the beginning" in err
+    code, out, err = run(capsys, *base, "--resume")  # now there is a plan: a real resume, nothing left to do
+    assert code == 0 and "8 of 8 scored trials recorded" in out and "nothing was recorded yet" not in err

@@ -188,10 +188,16 @@ async def _participant_from_launcher(app: BenchlabApp, pilot: Pilot[Any], folder
     assert isinstance(form, StudyOpenScreen)
     form.query_one("#f-study", Input).value = str(folder)
     form.query_one("#f-participant", Input).value = participant
-    form.query_one("#f-resume", Checkbox).value = resume
+    form.query_one("#f-resume", Checkbox).value = False
     await pilot.press("ctrl+s")
     await app.workers.wait_for_complete()
     await pilot.pause()
+    if resume:  # the session exists: the form offers to resume it (or start the next) as buttons
+        assert app.screen is form and form.query_one("#existing").display
+        await pilot.click("#resume-existing")
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        assert "resuming: 1 of 2 answered" in "\n".join(str(w.render()) for w in app.screen.query(Static))
     assert isinstance(app.screen, SessionPreviewScreen)
     text = "\n".join(str(w.render()) for w in app.screen.query(Static))
     arm = text.split("Arm\n", 1)[1].split(" ", 1)[0] if "Arm\n" in text else ""

@@ -24,6 +24,7 @@ from benchlab.tui.driver_choice import app_driver_class
 from benchlab.tui.experimenter_keys import ExperimenterKeys, KeyVerdict, SequenceDetector
 from benchlab.tui.frame_clock import TimedDriver
 from benchlab.tui.key_debounce import KeyDebounce
+from benchlab.tui.screens.end import EndScreen
 from benchlab.tui.screens.experimenter_menu import ExperimenterMenu
 from benchlab.tui.screens.handback import HandbackScreen
 from benchlab.tui.screens.session_summary import SessionSummaryScreen
@@ -212,6 +213,11 @@ class BenchlabApp(CrashSafeApp[list[str]]):
     def action_help_quit(self) -> None:
         if not self.kiosk:
             super().action_help_quit()
+
+    def on_end_screen_closing(self, message: EndScreen.Closing) -> None:
+        """The browser's end page: every answer is on disk, so the page stops warning before the tab closes."""
+        if isinstance(self._driver, WebSessionDriver):
+            self._driver.write_end_marker()
 
     async def on_event(self, event: events.Event) -> None:
         """In kiosk mode every key passes the experimenter's sequence detector first, before any binding or screen:

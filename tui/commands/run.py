@@ -74,6 +74,8 @@ def run_session(task: Task, session: SessionOptions, plan: Any, *, given: Mappin
         runner = task.prepare(session, plan, session_text(task, session, plan))
     except OptionError as exc:
         raise reworded(exc, task.session_options, task.plan_options) from None
+    if runner.resume_note:
+        click.echo(f"benchlab: note: {runner.resume_note}", err=True)
     if given:
         warn_ignored_on_resume(runner, task, given)
     if on_prepared is not None:

@@ -7,6 +7,7 @@ from typing import ClassVar
 from textual import events
 from textual.app import ComposeResult
 from textual.containers import Vertical
+from textual.message import Message
 from textual.widgets import Static
 
 from benchlab.tui.screens.continue_screen import ContinueScreen
@@ -32,6 +33,13 @@ class EndScreen(ContinueScreen):
             yield Static(self.title_text, id="end-title", markup=False)
             yield Static(self.message, id="end-message", markup=False)
             yield Static(self.closing or "Press Enter to close", id="hint", markup=False)
+
+    class Closing(Message):
+        """A browser session's end page is showing: the app tells the page that leaving is fine now."""
+
+    def on_mount(self) -> None:
+        if self.closing is not None:
+            self.post_message(self.Closing())
 
     def on_key(self, event: events.Key) -> None:
         if self.closing is not None:

@@ -20,6 +20,7 @@ from benchlab.annotations.session_runner import SessionRunner
 from benchlab.annotations.task import DataChoices, SessionOptions, Task
 from benchlab.data.errors import BenchlabError
 from benchlab.tui import form_memory, session_start
+from benchlab.tui.widgets.existing_session import ExistingSessionOffer, already_started, next_session_number
 from benchlab.tui.widgets.option_form import FormSection, OptionForm
 
 
@@ -31,15 +32,12 @@ class SessionSetupScreen(Screen[None]):
         super().__init__()
         self.session_task = task
         self._remembered, self._memory_note = form_memory.remembered(task.name)
-        self._next_session = "2"
 
     def compose(self) -> ComposeResult:
         yield Header()
         with VerticalScroll(id="form"):
             yield Static(f"{self.session_task.title} session", id="form-title", markup=False)
-            with Horizontal(id="existing"):  # shown when this participant's session already exists
-                yield Button("Resume it", id="resume-existing", variant="warning")
-                yield Button("New session", id="new-session", variant="primary")
+            yield ExistingSessionOffer(id="existing")  # shown when this participant's session already exists
             yield OptionForm(
                 FormSection(self.session_task.session_options),
                 FormSection(self.session_task.plan_options, heading=f"{self.session_task.title} plan"),
@@ -57,7 +55,6 @@ class SessionSetupScreen(Screen[None]):
         return self.query_one(OptionForm)
 
     def on_mount(self) -> None:
-        self.query_one("#existing").display = False
         participant = self.form.field("participant")
         if participant is not None:
             participant.focus()
@@ -97,8 +94,6 @@ class SessionSetupScreen(Screen[None]):
     def on_button_pressed(self, event: Button.Pressed) -> None:
         if event.button.id == "start":
             self.action_start()
-        elif event.button.id in ("resume-existing", "new-session"):
-            self._continue_existing(resume=event.button.id == "resume-existing")
         elif event.button.id == "back":
             self.app.pop_screen()
 
@@ -147,47 +142,29 @@ class SessionSetupScreen(Screen[None]):
     def _offer_existing(self, exc: BenchlabError) -> bool:
         """This participant's session was already started: offer the two ways on, as buttons at the top of the form
         (the Resume box sat below the fold, and the message spoke of a flag)."""
-        started = isinstance(exc, OptionError) and exc.field == "session" and "already started" in exc.problem
-        row = self.query_one("#existing", Horizontal)
-        row.display = started
-        if not started:
+        offer = self.query_one(ExistingSessionOffer)
+        if not already_started(exc):
+            offer.hide()
             return False
         session = self.form.raw("session") or "1"
-        self._next_session = str(self._next_session_number())
-        self.query_one("#resume-existing", Button).label = f"Resume session {session}"
-        self.query_one("#new-session", Button).label = f"New session {self._next_session}"
-        self.query_one("#error", Static).update(
-            f"Participant {self.form.raw('participant')} already has session {session} here: resume it, or start "
-            f"session {self._next_session}.")
-        self.query_one("#resume-existing", Button).focus()
-        row.scroll_visible(animate=False)
-        return True
-
-    def _next_session_number(self) -> int:
-        """One more than the highest numbered session of this participant and task in the output folder."""
-        from benchlab.annotations.session_status import read_statuses
-
+        participant = self.form.raw("participant")
         out = self.form.raw("out") or str(self.session_task.default_out(
             str(self.form.raw("dataset") or self.session_task.default_dataset())))
-        numbers = [int(s.session) for s in read_statuses(Path(out).expanduser())
-                   if s.participant == self.form.raw("participant") and s.task == self.session_task.name
-                   and s.session.isdigit()]
-        current = self.form.raw("session") or "1"
-        return max([*numbers, int(current) if current.isdigit() else 0]) + 1
+        following = next_session_number(Path(out).expanduser(), participant, self.session_task.name, session)
+        self.query_one("#error", Static).update(
+            f"Participant {participant} already has session {session} here: resume it, or start session "
+            f"{following}.")
+        offer.offer(session, following)
+        return True
 
-    def _continue_existing(self, *, resume: bool) -> None:
-        self.query_one("#existing").display = False
-        if resume:
-            box = self.form.field("resume")
-            if isinstance(box, Checkbox):
-                box.value = True
-        else:
+    def on_existing_session_offer_chosen(self, event: ExistingSessionOffer.Chosen) -> None:
+        box = self.form.field("resume")
+        if isinstance(box, Checkbox):
+            box.value = event.resume
+        if not event.resume:
             field = self.form.field("session")
             if isinstance(field, Input):
-                field.value = self._next_session
-            box = self.form.field("resume")
-            if isinstance(box, Checkbox):
-                box.value = False
+                field.value = event.session
         self.action_start()
 
     def _show_error(self, exc: BenchlabError) -> None:

@@ -12,13 +12,14 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, VerticalScroll
 from textual.screen import Screen
-from textual.widgets import Button, Footer, Header, Static
+from textual.widgets import Button, Checkbox, Footer, Header, Input, Static
 
 from benchlab.annotations.options import OptionError, parse_options
 from benchlab.annotations.study import Study, StudyAssignment, load_study
 from benchlab.annotations.study_commands import StudyRunOptions
 from benchlab.data.errors import BenchlabError
 from benchlab.tui import form_memory, session_start
+from benchlab.tui.widgets.existing_session import ExistingSessionOffer, already_started, next_session_number
 from benchlab.tui.widgets.option_form import FormSection, OptionForm
 
 #: The form memory's key for this screen (it remembers the study folder only).
@@ -37,6 +38,7 @@ class StudyOpenScreen(Screen[None]):
         yield Header()
         with VerticalScroll(id="form"):
             yield Static("Open a study", id="form-title")
+            yield ExistingSessionOffer(id="existing")  # shown when this participant's session already exists
             yield OptionForm(FormSection(StudyRunOptions), defaults=self._remembered, id="options")
             yield Static("", id="study-summary", markup=False)
             yield Static("", id="error", markup=False)
@@ -104,13 +106,34 @@ class StudyOpenScreen(Screen[None]):
         try:
             runner = session_start.prepare(study.task, assignment.session_options, assignment.plan_options)
         except BenchlabError as exc:
-            self.app.call_from_thread(self._failed, exc)
+            self.app.call_from_thread(self._failed, exc, study)
             return
         self.app.call_from_thread(self._ready, study, assignment, runner)
 
-    def _failed(self, exc: BenchlabError) -> None:
+    def _failed(self, exc: BenchlabError, study: Study | None = None) -> None:
         self.query_one("#start", Button).disabled = False
+        offer = self.query_one(ExistingSessionOffer)
+        if study is not None and already_started(exc):
+            session = self.form.raw("session") or "1"
+            participant = self.form.raw("participant")
+            following = next_session_number(study.out, participant, study.task.name, session)
+            self.query_one("#error", Static).update(
+                f"Participant {participant} already has session {session} of this study: resume it, or start "
+                f"session {following}.")
+            offer.offer(session, following)
+            return
+        offer.hide()
         self._show_error(exc)
+
+    def on_existing_session_offer_chosen(self, event: ExistingSessionOffer.Chosen) -> None:
+        box = self.form.field("resume")
+        if isinstance(box, Checkbox):
+            box.value = event.resume
+        if not event.resume:
+            field = self.form.field("session")
+            if isinstance(field, Input):
+                field.value = event.session
+        self.action_start()
 
     def _ready(self, study: Study, assignment: StudyAssignment, runner: Any) -> None:
         self.query_one("#error", Static).update("")

@@ -39,6 +39,8 @@ from benchlab.tui.web.client import ClientState, KeyStamp, WebClientConnected, W
 
 #: The onset marker written right after a stimulus frame; xterm.js ignores OSC 7717 unless the page handles it.
 ONSET_MARKER = "\x1b]7717;onset;{mark}\x07"
+#: Written with the end page: the page stops warning before the tab is closed (everything is on disk).
+END_MARKER = "\x1b]7717;end\x07"
 
 
 def _number(value: object) -> float | None:
@@ -91,6 +93,10 @@ class WebSessionDriver(WebDriver):
         item = self.frame_clock.number(data)
         self.frame_clock.writing(item, get_time())
         super().write(data)
+
+    def write_end_marker(self) -> None:
+        """The session is over: closing the tab now loses nothing, so the page may stop asking."""
+        super().write(END_MARKER)
 
     def write_onset_marker(self, mark: str) -> None:
         """Tell the page (in the same stream, right after the stimulus frame) which stimulus it is painting."""
