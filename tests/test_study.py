@@ -197,7 +197,7 @@ async def _participant_from_launcher(app: BenchlabApp, pilot: Pilot[Any], folder
         await pilot.click("#resume-existing")
         await app.workers.wait_for_complete()
         await pilot.pause()
-        assert "resuming: 1 of 2 answered" in "\n".join(str(w.render()) for w in app.screen.query(Static))
+        assert "resuming: 1 of 4 answered" in "\n".join(str(w.render()) for w in app.screen.query(Static))
     assert isinstance(app.screen, SessionPreviewScreen)
     text = "\n".join(str(w.render()) for w in app.screen.query(Static))
     arm = text.split("Arm\n", 1)[1].split(" ", 1)[0] if "Arm\n" in text else ""
