@@ -63,7 +63,7 @@ def test_every_benchmark_command_of_the_readme_is_generated(capsys: pytest.Captu
                   ("bench", "compare"), ("bench", "booksort"), ("bench", "sort-screen"), ("bench", "fastbook"),
                   ("booksort", "make"), ("booksort", "info"), ("booksort", "check"), ("fastbook", "audit"),
                   ("fastbook", "baseline"), ("fastbook", "oracle"), ("fastbook", "chunks"),
-                  ("fastbook", "import-run"), ("fastbook", "chapters")}
+                  ("fastbook", "import-run"), ("fastbook", "chapters"), ("fastbook", "assign")}
     assert {tuple(_words(c)) for c in ALL} == documented
 
 

@@ -1,5 +1,5 @@
 """fastbook-benchmark's commands, declared once: ``score fastbook``, ``compare fastbook`` (curator agreement),
-``fastbook audit|baseline|oracle|chunks|import-run|chapters`` and ``bench fastbook``.
+``fastbook audit|baseline|oracle|chunks|import-run|chapters|assign`` and ``bench fastbook``.
 
 Everything is checked before anything is written: a malformed benchmark, a missing chapter or a run naming an
 unknown question ends with one ``benchlab: error: <file>:<line>: ...`` line. fastbook has no participant sessions;
@@ -306,6 +306,33 @@ def chapters(opts: NotebooksOptions) -> None:
         raise BenchlabError(f"no fastbook notebooks here (expected e.g. {NOTEBOOK_NAMES[1]})", opts.notebooks)
 
 
+# -- fastbook assign ----------------------------------------------------------------------------------------------
+class AssignOptions(BenchmarkOptions):
+    """``benchlab fastbook assign``."""
+
+    curators: tuple[str, ...] = option(label="Curators", metavar="NAMES",
+                                       help="Curator names, separated by commas (e.g. ada,bob).")
+    overlap: float = option(0.0, label="Overlap", ge=0.0, le=1.0,
+                            help="Share of the questions also given to a second curator, to measure agreement "
+                            "(e.g. 0.2).")
+    seed: int | None = option(None, label="Seed", help="Seed of the chapter order and of the shared questions "
+                              "(same seed, same plan).")
+    out_path: Path = option(label="Plan file", flag="--out", widget="path", metavar="FILE",
+                            help="The plan to write (CSV: curator,chapter,question_number); never overwritten.")
+
+
+def assign(opts: AssignOptions) -> str:
+    from benchlab.annotations.fastbook.assignment import make_plan, parse_curators, write_plan
+
+    curators = parse_curators(opts.curators)
+    _, benchmark = load(opts.benchmark_path)
+    plan = make_plan(benchmark, curators, overlap=opts.overlap, seed=opts.seed)
+    write_plan(opts.out_path, plan)
+    counts = ", ".join(f"{name} {len(plan.queue(name))}" for name in curators)
+    return (f"wrote {opts.out_path}: {len(benchmark)} questions, {len(plan.shared())} shared by two curators; "
+            f"{counts}")
+
+
 # -- bench fastbook ------------------------------------------------------------------------------------------------
 class BenchOptions(ChaptersOptions, BenchmarkOptions):
     """``benchlab bench fastbook``."""
@@ -361,6 +388,13 @@ per method) or a JSON list with one list of passages per question in the benchma
 CHAPTERS = _tool("chapters", "Build chapter_N.txt from the fastbook notebooks with the benchmark's rule, and report "
                  "their chunks.", NotebooksOptions, chapters)
 
+ASSIGN = _tool("assign", """Split the questions between curators: a plan file each curator's editor shows as their queue
+(benchlab curate fastbook --plan PLAN --curator NAME).
+
+Chapters are shuffled (with --seed) and cut into equal contiguous blocks, so whole chapters stay with one curator
+except at the cuts; --overlap gives that share of the questions to a second curator too, to measure agreement
+(compare fastbook) and merge (curate fastbook --review).""", AssignOptions, assign)
+
 BENCH = Command("bench", """Time loading, chunking, scoring one run and auditing every context; compare with the
 reference loop.
 
@@ -368,4 +402,5 @@ Prints medians of --repeat runs. The reference-style scorer calls ftfy on every 
 benchmark's utils.py does; ours normalises each distinct string once.""", BenchOptions, bench, name="fastbook")
 
 #: Every fastbook command (it has no sessions, so no task yet; ``benchlab.tui`` registers these directly).
-COMMANDS: tuple[Command, ...] = (SCORE, COMPARE, AUDIT, BASELINE, ORACLE, CHUNKS, IMPORT_RUN, CHAPTERS, BENCH)
+COMMANDS: tuple[Command, ...] = (SCORE, COMPARE, AUDIT, BASELINE, ORACLE, CHUNKS, IMPORT_RUN, CHAPTERS, ASSIGN,
+                                 BENCH)

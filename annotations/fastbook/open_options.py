@@ -19,6 +19,9 @@ class CurateOpenOptions(Options):
                                     help="Run JSONL files re-scored after every edit.")
     curator: str | None = option(None, label="Curator", help="Your name for the change log (default: "
                                  "$BENCHLAB_CURATOR or $USER).")
+    plan: Path | None = option(None, label="Assignment plan", widget="path",
+                               help="A plan from `benchlab fastbook assign`: show only the curator's queue and "
+                               "their progress (kept in <file>.progress.json).")
 
 
 def working_copy(source: Path, target: Path) -> Path:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from benchlab.annotations.fastbook.curation import CurationSession
+from benchlab.annotations.fastbook.progress import CuratorQueue
 from benchlab.data.fastbook.chapters import Chapter
 from benchlab.data.fastbook.runs import Run
 from benchlab.tui.crash_app import CrashSafeApp
@@ -15,15 +16,16 @@ class CurateFastbookApp(CrashSafeApp[None]):
     TITLE = "benchlab curate fastbook"
 
     def __init__(self, session: CurationSession, chapters: dict[int, Chapter], runs: list[Run] | None = None,
-                 *, k: int = 10) -> None:
+                 *, k: int = 10, queue: CuratorQueue | None = None) -> None:
         super().__init__()
+        self.queue = queue
         self.session = session
         self.chapters = chapters
         self.runs = runs or []
         self.k = k
 
     def on_mount(self) -> None:
-        self.push_screen(FastbookCurateScreen(self.session, self.chapters, self.runs, k=self.k))
+        self.push_screen(FastbookCurateScreen(self.session, self.chapters, self.runs, k=self.k, queue=self.queue))
 
     async def action_quit(self) -> None:
         """ctrl+q asks about unsaved changes like q does (it used to drop them silently)."""

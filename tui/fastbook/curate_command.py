@@ -16,6 +16,7 @@ from benchlab.tui.commands.groups import FORMAT_OPTION, bench, cli
 if TYPE_CHECKING:
     from benchlab.annotations.fastbook.curation import CurationSession
     from benchlab.annotations.fastbook.editor_bench import Figure
+    from benchlab.annotations.fastbook.progress import CuratorQueue
     from benchlab.data.fastbook.chapters import Chapter
     from benchlab.data.fastbook.runs import Run
     from benchlab.tui.fastbook.curate_app import CurateFastbookApp
@@ -35,6 +36,9 @@ def curate() -> None:
 @click.option("--runs", "run_paths", multiple=True, type=click.Path(dir_okay=False, path_type=Path),
               help="Retrieval-run JSONL files to re-score after every edit (repeatable).")
 @click.option("--curator", default=None, help="Your name for the change log (default: $BENCHLAB_CURATOR or $USER).")
+@click.option("--plan", "plan_path", type=click.Path(dir_okay=False, path_type=Path), default=None,
+              help="An assignment plan (benchlab fastbook assign): the list shows only --curator's queue, with "
+                   "progress kept in <file>.progress.json.")
 @click.option("--k", type=click.IntRange(min=1), default=10, show_default=True, help="Cut-off for MRR@k, Recall@k.")
 @click.option("--review", "review", nargs=2, type=click.Path(dir_okay=False, path_type=Path), default=None,
               metavar="A B", help="Review two curators' copies: every disagreement, take A, B or your own, save a "
@@ -42,7 +46,8 @@ def curate() -> None:
 @click.option("--out", "out", type=click.Path(dir_okay=False, path_type=Path), default=None,
               help="With --review: the merged file (default: A's name with .merged before the suffix).")
 def curate_fastbook(benchmark_path: Path | None, chapters_dir: Path | None, run_paths: tuple[Path, ...],
-                    curator: str | None, k: int, review: tuple[Path, Path] | None, out: Path | None) -> None:
+                    curator: str | None, plan_path: Path | None, k: int, review: tuple[Path, Path] | None,
+                    out: Path | None) -> None:
     """Edit the contexts of the fastbook-benchmark: select spans of the chapter text, undo/redo, save safely.
 
     Saves keep the previous file as <file>.bak and refuse to overwrite a file changed on disk since it was
@@ -56,17 +61,29 @@ def curate_fastbook(benchmark_path: Path | None, chapters_dir: Path | None, run_
         return
     if out is not None:
         raise click.UsageError("--out names the merged file of a --review")
-    app = build_app(benchmark_path, chapters_dir, run_paths, curator, k)
+    app = build_app(benchmark_path, chapters_dir, run_paths, curator, k, plan=plan_path)
     app.run()
 
 
 def build_app(benchmark_path: Path | None, chapters_dir: Path | None, run_paths: tuple[Path, ...] | list[Path],
-              curator: str | None, k: int = 10) -> CurateFastbookApp:
+              curator: str | None, k: int = 10, *, plan: Path | None = None) -> CurateFastbookApp:
     """Load everything (raising ``BenchlabError`` on bad input) and return the editor app, not yet running."""
     from benchlab.tui.fastbook.curate_app import CurateFastbookApp
 
     session, chapters, runs = load_editor_inputs(benchmark_path, chapters_dir, run_paths, curator)
-    return CurateFastbookApp(session, chapters, runs, k=k)
+    queue = load_queue(plan, session) if plan is not None else None
+    return CurateFastbookApp(session, chapters, runs, k=k, queue=queue)
+
+
+def load_queue(plan: Path, session: CurationSession) -> CuratorQueue:
+    """The session's curator's queue in ``plan``; progress is saved beside the file, so it must be a writable copy."""
+    from benchlab.annotations.fastbook.progress import CuratorQueue
+    from benchlab.data.errors import BenchlabError
+
+    if not session.writable:
+        raise BenchlabError(f"a plan's progress is kept beside the benchmark file, which is read-only here "
+                            f"({session.read_only_reason}); open your working copy with --benchmark", session.path)
+    return CuratorQueue.open(plan, session.path, session.benchmark, session.curator)
 
 
 def load_editor_inputs(

@@ -130,14 +130,15 @@ class CurateOpenScreen(Screen[None]):
 
     @work(thread=True, exclusive=True)
     def _load(self, opts: CurateOpenOptions) -> None:
-        from benchlab.tui.fastbook.curate_command import load_editor_inputs
+        from benchlab.tui.fastbook.curate_command import load_editor_inputs, load_queue
 
         try:
             inputs = load_editor_inputs(opts.benchmark, opts.chapters, opts.runs, opts.curator)
+            queue = load_queue(opts.plan, inputs[0]) if opts.plan is not None else None
         except BenchlabError as exc:
             self.app.call_from_thread(self._failed, exc)
             return
-        self.app.call_from_thread(self._loaded, inputs)
+        self.app.call_from_thread(self._loaded, (*inputs, queue))
 
     def _failed(self, exc: BenchlabError) -> None:
         self.query_one("#loading").display = False
@@ -151,12 +152,15 @@ class CurateOpenScreen(Screen[None]):
         self.query_one("#open", Button).disabled = False
         self._describe()
         form_memory.remember(MEMORY_KEY, {name: self.form.raw(name) for name in self.form.infos})
-        session, chapters, runs = inputs
-        self.app.push_screen(FastbookCurateScreen(session, chapters, runs, exit_app_on_quit=False))
+        session, chapters, runs, queue = inputs
+        self.app.push_screen(FastbookCurateScreen(session, chapters, runs, exit_app_on_quit=False, queue=queue))
 
     def _error(self, exc: BenchlabError) -> None:
         message = str(exc)
         self.query_one("#note", Static).update(message)
-        field = exc.field if isinstance(exc, OptionError) else ("benchmark" if exc.path is not None else None)
+        field = exc.field if isinstance(exc, OptionError) else None
+        if field is None and exc.path is not None:
+            plan = self.form.raw("plan")
+            field = "plan" if plan and exc.path == Path(plan).expanduser() else "benchmark"
         if not (field and self.form.show_error(field, message)):
             self.notify(message, title="Cannot open the editor", severity="error", timeout=10)

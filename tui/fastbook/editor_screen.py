@@ -38,6 +38,7 @@ from benchlab.annotations.fastbook.context_edits import (
 )
 from benchlab.annotations.fastbook.curation import CurationSession, SaveConflict
 from benchlab.annotations.fastbook.editor_model import CurateModel
+from benchlab.annotations.fastbook.progress import CuratorQueue
 from benchlab.data.errors import BenchlabError
 from benchlab.data.fastbook.benchmark import Question
 from benchlab.data.fastbook.chapters import Chapter
@@ -91,6 +92,9 @@ class FastbookCurateScreen(Screen[None]):
         Binding("slash", "search", "Search", show=False, tooltip="Search the chapter (enter: next match)"),
         Binding("p", "problems_only", "Problems", show=False, tooltip="List only questions with problems"),
         Binding("v", "diff", "Diff", show=False, tooltip="Show every change since the file was opened"),
+        Binding("m", "toggle_done", "Done", tooltip="Mark the question done in your queue (again: not done)"),
+        Binding("t", "toggle_all", "All/queue", show=False,
+                tooltip="List all questions, or only your queue (with an assignment plan)"),
         Binding("q", "quit_editor", "Quit", tooltip="Quit (asks when there are unsaved changes)"),
     ]
     #: Below this size the two panes take turns (``w`` switches): side by side, at 80x24 the edit panel had no
@@ -98,13 +102,15 @@ class FastbookCurateScreen(Screen[None]):
     COMPACT_BELOW = (110, 32)
 
     def __init__(self, session: CurationSession, chapters: dict[int, Chapter], runs: list[Run] | None = None,
-                 *, k: int = 10, exit_app_on_quit: bool = True) -> None:
+                 *, k: int = 10, exit_app_on_quit: bool = True, queue: CuratorQueue | None = None) -> None:
         super().__init__()
         self.session = session
+        #: The curator's queue and done marks when the editor was opened with an assignment plan.
+        self.queue = queue
         self.exit_app_on_quit = exit_app_on_quit
         self.model = CurateModel(session.benchmark, chapters, runs or [], k=k)
         self.k = k
-        self.qid: QuestionId = session.benchmark.questions[0].id
+        self.qid: QuestionId = queue.questions[0] if queue and queue.questions else session.benchmark.questions[0].id
         self._shown_chapter: int | None = None
         self._search = _Search()
         self._message = ""
@@ -149,6 +155,9 @@ class FastbookCurateScreen(Screen[None]):
         self.app.sub_title = f"{self.session.path.name} · curator {self.session.curator}"
         questions = self.query_one(FastbookQuestionList)
         questions.border_title = "Questions (p: problems only)"
+        if self.queue is not None:
+            questions.border_title = f"{self.queue.curator}'s queue (p: problems only, t: all questions)"
+            questions.queue, questions.done = set(self.queue.questions), set(self.queue.done)
         self.query_one("#chapter", ChapterView).border_title = "Chapter"
         questions.set_rows(self.model.rows(), keep=self.qid)
         self._show_question(self.qid)
@@ -227,7 +236,9 @@ class FastbookCurateScreen(Screen[None]):
                          style="bold yellow")
         else:
             state = Text("✓ no unsaved changes", style="green")
-        status = Text.assemble(state, "  ", (self._message, "italic"))
+        progress = Text(f"{self.queue.curator}: {self.queue.progress_text()}  ", style="bold") \
+            if self.queue is not None else Text()
+        status = Text.assemble(progress, state, "  ", (self._message, "italic"))
         self.query_one("#status", Static).update(status)
         self.app.title = ("● " if self.session.dirty else "") + "benchlab curate fastbook"
 
@@ -305,6 +316,11 @@ class FastbookCurateScreen(Screen[None]):
             return False
         self._after_change(edit.qid, focus)
         self._say(edit.describe()[0].upper() + edit.describe()[1:])
+        if self.queue is not None:
+            try:
+                self.queue.touch(edit.qid)
+            except BenchlabError as exc:
+                self._say(f"Progress not saved: {exc}", error=True)
         return True
 
     def _validated(self, text: str, then: Callable[[], object]) -> None:
@@ -650,6 +666,36 @@ class FastbookCurateScreen(Screen[None]):
 
     def action_search(self) -> None:
         self.query_one("#search", Input).focus()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """The queue keys exist only with an assignment plan (hidden from the footer otherwise)."""
+        if action in ("toggle_done", "toggle_all"):
+            return self.queue is not None
+        return True
+
+    def action_toggle_done(self) -> None:
+        if self.queue is None:
+            return
+        if self.qid not in self.queue.questions:
+            self._say(f"Chapter {self.qid[0]} question {self.qid[1]} is not in {self.queue.curator}'s queue; "
+                      "only queued questions are marked done.", warning=True)
+            return
+        try:
+            done = self.queue.toggle_done(self.qid)
+        except BenchlabError as exc:
+            self._say(f"Progress not saved: {exc}", error=True)
+            return
+        self.query_one(FastbookQuestionList).set_done(self.qid, done)
+        self._say(f"Chapter {self.qid[0]} question {self.qid[1]} marked {'done' if done else 'not done'} "
+                  f"({self.queue.progress_text()}).")
+
+    def action_toggle_all(self) -> None:
+        if self.queue is None:
+            return
+        questions = self.query_one(FastbookQuestionList)
+        questions.toggle_show_all(keep=self.qid)
+        which = "all questions" if questions.show_all else f"{self.queue.curator}'s queue"
+        self._say(f"Showing {which} ({len(questions.listed)}).")
 
     def action_problems_only(self) -> None:
         questions = self.query_one(FastbookQuestionList)

@@ -13,8 +13,8 @@ from benchlab.annotations.fastbook.editor_model import QuestionRow
 QuestionKey = tuple[int, int]
 
 
-def status_cell(row: QuestionRow) -> Text:
-    mark = "✎ " if row.edited else ""
+def status_cell(row: QuestionRow, done: bool = False) -> Text:
+    mark = "☑ " if done else "✎ " if row.edited else ""  # done (in a curator's queue) says more than edited
     if row.problems:
         return Text(f"{mark}✗ {row.problems}", style="bold red")
     return Text(f"{mark}✓", style="green")
@@ -34,6 +34,10 @@ class FastbookQuestionList(DataTable[Text | str | int]):
         super().__init__(id=id, cursor_type="row", zebra_stripes=True)
         self._rows: list[QuestionRow] = []
         self.problems_only = False
+        #: A curator's queue (from an assignment plan): only these are listed unless ``show_all``.
+        self.queue: set[QuestionKey] | None = None
+        self.show_all = False
+        self.done: set[QuestionKey] = set()
 
     def on_mount(self) -> None:
         self.add_column("Ch", key="ch", width=3)
@@ -49,6 +53,26 @@ class FastbookQuestionList(DataTable[Text | str | int]):
         self.problems_only = not self.problems_only
         self._refill(keep)
 
+    def set_queue(self, queue: set[QuestionKey], done: set[QuestionKey], keep: QuestionKey | None = None) -> None:
+        self.queue, self.done = queue, done
+        self._refill(keep)
+
+    def toggle_show_all(self, keep: QuestionKey | None = None) -> None:
+        self.show_all = not self.show_all
+        self._refill(keep)
+
+    def set_done(self, qid: QuestionKey, done: bool) -> None:
+        (self.done.add if done else self.done.discard)(qid)
+        key = f"{qid[0]}:{qid[1]}"
+        row = next((r for r in self._rows if r.qid == qid), None)
+        if row is not None and key in self.rows:
+            self.update_cell(key, "status", status_cell(row, done))
+
+    def _wanted(self, row: QuestionRow) -> bool:
+        if self.problems_only and not row.problems:
+            return False
+        return self.queue is None or self.show_all or row.qid in self.queue
+
     def update_row(self, row: QuestionRow) -> None:
         """Refresh one question's status after an edit (its position in the list is kept)."""
         if row in self._rows:
@@ -56,19 +80,20 @@ class FastbookQuestionList(DataTable[Text | str | int]):
         self._rows = [row if r.qid == row.qid else r for r in self._rows]
         key = f"{row.qid[0]}:{row.qid[1]}"
         if key in self.rows:
-            self.update_cell(key, "status", status_cell(row))
+            self.update_cell(key, "status", status_cell(row, row.qid in self.done))
 
     @property
     def listed(self) -> list[QuestionKey]:
-        return [r.qid for r in self._rows if r.problems or not self.problems_only]
+        return [r.qid for r in self._rows if self._wanted(r)]
 
     def _refill(self, keep: QuestionKey | None) -> None:
         self.clear()
         for row in self._rows:
-            if self.problems_only and not row.problems:
+            if not self._wanted(row):
                 continue
             text = " ".join(row.text.split())
-            self.add_row(row.qid[0], row.qid[1], status_cell(row), text, key=f"{row.qid[0]}:{row.qid[1]}")
+            self.add_row(row.qid[0], row.qid[1], status_cell(row, row.qid in self.done), text,
+                         key=f"{row.qid[0]}:{row.qid[1]}")
         if keep is not None and f"{keep[0]}:{keep[1]}" in self.rows:
             self.move_cursor(row=self.get_row_index(f"{keep[0]}:{keep[1]}"))
 
