@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from benchlab.annotations.command_output import err, say
+from benchlab.annotations.command_output import err, note, say
 
 if TYPE_CHECKING:
     from benchlab.annotations.command_options import ComparisonOptions
@@ -17,8 +17,10 @@ if TYPE_CHECKING:
 def check_plot(plot_path: Path | None, formats: Sequence[str] = ()) -> None:
     """Fail on a bad figure path or a missing matplotlib before minutes of bootstrapping, not after."""
     if plot_path is not None:
-        from benchlab.data.analysis.plots import check_plot_path
+        from benchlab.data.analysis.plots import check_plot_path, font_cache_missing
 
+        if font_cache_missing():  # the check imports pyplot, which then builds the cache: say so first
+            note("the first figure on this machine may take a while (matplotlib builds its font cache once)")
         check_plot_path(plot_path, formats)
 
 

@@ -131,6 +131,17 @@ class ChoiceSession(Protocol):
     def prompt(self, item_id: str) -> ChoicePrompt: ...
 
 
+@runtime_checkable
+class DataChoices(Protocol):
+    """A task whose form can offer the values a data set holds (e.g. SORT's excerpt and segment lengths) as a
+    choice instead of free entry. Optional: the form checks ``isinstance(task, DataChoices)``."""
+
+    def data_choices(self, dataset: str) -> dict[str, tuple[str, ...]]:
+        """Plan-option field -> the values present in ``dataset``, read cheaply (file names, not the data); an
+        empty dict when the data set cannot be read that way (the form then keeps free entry)."""
+        ...
+
+
 class Task(Protocol):
     """A benchmark as benchlab runs, scores and compares it (built-in or from a plug-in package)."""
 

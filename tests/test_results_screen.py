@@ -293,3 +293,33 @@ async def test_chart_tab_shows_the_figure_content_with_n_intervals_and_notes(lab
         assert any(lab.startswith("p1, inference (normal) (n=") for lab in monitor.label)
         assert not any("PILOT" in lab for lab in monitor.label)
         assert all(max(y) == pytest.approx(1.0) for y in monitor.y)  # cumulative shares: comparable across n
+
+
+async def test_a_spinner_shows_while_the_comparison_computes(lab: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 12: waits over ~0.5 s show progress; the comparison takes seconds with a full test set."""
+    import threading
+
+    release = threading.Event()
+    real = ResultsScreen.source.fget  # type: ignore[attr-defined]
+
+    class Slow:
+        def __init__(self, source: Any) -> None:
+            self.inner = source
+            self.testset_label = source.testset_label
+
+        def watched(self, *args: Any) -> Any:
+            return self.inner.watched(*args)
+
+        def build(self, *args: Any) -> Any:
+            release.wait(30)
+            return self.inner.build(*args)
+
+    monkeypatch.setattr(ResultsScreen, "source", property(lambda self: Slow(real(self))))
+    screen = make_screen()
+    async with Host(screen).run_test(size=(140, 45)) as pilot:
+        await pilot.pause(0.2)
+        busy = screen.query_one("#busy")
+        assert screen._loading and busy.display and busy.region.area > 0
+        release.set()
+        await settle(screen, pilot)
+        assert not busy.display

@@ -33,7 +33,7 @@ from web_browser import (
 
 pytestmark = pytest.mark.slow
 
-SORT_PLAN = ["--trials", "2", "--practice", "1", "--block-size", "2", "--condition", "stm", "--seed", "3"]
+SORT_PLAN = ["--trials", "4", "--practice", "1", "--block-size", "2", "--condition", "stm", "--seed", "3"]
 
 
 @pytest.fixture(scope="module")
@@ -137,7 +137,7 @@ def test_a_whole_sort_stm_session_from_a_link(tmp_path: Path, page: Any) -> None
     out = served.out
     with open(out / "results" / "250-s20-human_P01_results.csv") as handle:
         rows = list(csv.DictReader(handle))
-    assert len(rows) == 2 and [r["answer"] for r in rows] == [k.upper() for k in pressed[1:]]
+    assert len(rows) == 4 and [r["answer"] for r in rows] == [k.upper() for k in pressed[1:]]
     reference = simulated("sort", tmp_path / "terminal", SORT_PLAN)
     with open(reference / "results" / "250-s20-human_P01_results.csv") as handle:
         terminal = next(csv.reader(handle))

@@ -80,7 +80,7 @@ async def test_worldsense_record_marks_an_interrupted_trial(tmp_path: Path) -> N
 
 def sort_app(out: Path, **extra: str) -> BenchlabApp:
     task = registry().get("sort")
-    runner = prepare_session(task, participant="P01", out=str(out), seed=5, practice=0, trials=2,
+    runner = prepare_session(task, participant="P01", out=str(out), seed=5, practice=0, trials=4,
                              no_instructions=True, excerpt_length=250, segment_length=20, **extra)
     return BenchlabApp(session=(runner, task), **FAST)
 

@@ -11,11 +11,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from session_helpers import write_testset
 
+from benchlab.annotations.options import OptionError
 from benchlab.annotations.session_plan import SessionPlan
 from benchlab.annotations.worldsense.plan import WorldSensePlanOptions, build_worldsense_plan, spaced_shuffle
 from benchlab.data.errors import BenchlabError
 from benchlab.data.worldsense.loader import load_trials
 from benchlab.data.worldsense.records import Trial
+from benchlab.tui.commands.declared import reworded
 
 
 @pytest.fixture(scope="module")
@@ -138,8 +140,11 @@ def test_plan_is_saved_and_loaded_exactly(trials: list[Trial], tmp_path: Path) -
 def test_impossible_gap_is_a_clear_error() -> None:
     items = ["a1", "a2", "a3", "b1"]
     group = {"a1": "a", "a2": "a", "a3": "a", "b1": "b"}
-    with pytest.raises(BenchlabError, match="lower --min-gap"):
+    with pytest.raises(OptionError) as raised:
         spaced_shuffle(items, group, 1, random.Random(0), attempts=50)
+    # the command line still names the flag; the form names the field (issue 12: errors in the form's words)
+    assert "lower --min-gap" in str(reworded(raised.value, WorldSensePlanOptions))
+    assert raised.value.field == "min_gap" and "--" not in str(raised.value)
 
 
 @settings(max_examples=60, deadline=None)

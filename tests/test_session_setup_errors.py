@@ -96,3 +96,47 @@ async def test_sort_form_errors_point_at_the_sort_field(tmp_path: Path) -> None:
         assert any("practice" in t.lower() and "must be a whole number" in t for t in toasts(app))
         field = form.query_one("#f-practice", Input)
         assert app.focused is field and on_screen(app, field)
+
+
+async def test_worldsense_plan_errors_speak_the_forms_words(tmp_path: Path) -> None:
+    """Issue 12: "lower --practice or --tuples-per-cell" on the form: the form names its own fields."""
+    from session_helpers import write_testset
+
+    testset = write_testset(tmp_path / "ts", tuples_per_cell=4)
+    app = BenchlabApp(**FAST)
+    async with app.run_test(size=(100, 40)) as pilot:
+        form = await open_form(app, pilot, "worldsense")
+        form.query_one("#f-dataset", Input).value = str(testset)
+        form.query_one("#f-participant", Input).value = "P01"
+        form.query_one("#f-out", Input).value = str(tmp_path / "out")
+        form.query_one("#f-tuples_per_cell", Input).value = "4"
+        form.query_one("#f-practice", Input).value = "2"
+        await settle(pilot)
+        await pilot.press("ctrl+s")
+        await app.workers.wait_for_complete()
+        await settle(pilot)
+        message = toasts(app)[-1]
+        assert '"Practice trials"' in message and '"Tuples per (problem, size) cell"' in message
+        assert "--" not in message
+        assert app.focused is form.query_one("#f-practice", Input)
+        form.query_one("#f-tuples_per_cell", Input).value = "5"
+        await pilot.press("ctrl+s")
+        await app.workers.wait_for_complete()
+        await settle(pilot)
+        message = toasts(app)[-1]
+        assert "has 4 usable tuples" in message and '"Tuples per (problem, size) cell"' in message
+        assert "--" not in message and app.focused is form.query_one("#f-tuples_per_cell", Input)
+
+
+def test_the_command_line_still_names_the_flags(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from session_helpers import write_testset
+
+    from benchlab.tui.cli import main
+
+    testset = write_testset(tmp_path / "ts", tuples_per_cell=4)
+    with pytest.raises(SystemExit) as exited:
+        main(["run", "worldsense", "--testset", str(testset), "--participant", "P01", "--out",
+              str(tmp_path / "out"), "--tuples-per-cell", "4", "--practice", "2", "--simulate", "oracle"])
+    code = exited.value.code
+    err = capsys.readouterr().err
+    assert code == 2 and "lower --practice or --tuples-per-cell" in err and err.startswith("benchlab: error: ")

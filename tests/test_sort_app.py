@@ -135,7 +135,7 @@ async def test_stm_session_end_to_end_with_practice_breaks_and_timing(tmp_path: 
 
 async def test_mouse_click_answers_and_min_reading_time_holds_enter(tmp_path: Path) -> None:
     out = tmp_path / "out"
-    app = make_app(out, trials=1, min_reading="30")
+    app = make_app(out, trials=4, min_reading="30")
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
         screen = app.screen
@@ -156,7 +156,7 @@ async def test_mouse_click_answers_and_min_reading_time_holds_enter(tmp_path: Pa
 
 async def test_delay_screen_then_question_and_max_reading_timeout(tmp_path: Path) -> None:
     out = tmp_path / "out"
-    app = make_app(out, trials=1, delay=1.0, max_reading="0.5")
+    app = make_app(out, trials=4, delay=1.0, max_reading="0.5")
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
         screen = app.screen
@@ -201,9 +201,11 @@ async def test_launcher_runs_a_sort_session_with_its_own_fields(tmp_path: Path) 
         form.query_one("#f-participant", Input).value = "L1"
         form.query_one("#f-out", Input).value = str(tmp_path / "out")
         form.query_one("#f-practice", Input).value = "0"
-        form.query_one("#f-trials", Input).value = "2"
+        form.query_one("#f-trials", Input).value = "4"  # one per distance bin at least
         form.query_one("#f-condition", Select).value = "ltm"
-        form.query_one("#f-excerpt_length", Input).value = "1000"
+        await app.workers.wait_for_complete()  # the data set's lengths, offered as choices (issue 12)
+        await settle(pilot)
+        form.query_one("#f-excerpt_length", Select).value = "1000"
         await pilot.press("ctrl+s")
         await app.workers.wait_for_complete()
         await hand_over(app, pilot)

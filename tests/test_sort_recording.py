@@ -20,7 +20,7 @@ from benchlab.tui.sort.trial_screen import SortTrialScreen
 FAST = {"guard_s": 0.0, "min_rt_s": 0.0, "repeat_window_s": 0.0}
 
 
-def _app(out: Path, *, condition: str = "stm", excerpt_length: int = 1000, trials: int = 3) -> BenchlabApp:
+def _app(out: Path, *, condition: str = "stm", excerpt_length: int = 1000, trials: int = 4) -> BenchlabApp:
     task = registry().get("sort")
     runner = prepare_session(task, participant="P01", out=str(out), seed=11, practice=0, block_size=10, trials=trials,
                              no_instructions=True, excerpt_length=excerpt_length, segment_length=20,
@@ -88,7 +88,7 @@ async def test_stm_records_reading_time_and_the_share_of_the_excerpt_seen(tmp_pa
 
 async def test_ltm_records_no_share_seen(tmp_path: Path) -> None:
     out = tmp_path / "out"
-    app = _app(out, condition="ltm", excerpt_length=250, trials=1)
+    app = _app(out, condition="ltm", excerpt_length=250, trials=4)
     async with app.run_test(size=(100, 30)) as pilot:
         await _settle(pilot)
         await pilot.press("a")
@@ -100,7 +100,7 @@ async def test_ltm_records_no_share_seen(tmp_path: Path) -> None:
 async def test_a_skipped_trial_records_no_response_time(tmp_path: Path) -> None:
     """QA: a skipped trial recorded rt_ms = the time until the experimenter skipped it."""
     out = tmp_path / "out"
-    app = _app(out, condition="ltm", excerpt_length=250, trials=2)
+    app = _app(out, condition="ltm", excerpt_length=250, trials=4)
     async with app.run_test(size=(100, 30)) as pilot:
         await _settle(pilot)
         await pilot.pause(0.2)  # the question has been on screen for a while

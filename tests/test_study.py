@@ -155,7 +155,7 @@ title = "Order memory, lab day"
 benchmark = "sort"
 
 [options]
-trials = 2
+trials = 4
 practice = 0
 no_instructions = true
 
@@ -170,7 +170,7 @@ options = { condition = "ltm" }
 
 
 async def _participant_from_launcher(app: BenchlabApp, pilot: Pilot[Any], folder: Path, participant: str, *,
-                                     resume: bool = False, answer: int = 2) -> str:
+                                     resume: bool = False, answer: int = 4) -> str:
     """Open study -> folder and id -> preview -> the participant answers ``answer`` trials; the preview's arm."""
     from textual.widgets import Checkbox, Input, OptionList, Static
 
@@ -197,7 +197,7 @@ async def _participant_from_launcher(app: BenchlabApp, pilot: Pilot[Any], folder
         await pilot.click("#resume-existing")
         await app.workers.wait_for_complete()
         await pilot.pause()
-        assert "resuming: 1 of 2 answered" in "\n".join(str(w.render()) for w in app.screen.query(Static))
+        assert "resuming: 1 of 4 answered" in "\n".join(str(w.render()) for w in app.screen.query(Static))
     assert isinstance(app.screen, SessionPreviewScreen)
     text = "\n".join(str(w.render()) for w in app.screen.query(Static))
     arm = text.split("Arm\n", 1)[1].split(" ", 1)[0] if "Arm\n" in text else ""
@@ -246,12 +246,13 @@ async def test_a_lab_day_from_a_study_file_runs_from_the_launcher_without_a_flag
         await _back_to_launcher(app, pilot, abort=True)  # P02 has to stop after one trial
         assert await _participant_from_launcher(app, pilot, folder, "P03") == "stm"
         await _back_to_launcher(app, pilot)
-        # P02 comes back: the same arm, the remaining trial only
-        assert await _participant_from_launcher(app, pilot, folder, "P02", resume=True, answer=1) == "ltm"
+        # P02 comes back: the same arm, the remaining three trials only
+        assert await _participant_from_launcher(app, pilot, folder, "P02", resume=True, answer=3) == "ltm"
         await _back_to_launcher(app, pilot)
     results = folder / "results"
     counts = {p: len(pd.read_csv(results / f"250-s20-human_{p}_results.csv")) for p in ("P01", "P02", "P03")}
-    assert counts == {"P01": 2, "P02": 2, "P03": 2}  # P02: one before the break-off, one after, no duplicate
+    # (4 trials: one per distance bin at least, issue 12) P02: one before the break-off, three after, no duplicate
+    assert counts == {"P01": 4, "P02": 4, "P03": 4}
     study = load_study(folder, registry())
     assert [(r["participant"], r["arm"]) for r in study.assignments()] == [("P01", "stm"), ("P02", "ltm"),
                                                                            ("P03", "stm")]

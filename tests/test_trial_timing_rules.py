@@ -59,7 +59,7 @@ async def test_choice_trial_onset_is_the_first_frame_write_and_the_rt_counts_fro
 async def test_sort_trial_stamps_excerpt_then_question_and_nothing_during_the_delay(tmp_path: Path) -> None:
     out = tmp_path / "out"
     task = registry().get("sort")
-    runner = prepare_session(task, participant="P01", out=str(out), seed=7, practice=0, block_size=10, trials=2,
+    runner = prepare_session(task, participant="P01", out=str(out), seed=7, practice=0, block_size=10, trials=4,
                              no_instructions=True, excerpt_length=250, segment_length=20, condition="stm",
                              delay_s=0.3)
     app = BenchlabApp(session=(runner, task), **FAST)

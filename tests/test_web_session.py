@@ -164,7 +164,7 @@ def test_sigterm_logs_disconnected_before_the_app_exits_and_the_status_shows_it(
 
 def test_sort_excerpt_and_segments_each_get_a_marker_after_their_frame(tmp_path: Path) -> None:
     out = tmp_path / "out"
-    app = WebApp(["sort", "--participant", "S1", "--out", str(out), "--practice", "0", "--trials", "2", "--seed", "3",
+    app = WebApp(["sort", "--participant", "S1", "--out", str(out), "--practice", "0", "--trials", "4", "--seed", "3",
                   "--no-instructions"], cwd=tmp_path)
     try:
         excerpt, pos = app.next_onset()

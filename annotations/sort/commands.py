@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Literal
 
 from benchlab.annotations.command_options import ComparisonOptions, FormatOptions
 from benchlab.annotations.command_output import err, say, warn
+from benchlab.annotations.command_status import count_files, files, working
 from benchlab.annotations.options import Options, option
 from benchlab.annotations.task import Command, ToolGroup
 from benchlab.data.errors import BenchlabError
@@ -21,6 +22,8 @@ if TYPE_CHECKING:
     from benchlab.data.sort.books import PreparedBook
     from benchlab.data.sort.records import BookSortRecord
 
+#: The results files the SORT readers take from a folder (searched recursively).
+RESULTS_GLOB = "*_results.csv"
 BOOKSORT = ToolGroup("booksort", "BookSORT / SORT data: make trials from any text, check and describe data sets.")
 
 
@@ -40,7 +43,9 @@ def score(opts: ScoreOptions) -> str:
     from benchlab.data.sort.scoring import score_paths
     from benchlab.data.tables import render
 
-    return render(score_paths(opts.paths, opts.include_practice, on_warning=warn), opts.fmt)
+    with working(f"reading {files(count_files(opts.paths, RESULTS_GLOB))}, scoring..."):
+        tables = score_paths(opts.paths, opts.include_practice, on_warning=warn)
+    return render(tables, opts.fmt)
 
 
 # -- compare sort --------------------------------------------------------------------------------------------------
@@ -61,9 +66,12 @@ def compare(opts: CompareOptions) -> None:
     from benchlab.data.sort.compare import compare_sort
 
     check_plot(opts.plot_path, opts.plot_formats)
-    comp = compare_sort(list(opts.paths), criterion=opts.criterion(), exclude_flagged=opts.exclude_flagged,
-                        n_boot=opts.n_boot, seed=opts.seed, by_bin=not opts.no_bins,
-                        participant_tests=not opts.no_participant_tests, include_simulated=opts.include_simulated)
+    with working(f"reading {files(count_files(opts.paths, RESULTS_GLOB))}, bootstrapping ({opts.n_boot} "
+                 "resamples)..."):
+        comp = compare_sort(list(opts.paths), criterion=opts.criterion(), exclude_flagged=opts.exclude_flagged,
+                            n_boot=opts.n_boot, seed=opts.seed, by_bin=not opts.no_bins,
+                            participant_tests=not opts.no_participant_tests,
+                            include_simulated=opts.include_simulated)
     emit_comparison(comp, opts)
 
 

@@ -11,9 +11,13 @@ from typing import Any, Literal
 from pydantic import field_validator, model_validator
 
 from benchlab.annotations.options import OptionError, Options, option
+from benchlab.data.sort.records import distance_bin_edges
 
 Condition = Literal["stm", "ltm"]
 Design = Literal["excerpt", "whole-book"]
+#: The whole-book design's gap bins (``len(benchlab.data.sort.whole_book.GAP_EDGES) - 1``, a test checks; not
+#: imported, as that module loads scipy and this one is read to build the command line).
+WHOLE_BOOK_BINS = 8
 
 
 class SortPlanOptions(Options):
@@ -67,7 +71,18 @@ class SortPlanOptions(Options):
         if self.design == "whole-book" and self.condition != "ltm":
             raise OptionError("design", "is a long-term memory design: its excerpt is the whole book (use it with "
                               "{condition} ltm)", label="the whole-book design", lead=False)
+        bins = self.bins()
+        if self.trials < bins:  # fewer, and some bin gets no trial: the design factor is not measured
+            kind = "gap" if self.design == "whole-book" else "distance"
+            raise OptionError("trials", f"must be at least {bins}: scored trials are spread evenly over the {bins} "
+                              f"{kind} bins, at least one in each", label="Scored trials")
         return self
+
+    def bins(self) -> int:
+        """How many bins the scored trials are spread over: an excerpt's distance bins, or the book's gap bins."""
+        if self.design == "whole-book":
+            return WHOLE_BOOK_BINS
+        return len(distance_bin_edges(self.excerpt_length, self.segment_length)) - 1
 
     def config(self) -> dict[str, Any]:
         return {"condition": self.condition, **({"design": self.design} if self.design != "excerpt" else {}),

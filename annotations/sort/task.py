@@ -124,6 +124,23 @@ class SortTaskDeclaration:
                                      out=out, seed=session.seed, resume=session.resume, options=plan)
         return prepare_sort_session(test, validation, request, text=text, simulated=session.simulate)
 
+    def data_choices(self, dataset: str) -> dict[str, tuple[str, ...]]:
+        """The excerpt and segment lengths of ``dataset``, from its file names (``test_e250_s20.parquet``,
+        ``segments_250-s20-n110.csv``): the form offers them as choices. Nothing when a file's name does not say
+        its configuration (reading the data to find out would take seconds) or the data set cannot be read."""
+        from benchlab.data.sort.loaders import discover
+
+        try:
+            sources = discover(dataset)
+        except (BenchlabError, OSError):
+            return {}
+        excerpts = {s.excerpt_length for s in sources}
+        segments = {s.segment_length for s in sources}
+        if None in excerpts or None in segments:
+            return {}
+        return {"excerpt_length": tuple(str(n) for n in sorted(e for e in excerpts if e is not None)),
+                "segment_length": tuple(str(n) for n in sorted(s for s in segments if s is not None))}
+
     def design_dataset(self, dataset: str, plan: SortPlanOptions) -> str:
         """The data a design runs on: the bundled excerpt sample stands for its whole-book twin (the launcher form
         fills the default data set in before the design is chosen)."""

@@ -14,9 +14,13 @@ from pydantic import field_validator
 
 from benchlab.annotations.command_options import BootOptions, ComparisonOptions, FormatOptions
 from benchlab.annotations.command_output import err, say, warn
+from benchlab.annotations.command_status import count_files, files, working
 from benchlab.annotations.options import Options, option
 from benchlab.annotations.task import Command
 from benchlab.data.errors import BenchlabError
+
+#: The results files the WorldSense readers take from a folder (searched recursively).
+RESULTS_GLOB = "*___results.jsonl*"
 
 FetchPart = Literal["test_set", "other_tests", "training_set"]
 
@@ -94,8 +98,9 @@ def score(opts: ScoreOptions) -> None:
     if tuples_out is not None and tuples_out.is_dir():
         raise BenchlabError("--tuples-out is a folder; give a file name", tuples_out)
     dirs = list(opts.results_dirs) or [testset / "results"]
-    tables = score_worldsense(read_trial_columns(testset, cache=not opts.no_cache),
-                              load_results_dirs(dirs, cache=not opts.no_cache), on_warning=warn)
+    with working(f"reading the test set and {files(count_files(dirs, RESULTS_GLOB))} of results, scoring..."):
+        tables = score_worldsense(read_trial_columns(testset, cache=not opts.no_cache),
+                                  load_results_dirs(dirs, cache=not opts.no_cache), on_warning=warn)
     say(render(tables.tables(), opts.fmt).removesuffix("\n"))
     if tuples_out is not None:
         atomic_write_text(tuples_out, tables.tuples.to_csv(index=False))
@@ -196,10 +201,12 @@ def compare(opts: CompareOptions) -> None:
         if default.is_dir():
             err(f"human results: {default} (the sessions' default output folder)")
             results = (default,)
-    comp = compare_worldsense(testset, list(results), include_published=not opts.no_published,
-                              criterion=opts.criterion(), exclude_flagged=opts.exclude_flagged, n_boot=opts.n_boot,
-                              seed=opts.seed, ci=opts.ci, participant_tests=opts.participant_tests,
-                              include_simulated=opts.include_simulated)
+    with working(f"reading {files(count_files(results, RESULTS_GLOB))} of results, bootstrapping "
+                 f"({opts.n_boot} resamples)..."):
+        comp = compare_worldsense(testset, list(results), include_published=not opts.no_published,
+                                  criterion=opts.criterion(), exclude_flagged=opts.exclude_flagged,
+                                  n_boot=opts.n_boot, seed=opts.seed, ci=opts.ci,
+                                  participant_tests=opts.participant_tests, include_simulated=opts.include_simulated)
     emit_comparison(comp, opts)
 
 

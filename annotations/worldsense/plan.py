@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Hashable, Iterable, Sequence
+from pathlib import Path
 
 from pydantic import field_validator, model_validator
 
@@ -83,9 +84,9 @@ def build_worldsense_plan(
     mine, unassigned = _assign(cells, excluded, opts, roster, roster.index(participant), seed, dataset)
     practice = _pick_practice(unassigned, tuples, opts.practice, random.Random(f"benchlab/worldsense/practice/{seed}"))
     if len(practice) < opts.practice:
-        raise BenchlabError(
-            f"only {len(practice)} tuples are left outside the scored set for {opts.practice} practice trials; "
-            "lower --practice or --tuples-per-cell", dataset,
+        raise OptionError(
+            "practice", f"has only {len(practice)} tuples left outside the scored set for {opts.practice} practice "
+            "trials; lower {practice} or {tuples_per_cell}", label="the test set", lead=False, path=Path(dataset),
         )
     items: list[str] = []
     group: dict[str, str] = {}
@@ -135,10 +136,10 @@ def _assign(cells: dict[Cell, list[str]], excluded: set[str], opts: WorldSensePl
         if len(available) < need:
             who = f" x {len(roster)} participants" if len(roster) > 1 else ""
             left = f" ({len(pool) - len(available)} already answered in earlier sessions)" if excluded else ""
-            raise BenchlabError(
-                f"cell {cell[0]} size {cell[1]} has {len(available)} usable tuples{left}; "
-                f"{opts.tuples_per_cell} per cell{who} need {need}. Lower --tuples-per-cell or use a larger test set",
-                dataset,
+            raise OptionError(
+                "tuples_per_cell", f"{cell[0]} size {cell[1]} has {len(available)} usable tuples{left}; "
+                f"{opts.tuples_per_cell} per cell{who} need {need}. Lower {{tuples_per_cell}} or use a larger test "
+                "set", label="cell", lead=False, path=Path(dataset),
             )
         mine.extend(available[slot * opts.tuples_per_cell:(slot + 1) * opts.tuples_per_cell])
         unassigned[cell] = available[need:]
@@ -197,7 +198,7 @@ def spaced_shuffle(
         else:
             return order
     biggest = max((len(m) for m in grouped.values()), default=0)
-    raise BenchlabError(
-        f"cannot order {len(items)} trials so that the {biggest} items of a tuple are at least {need} trials apart; "
-        "lower --min-gap or sample more tuples"
+    raise OptionError(
+        "min_gap", f"cannot order {len(items)} trials so that the {biggest} items of a tuple are at least {need} "
+        "trials apart; lower {min_gap} or sample more tuples", label="the plan", lead=False,
     )

@@ -56,6 +56,34 @@ MAX_ROWS = {"column": 8, "page": 10}  # conditions per panel before a panel is s
 STYLES = {"column": Style(3.5, 8.0, 6.5, 0.16, 1), "page": Style(7.0, 9.0, 7.0, 0.17, 2)}
 
 
+def _checkout() -> Path | None:
+    """The source checkout benchlab runs from (an editable install), or ``None`` when installed from an index:
+    there ``pip install 'benchlab[plot]'`` would fetch a second benchlab instead of adding matplotlib."""
+    root = Path(__file__).resolve().parents[2]  # data/analysis/plots.py -> the checkout's root
+    return root if (root / "pyproject.toml").is_file() else None
+
+
+def install_hint() -> str:
+    """How to add matplotlib, in words that work where benchlab is installed."""
+    root = _checkout()
+    if root is not None:
+        return (f"in the checkout {root}: pip install -e '.[plot]'; from an index: pip install 'benchlab[plot]'")
+    return "pip install 'benchlab[plot]'"
+
+
+def font_cache_missing() -> bool:
+    """True when matplotlib has no font list cached yet: its first figure then scans every font on the machine
+    (26 s seen on a fresh machine). Only ``matplotlib`` itself is imported (not pyplot, which builds the cache)."""
+    try:
+        import matplotlib
+    except ImportError:
+        return False
+    try:
+        return not any(Path(matplotlib.get_cachedir()).glob("fontlist-v*.json"))
+    except OSError:
+        return True
+
+
 def _pyplot() -> Any:
     try:
         import matplotlib
@@ -63,9 +91,7 @@ def _pyplot() -> Any:
         matplotlib.use("Agg", force=True)
         import matplotlib.pyplot as plt
     except ImportError as exc:
-        raise BenchlabError(
-            "figures need matplotlib: install the plot extra (pip install 'benchlab[plot]')"
-        ) from exc
+        raise BenchlabError(f"figures need matplotlib: install the plot extra ({install_hint()})") from exc
     return plt
 
 

@@ -24,6 +24,7 @@ from textual.widgets import (
     Footer,
     Input,
     Label,
+    LoadingIndicator,
     Select,
     Static,
     Switch,
@@ -140,7 +141,9 @@ class ResultsScreen(Screen[None]):
             yield Button("Load", id="load", variant="primary")
             yield Label("live", id="live-label")
             yield Switch(self.initial_live, id="live")
-        yield Static("Pick a benchmark and a results folder, then Load.", id="status", markup=False)
+        with Horizontal(id="status-row"):
+            yield Static("Pick a benchmark and a results folder, then Load.", id="status", markup=False)
+            yield LoadingIndicator(id="busy")  # a comparison takes seconds: show that something is happening
         with TabbedContent(id="tabs"):
             with TabPane("Tables", id="tab-tables"), VerticalScroll():
                 yield Static("", classes="caption", id="cap-accuracy", markup=False)
@@ -177,6 +180,7 @@ class ResultsScreen(Screen[None]):
         yield Footer()
 
     def on_mount(self) -> None:
+        self.query_one("#busy").display = False
         self._sync_testset_field()
         self.set_interval(self.POLL_SECONDS, self._poll, name="results-poll")
         if Path(self.query_one("#results", Input).value).expanduser().exists():
@@ -267,7 +271,7 @@ class ResultsScreen(Screen[None]):
         except BenchlabError as exc:
             self._status(f"error: {exc}", error=True)
             return
-        self._loading = True
+        self._busy(True)
         self._status(f"loading {results} ...")
         self._load(self.source, testset, results)
 
@@ -290,12 +294,12 @@ class ResultsScreen(Screen[None]):
 
     def _failed(self, message: str, signature: tuple[tuple[str, int, int], ...]) -> None:
         """Show the error; keep polling, so a folder that fills up later (or a fixed file) is picked up."""
-        self._loading = False
+        self._busy(False)
         self._signature = signature
         self._status(f"error: {message}", error=True)
 
     def _show(self, comp: Comparison, signature: tuple[tuple[str, int, int], ...]) -> None:
-        self._loading = False
+        self._busy(False)
         self._signature = signature
         self.comparison = comp
         self.loads += 1
@@ -328,6 +332,11 @@ class ResultsScreen(Screen[None]):
             f"{pooled.n_units if pooled else 0} distinct {comp.unit} answered by people; updated {self.now()}"
             + (" (live)" if self.query_one("#live", Switch).value else "")
         )
+
+    def _busy(self, loading: bool) -> None:
+        """A comparison is being computed (the spinner shows) or not."""
+        self._loading = loading
+        self.query_one("#busy", LoadingIndicator).display = loading
 
     def _status(self, text: str, error: bool = False) -> None:
         status = self.query_one("#status", Static)

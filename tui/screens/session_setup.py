@@ -17,7 +17,7 @@ from textual.widgets import Button, Checkbox, Footer, Header, Input, Static
 
 from benchlab.annotations.options import OptionError, Options, parse_options
 from benchlab.annotations.session_runner import SessionRunner
-from benchlab.annotations.task import SessionOptions, Task
+from benchlab.annotations.task import DataChoices, SessionOptions, Task
 from benchlab.data.errors import BenchlabError
 from benchlab.tui import form_memory, session_start
 from benchlab.tui.widgets.existing_session import ExistingSessionOffer, already_started, next_session_number
@@ -59,15 +59,35 @@ class SessionSetupScreen(Screen[None]):
         if participant is not None:
             participant.focus()
         self._update_default_out()
+        self._look_up_choices(self._dataset())
         if self._memory_note:
             self.notify(self._memory_note, severity="warning", timeout=8)
 
     def on_option_form_changed(self, event: OptionForm.Changed) -> None:
         if event.name == "dataset":
             self._update_default_out()
+            self._look_up_choices(self._dataset())
+
+    def _dataset(self) -> str:
+        return str(self.form.raw("dataset") or self.session_task.default_dataset())
+
+    @work(thread=True, exclusive=True, group="data-choices")
+    def _look_up_choices(self, dataset: str) -> None:
+        """The values the data set holds (SORT: excerpt and segment lengths) as choices, off the UI thread (a data
+        set on a network share can be slow to list); free entry where the data set cannot be read."""
+        task = self.session_task
+        if not isinstance(task, DataChoices):
+            return
+        choices = task.data_choices(dataset)
+        self.app.call_from_thread(self.call_later, self._offer_choices, choices)
+
+    async def _offer_choices(self, choices: dict[str, tuple[str, ...]]) -> None:
+        for name, info in self.form.infos.items():
+            if name in self.session_task.plan_options.model_fields and info.kind in ("int", "float", "str"):
+                await self.form.offer_choices(name, choices.get(name, ()))
 
     def _update_default_out(self) -> None:
-        dataset = str(self.form.raw("dataset") or self.session_task.default_dataset())
+        dataset = self._dataset()
         out = self.session_task.default_out(dataset)
         self.query_one("#default-out", Static).update(f"Default output folder: {out}")
 
@@ -152,13 +172,20 @@ class SessionSetupScreen(Screen[None]):
         offending field, which gets the focus (and so scrolls into view)."""
         if self._offer_existing(exc):
             return
-        message = str(exc)
+        message = self._in_form_words(exc)
         self.query_one("#error", Static).update(message)
         self.notify(message, title="Cannot start the session", severity="error", timeout=10)
         field = self._field_of(exc)
         if field is None or not self.form.show_error(field, message):
             self.form.clear_errors()
             self.query_one("#error", Static).scroll_visible(animate=False)
+
+    def _in_form_words(self, exc: BenchlabError) -> str:
+        """The message naming other fields by their labels on this form, where the command line names flags."""
+        if not isinstance(exc, OptionError) or "{" not in exc.problem:
+            return str(exc)
+        labels = {name: f'"{info.label}"' for name, info in self.form.infos.items()}
+        return str(BenchlabError(exc.worded(exc.label, labels), exc.path))
 
     def _field_of(self, exc: BenchlabError) -> str | None:
         """The field an error is about: the one it names, else the path field holding the file it names."""

@@ -8,7 +8,8 @@ name: checking stays in the models, so the form, the command line and the tests 
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import asyncio
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -84,6 +85,8 @@ class OptionForm(Vertical):
         self.sections = sections
         self.overrides = dict(defaults or {})
         self.infos: dict[str, OptionInfo] = {}
+        self._offered: dict[str, tuple[str, ...]] = {}  # fields shown as a choice of the data's values
+        self._swapping = asyncio.Lock()
         for section in sections:
             for info in option_infos(section.model):
                 if info.form:
@@ -123,6 +126,36 @@ class OptionForm(Vertical):
         if info.help and not info.negate:  # a negated switch's help describes its "--no-..." flag, not the box
             yield Static(_hint(info), classes="field-help", markup=False)
         yield Static("", id=f"f-{info.name}-error", classes="field-error", markup=False)
+
+    async def offer_choices(self, name: str, choices: Sequence[str]) -> None:
+        """Show field ``name`` (a number or text) as a choice of ``choices`` (the values the data holds), keeping
+        its value when it is one of them; with no choices, back to free entry. Declared choices are left alone."""
+        async with self._swapping:  # two look-ups in a row must not swap the same field at once
+            await self._offer(name, choices)
+
+    async def _offer(self, name: str, choices: Sequence[str]) -> None:
+        widget = self.field(name)
+        info = self.infos.get(name)
+        if widget is None or info is None or isinstance(widget, Checkbox) or info.kind == "choice":
+            return
+        current = str(self.raw(name))
+        if choices:
+            options = [(c, c) for c in choices]
+            if isinstance(widget, Select) and self._offered.get(name) == tuple(choices):
+                return
+            default = _text(self.overrides.get(name, info.default))
+            value = current if current in choices else default if default in choices else choices[0]
+            new: FieldWidget = Select(options, value=value, allow_blank=False, id=f"f-{name}")
+        elif isinstance(widget, Select):
+            kind = {"int": "integer", "float": "number"}.get(info.kind, "text")
+            new = Input(value=current, type=kind, id=f"f-{name}")  # type: ignore[arg-type]
+        else:
+            return
+        self._offered[name] = tuple(choices)
+        container = self.query_one(f"#field-{name}")
+        await widget.remove()
+        label = container.query(".field-label")
+        await container.mount(new, after=label.first() if label else None)
 
     # -- reading ----------------------------------------------------------------------------------------------
     def field(self, name: str) -> FieldWidget | None:
