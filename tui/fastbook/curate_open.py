@@ -15,7 +15,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, VerticalScroll
 from textual.screen import Screen
-from textual.widgets import Button, Footer, Header, Input, LoadingIndicator, Static
+from textual.widgets import Button, Footer, Header, LoadingIndicator, Static
 
 from benchlab.annotations.fastbook.open_options import CurateOpenOptions, working_copy
 from benchlab.annotations.options import OptionError, parse_options
@@ -104,15 +104,11 @@ class CurateOpenScreen(Screen[None]):
         except BenchlabError as exc:
             self._error(exc)
             return
-        benchmark = self.form.field("benchmark")
-        if isinstance(benchmark, Input):
-            benchmark.value = str(copy)
+        self.form.set_raw("benchmark", copy)
         if not chapters:  # the chapters stay where they are: point the copy at them
             from benchlab.data.fastbook import locate
 
-            field = self.form.field("chapters")
-            if isinstance(field, Input):
-                field.value = str(locate.chapters_dir_for(source))
+            self.form.set_raw("chapters", locate.chapters_dir_for(source))
         self.notify(f"Working copy made: {copy}", timeout=8)
         self.action_open()
 

@@ -13,7 +13,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, VerticalScroll
 from textual.screen import Screen
-from textual.widgets import Button, Checkbox, Footer, Header, Input, Static
+from textual.widgets import Button, Footer, Header, Static
 
 from benchlab.annotations.options import OptionError, Options, parse_options
 from benchlab.annotations.session_runner import SessionRunner
@@ -158,13 +158,7 @@ class SessionSetupScreen(Screen[None]):
         return True
 
     def on_existing_session_offer_chosen(self, event: ExistingSessionOffer.Chosen) -> None:
-        box = self.form.field("resume")
-        if isinstance(box, Checkbox):
-            box.value = event.resume
-        if not event.resume:
-            field = self.form.field("session")
-            if isinstance(field, Input):
-                field.value = event.session
+        event.apply(self.form)
         self.action_start()
 
     def _show_error(self, exc: BenchlabError) -> None:

@@ -12,7 +12,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, VerticalScroll
 from textual.screen import Screen
-from textual.widgets import Button, Checkbox, Footer, Header, Input, Static
+from textual.widgets import Button, Footer, Header, Static
 
 from benchlab.annotations.options import OptionError, parse_options
 from benchlab.annotations.study import Study, StudyAssignment, load_study
@@ -126,13 +126,7 @@ class StudyOpenScreen(Screen[None]):
         self._show_error(exc)
 
     def on_existing_session_offer_chosen(self, event: ExistingSessionOffer.Chosen) -> None:
-        box = self.form.field("resume")
-        if isinstance(box, Checkbox):
-            box.value = event.resume
-        if not event.resume:
-            field = self.form.field("session")
-            if isinstance(field, Input):
-                field.value = event.session
+        event.apply(self.form)
         self.action_start()
 
     def _ready(self, study: Study, assignment: StudyAssignment, runner: Any) -> None:

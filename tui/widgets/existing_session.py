@@ -12,6 +12,7 @@ from textual.widgets import Button
 
 from benchlab.annotations.options import OptionError
 from benchlab.data.errors import BenchlabError
+from benchlab.tui.widgets.option_form import OptionForm
 
 
 def already_started(exc: BenchlabError) -> bool:
@@ -49,6 +50,12 @@ class ExistingSessionOffer(Horizontal):
             super().__init__()
             self.resume = resume
             self.session = session
+
+        def apply(self, form: OptionForm) -> None:
+            """Set the form's Resume box and, for a new session, its Session field."""
+            form.set_raw("resume", self.resume)
+            if not self.resume:
+                form.set_raw("session", self.session)
 
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)

@@ -179,6 +179,16 @@ class OptionForm(Vertical):
             return [part.strip() for part in text.split(",") if part.strip()]
         return text
 
+    def set_raw(self, name: str, value: Any) -> None:
+        """Put a raw value into field ``name`` (text for a box, a bool for a checkbox); no-op for an absent field."""
+        widget = self.field(name)
+        if isinstance(widget, Checkbox):
+            widget.value = bool(value)
+        elif isinstance(widget, Input):
+            widget.value = _text(value)
+        elif isinstance(widget, Select) and str(value) in self.infos[name].choices:
+            widget.value = str(value)
+
     def values(self, model: type[BaseModel]) -> dict[str, Any]:
         """Raw values of ``model``'s form fields, for ``parse_options(model, ...)``.
 
