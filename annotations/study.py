@@ -266,6 +266,29 @@ class Study:
         values["out"] = str(self.out)
         return values
 
+    def dry_run(self, arm: str) -> tuple[int, int]:
+        """Plan a throwaway session of ``arm`` in a temporary folder, so an arm that does not fit its data set (a
+        configuration it lacks, more trials than it holds) is caught before the first participant, not during
+        their session. Returns the (practice, scored) trial counts."""
+        import tempfile
+
+        from benchlab.annotations.session_texts import session_text
+
+        with tempfile.TemporaryDirectory(prefix="benchlab-study-check-") as tmp:
+            values = {**self.arm_values(arm), "participant": "study-check", "out": tmp}
+            try:
+                session, plan = session_options(self.task, values)
+                runner = self.task.prepare(session, plan, session_text(self.task, session, plan))
+            except OptionError as exc:
+                raise BenchlabError(f"arm {arm}: {exc}", self.path, _line_of(self.path, exc.field, arm)) from None
+            except BenchlabError as exc:
+                raise BenchlabError(f"arm {arm} does not fit its data: {exc}", self.path,
+                                    _line_of(self.path, "name", arm)) from None
+            try:
+                return runner.n_practice, runner.n_main
+            finally:
+                runner.discard()
+
     def record(self, assignment: StudyAssignment, plan_file: Path | None = None) -> None:
         """Append the session's assignment (fsynced) with the study file's hash, once per session."""
         if not assignment.new:

@@ -32,7 +32,8 @@ class StudyShowOptions(Options):
 
 
 def show(opts: StudyShowOptions) -> str:
-    """The study as checked, its arms with how many participants each has, and a changed-file warning."""
+    """The study as checked (each arm planned once against its data), its arms with how many participants each
+    has, and a changed-file warning."""
     from benchlab.annotations.registry import registry
     from benchlab.annotations.study import load_study
 
@@ -49,7 +50,9 @@ def show(opts: StudyShowOptions) -> str:
              f"{study.out}", f"study file sha256 {study.sha256[:12]}"]
     for arm in study.spec.arms:
         settings = ", ".join(f"{k}={v}" for k, v in arm.options.items()) or "shared options only"
-        lines.append(f"  arm {arm.name}: {settings}; {people[arm.name]} participant"
+        practice, scored = study.dry_run(arm.name)  # the arm fits its data (else one line naming the study file)
+        lines.append(f"  arm {arm.name}: {settings}; plans {scored} scored + {practice} practice trials; "
+                     f"{people[arm.name]} participant"
                      f"{'s' if people[arm.name] != 1 else ''}, {sessions[arm.name]} session"
                      f"{'s' if sessions[arm.name] != 1 else ''}")
     if pilots:
@@ -82,5 +85,6 @@ COMMANDS = (
     Command("tool", "Write a commented study file (and its JSON Schema for editors) into a new study folder.",
             StudyInitOptions, init, name="init", tool=STUDY),
     Command("tool", "Check a study folder and show its arms, how many participants each has, and whether the study "
-            "file changed after sessions started.", StudyShowOptions, show, name="show", tool=STUDY),
+            "file changed after sessions started; each arm is planned once against its data set.", StudyShowOptions,
+            show, name="show", tool=STUDY),
 )

@@ -257,3 +257,15 @@ async def test_a_lab_day_from_a_study_file_runs_from_the_launcher_without_a_flag
     assert [(r["participant"], r["arm"]) for r in study.assignments()] == [("P01", "stm"), ("P02", "ltm"),
                                                                            ("P03", "stm")]
     assert {r["study_sha256"] for r in study.assignments()} == {study.sha256}
+
+
+def test_show_plans_each_arm_against_its_data_and_names_an_arm_that_does_not_fit(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    folder = write_study(tmp_path / "s")
+    code, out = cli(capsys, "study", "show", str(folder))
+    assert code == 0 and out.count("plans 4 scored + 0 practice trials") == 2
+    misfit = STUDY.replace("{rule}", "balanced").replace('options = { condition = "ltm" }',
+                                                         'options = { condition = "ltm", excerpt_length = 5000 }')
+    write_study(tmp_path / "s", misfit)
+    code, out = cli(capsys, "study", "show", str(folder))
+    assert code == 2 and "arm ltm does not fit its data" in out and "study.toml:13:" in out
