@@ -4,6 +4,7 @@ the onset a frame stamped is the one the record's RT is measured from, for choic
 from __future__ import annotations
 
 import json
+import time
 from pathlib import Path
 from typing import Any
 
@@ -61,7 +62,7 @@ async def test_sort_trial_stamps_excerpt_then_question_and_nothing_during_the_de
     task = registry().get("sort")
     runner = prepare_session(task, participant="P01", out=str(out), seed=7, practice=0, block_size=10, trials=4,
                              no_instructions=True, excerpt_length=250, segment_length=20, condition="stm",
-                             delay_s=0.3)
+                             delay_s=2.0)  # long enough that a loaded machine still sees the delay after the key
     app = BenchlabApp(session=(runner, task), **FAST)
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
@@ -75,7 +76,8 @@ async def test_sort_trial_stamps_excerpt_then_question_and_nothing_during_the_de
         assert screen.first_onset_mono == excerpt  # the trial is first on screen with its excerpt
         await pilot.press("enter")
         assert screen.phase == "delay" and screen.onset_hook() is None  # the delay screen is no stimulus
-        while screen.phase != "question" or screen.onset_mono is None:
+        deadline = time.monotonic() + 15
+        while (screen.phase != "question" or screen.onset_mono is None) and time.monotonic() < deadline:
             await pilot.pause(0.05)
         hook = screen.onset_hook()
         assert hook is not None
