@@ -160,3 +160,26 @@ def test_port_in_use_and_bad_files_are_one_line_errors(tmp_path: Path) -> None:
                             str(tmp_path / "out"), "--trials", "0"], capture_output=True, text=True, timeout=60)
     assert wrong.returncode == 2 and wrong.stderr.startswith("benchlab: error: --trials")
     assert not os.path.exists(tmp_path / "out" / "sessions")
+
+
+def test_sighup_re_reads_the_participants_file(tmp_path: Path) -> None:
+    """A lab that edits the participants file and tells the server (SIGHUP) gets the new links without a restart,
+    even when the edit keeps the file's size and time (so only the signal can tell)."""
+    people = tmp_path / "people.csv"
+    people.write_text("id,condition\nP01,stm\n")
+    out = tmp_path / "out"
+    proc = _serve(tmp_path, _free_port())
+    try:
+        assert _wait(lambda: (out / "links.csv").exists())
+        stat = people.stat()
+        people.write_text("id,condition\nP09,stm\n")  # same size
+        os.utime(people, ns=(stat.st_atime_ns, stat.st_mtime_ns))  # same time
+        time.sleep(2.5)  # a periodic check would have seen nothing
+        assert "P09" not in _links(out)
+        proc.send_signal(signal.SIGHUP)
+        assert _wait(lambda: "P09" in _links(out), timeout=10)
+        assert "P01" in _links(out)  # known people keep their links
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        stdout, stderr = proc.communicate(timeout=20)
+    assert "added P09" in stdout and "Traceback" not in stderr
