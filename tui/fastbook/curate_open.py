@@ -14,14 +14,13 @@ from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, VerticalScroll
-from textual.screen import Screen
 from textual.widgets import Button, Footer, Header, LoadingIndicator, Static
 
 from benchlab.annotations.fastbook.open_options import CurateOpenOptions, working_copy
 from benchlab.annotations.options import OptionError, parse_options
 from benchlab.data.errors import BenchlabError
 from benchlab.data.settings import get_settings
-from benchlab.tui import form_memory
+from benchlab.tui.screens.remembered_form import RememberedFormScreen
 from benchlab.tui.widgets.option_form import FormSection, OptionForm
 
 MEMORY_KEY = "curate-fastbook"
@@ -33,19 +32,18 @@ def _default_benchmark() -> Path:
     return Path(locate.default_benchmark_path())
 
 
-class CurateOpenScreen(Screen[None]):
+class CurateOpenScreen(RememberedFormScreen):
     CSS_PATH = "curate_open.tcss"
     BINDINGS = [Binding("escape", "app.pop_screen", "Back"), Binding("ctrl+o", "open", "Open")]
 
     def __init__(self) -> None:
-        super().__init__()
-        self._remembered, self._memory_note = form_memory.remembered(MEMORY_KEY)
+        super().__init__(MEMORY_KEY)
 
     def compose(self) -> ComposeResult:
         yield Header()
         with VerticalScroll(id="form"):
             yield Static("Curate fastbook contexts", id="form-title")
-            yield OptionForm(FormSection(CurateOpenOptions), defaults=self._remembered, id="options")
+            yield OptionForm(FormSection(CurateOpenOptions), defaults=self.remembered_values, id="options")
             yield Static("", id="note", markup=False)
             with Horizontal(id="buttons"):
                 yield Button("Open (Ctrl+O)", id="open", variant="primary")
@@ -54,17 +52,10 @@ class CurateOpenScreen(Screen[None]):
             yield LoadingIndicator(id="loading")
         yield Footer()
 
-    @property
-    def form(self) -> OptionForm:
-        return self.query_one(OptionForm)
-
     def on_mount(self) -> None:
         self.query_one("#loading").display = False
-        field = self.form.field("benchmark")
-        if field is not None:
-            field.focus()
-        if self._memory_note:
-            self.notify(self._memory_note, severity="warning", timeout=8)
+        self.focus_field("benchmark")
+        self.say_memory_note()
         self._describe()
 
     def on_option_form_changed(self, event: OptionForm.Changed) -> None:
@@ -147,7 +138,7 @@ class CurateOpenScreen(Screen[None]):
         self.query_one("#loading").display = False
         self.query_one("#open", Button).disabled = False
         self._describe()
-        form_memory.remember(MEMORY_KEY, {name: self.form.raw(name) for name in self.form.infos})
+        self.remember()
         session, chapters, runs, queue = inputs
         self.app.push_screen(FastbookCurateScreen(session, chapters, runs, exit_app_on_quit=False, queue=queue))
 

@@ -12,26 +12,25 @@ from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, VerticalScroll
-from textual.screen import Screen
 from textual.widgets import Button, Footer, Header, Static
 
 from benchlab.annotations.options import OptionError, Options, parse_options
 from benchlab.annotations.session_runner import SessionRunner
 from benchlab.annotations.task import DataChoices, SessionOptions, Task
 from benchlab.data.errors import BenchlabError
-from benchlab.tui import form_memory, session_start
+from benchlab.tui import session_start
+from benchlab.tui.screens.remembered_form import RememberedFormScreen
 from benchlab.tui.widgets.existing_session import ExistingSessionOffer, already_started, next_session_number
 from benchlab.tui.widgets.option_form import FormSection, OptionForm
 
 
-class SessionSetupScreen(Screen[None]):
+class SessionSetupScreen(RememberedFormScreen):
     CSS_PATH = "session_setup.tcss"
     BINDINGS = [Binding("escape", "app.pop_screen", "Back"), Binding("ctrl+s", "start", "Start session")]
 
     def __init__(self, task: Task) -> None:
-        super().__init__()
+        super().__init__(task.name)
         self.session_task = task
-        self._remembered, self._memory_note = form_memory.remembered(task.name)
 
     def compose(self) -> ComposeResult:
         yield Header()
@@ -41,7 +40,7 @@ class SessionSetupScreen(Screen[None]):
             yield OptionForm(
                 FormSection(self.session_task.session_options),
                 FormSection(self.session_task.plan_options, heading=f"{self.session_task.title} plan"),
-                defaults={"dataset": str(self.session_task.default_dataset()), **self._remembered}, id="options",
+                defaults={"dataset": str(self.session_task.default_dataset()), **self.remembered_values}, id="options",
             )
             yield Static("", id="default-out", markup=False)
             yield Static("", id="error", markup=False)
@@ -50,18 +49,11 @@ class SessionSetupScreen(Screen[None]):
                 yield Button("Back (Esc)", id="back")
         yield Footer()
 
-    @property
-    def form(self) -> OptionForm:
-        return self.query_one(OptionForm)
-
     def on_mount(self) -> None:
-        participant = self.form.field("participant")
-        if participant is not None:
-            participant.focus()
+        self.focus_field("participant")
         self._update_default_out()
         self._look_up_choices(self._dataset())
-        if self._memory_note:
-            self.notify(self._memory_note, severity="warning", timeout=8)
+        self.say_memory_note()
 
     def on_option_form_changed(self, event: OptionForm.Changed) -> None:
         if event.name == "dataset":
@@ -202,17 +194,8 @@ class SessionSetupScreen(Screen[None]):
         self.query_one("#error", Static).update("")
         self.query_one("#start", Button).disabled = False
 
-        def remember() -> None:
-            note = form_memory.remember(self.session_task.name, self._raw_values())
-            if note:
-                self.notify(note, severity="warning", timeout=8)
-
-        session_start.preview_then_start(self.app, runner, self.session_task, plan, before_start=remember,
+        session_start.preview_then_start(self.app, runner, self.session_task, plan, before_start=self.remember,
                                          on_error=self._show_error)
-
-    def _raw_values(self) -> dict[str, Any]:
-        """Every field's raw value, as the form shows it (what the next form starts from)."""
-        return {name: self.form.raw(name) for name in self.form.infos}
 
 
 def _same_or_inside(path: Path, folder: Path) -> bool:

@@ -11,14 +11,14 @@ from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, VerticalScroll
-from textual.screen import Screen
 from textual.widgets import Button, Footer, Header, Static
 
 from benchlab.annotations.options import OptionError, parse_options
 from benchlab.annotations.study import Study, StudyAssignment, load_study
 from benchlab.annotations.study_commands import StudyRunOptions
 from benchlab.data.errors import BenchlabError
-from benchlab.tui import form_memory, session_start
+from benchlab.tui import session_start
+from benchlab.tui.screens.remembered_form import RememberedFormScreen
 from benchlab.tui.widgets.existing_session import ExistingSessionOffer, already_started, next_session_number
 from benchlab.tui.widgets.option_form import FormSection, OptionForm
 
@@ -26,20 +26,19 @@ from benchlab.tui.widgets.option_form import FormSection, OptionForm
 MEMORY_KEY = "study"
 
 
-class StudyOpenScreen(Screen[None]):
+class StudyOpenScreen(RememberedFormScreen):
     CSS_PATH = "study_open.tcss"
     BINDINGS = [Binding("escape", "app.pop_screen", "Back"), Binding("ctrl+s", "start", "Preview")]
 
     def __init__(self) -> None:
-        super().__init__()
-        self._remembered, self._memory_note = form_memory.remembered(MEMORY_KEY)
+        super().__init__(MEMORY_KEY)
 
     def compose(self) -> ComposeResult:
         yield Header()
         with VerticalScroll(id="form"):
             yield Static("Open a study", id="form-title")
             yield ExistingSessionOffer(id="existing")  # shown when this participant's session already exists
-            yield OptionForm(FormSection(StudyRunOptions), defaults=self._remembered, id="options")
+            yield OptionForm(FormSection(StudyRunOptions), defaults=self.remembered_values, id="options")
             yield Static("", id="study-summary", markup=False)
             yield Static("", id="error", markup=False)
             with Horizontal(id="buttons"):
@@ -47,16 +46,9 @@ class StudyOpenScreen(Screen[None]):
                 yield Button("Back (Esc)", id="back")
         yield Footer()
 
-    @property
-    def form(self) -> OptionForm:
-        return self.query_one(OptionForm)
-
     def on_mount(self) -> None:
-        field = self.form.field("participant" if self._remembered.get("study") else "study")
-        if field is not None:
-            field.focus()
-        if self._memory_note:
-            self.notify(self._memory_note, severity="warning", timeout=8)
+        self.focus_field("participant" if self.remembered_values.get("study") else "study")
+        self.say_memory_note()
         self._describe()
 
     def on_option_form_changed(self, event: OptionForm.Changed) -> None:
@@ -139,7 +131,7 @@ class StudyOpenScreen(Screen[None]):
 
         def record() -> None:
             study.record(assignment, runner.files.plan)
-            form_memory.remember(MEMORY_KEY, {"study": self.form.raw("study")})
+            self.remember({"study": self.form.raw("study")})
 
         session_start.preview_then_start(self.app, runner, study.task, assignment.plan_options, extra=extra,
                                          before_start=record, on_error=self._show_error)
