@@ -29,10 +29,10 @@ _LAZY: dict[str, tuple[str, str]] = {
     "task_registry": ("benchlab.annotations.registry", "registry"),
     "register": ("benchlab.annotations.registry", "register"),
     # sessions: plans, the engine, simulated participants
-    "SessionPlan": ("benchlab.annotations.session_plan", "SessionPlan"),
-    "SessionRunner": ("benchlab.annotations.session_runner", "SessionRunner"),
-    "SessionText": ("benchlab.annotations.session_runner", "SessionText"),
-    "ResponseTiming": ("benchlab.annotations.session_runner", "ResponseTiming"),
+    "SessionPlan": ("benchlab.annotations.session.plan", "SessionPlan"),
+    "SessionRunner": ("benchlab.annotations.session.runner", "SessionRunner"),
+    "SessionText": ("benchlab.annotations.session.runner", "SessionText"),
+    "ResponseTiming": ("benchlab.annotations.session.runner", "ResponseTiming"),
     "SimulatedParticipant": ("benchlab.annotations.simulate", "SimulatedParticipant"),
     "simulate_session": ("benchlab.annotations.simulate", "simulate_session"),
     # preparing sessions of the built-in benchmarks directly
@@ -79,8 +79,8 @@ if TYPE_CHECKING:  # what type checkers and IDEs see; at run time the names load
     from benchlab.annotations.options import Options, option, parse_options
     from benchlab.annotations.registry import register
     from benchlab.annotations.registry import registry as task_registry
-    from benchlab.annotations.session_plan import SessionPlan
-    from benchlab.annotations.session_runner import ResponseTiming, SessionRunner, SessionText
+    from benchlab.annotations.session.plan import SessionPlan
+    from benchlab.annotations.session.runner import ResponseTiming, SessionRunner, SessionText
     from benchlab.annotations.simulate import SimulatedParticipant, simulate_session
     from benchlab.annotations.sort.session import prepare_sort_session
     from benchlab.annotations.task import ChoicePrompt, Command, ComparisonSource, SessionOptions, Task

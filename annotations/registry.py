@@ -1,57 +1,53 @@
-"""The task registry: the built-in benchmarks, then plug-ins from the ``benchlab.tasks`` entry-point group.
+"""The task registry: every task declared in the ``benchlab.tasks`` entry-point group, benchlab's own included.
 
-A plug-in package declares, in its ``pyproject.toml``::
+benchlab declares its built-in benchmarks in its own ``pyproject.toml``; a plug-in package declares::
 
     [project.entry-points."benchlab.tasks"]
     mytask = "my_package.task:TASK"
 
 where ``TASK`` is a :class:`~benchlab.annotations.task.Task` (or a function returning one). Installing the package
 is all it takes: ``benchlab run mytask``, ``benchlab score mytask``, the launcher line and the Results screen
-appear. A plug-in that fails to import is skipped with a one-line reason (never a crash of the whole CLI).
+appear. A plug-in that fails to import, has a name that cannot be a command word, or takes a name already taken is
+not loaded; it is kept with its one-line reason (``benchlab plugins``), never a crash of the whole CLI.
 """
 
 from __future__ import annotations
 
 from functools import lru_cache
-from importlib import import_module
-from importlib.metadata import entry_points
-from types import FunctionType
+from typing import Any
 
-from benchlab.annotations.task import Registry, Task
+from benchlab.annotations.plugins import Entry, clash, load_group, name_problem, remember
+from benchlab.annotations.task import Ranked, Registry, Task
 
 ENTRY_POINT_GROUP = "benchlab.tasks"
 
-#: Built-in tasks, in launcher order: ``module:attribute``.
-BUILTIN = ("benchlab.annotations.worldsense.task:TASK", "benchlab.annotations.sort.task:TASK")
+
+def _problem(entry: Entry, obj: Any) -> str | None:
+    """Why a loaded object is not a usable task (``None`` when it is)."""
+    missing = [attr for attr in ("name", "title", "description", "commands") if not hasattr(obj, attr)]
+    if missing:
+        return f"{type(obj).__name__} is not a task: it has no {', '.join(missing)}"
+    return name_problem(obj.name, "task")
 
 
-def _resolve(obj: object) -> Task:
-    """An entry point names a task object or a function (without arguments) returning one."""
-    task = obj() if isinstance(obj, FunctionType) else obj
-    return task  # type: ignore[return-value]
-
-
-def _load_builtin(spec: str) -> Task:
-    module, _, attr = spec.partition(":")
-    return _resolve(getattr(import_module(module), attr))
+def _rank(task: Any) -> tuple[int, str]:
+    """Launcher order: a declared rank first (the built-ins have one), then by name."""
+    return (task.launcher_rank if isinstance(task, Ranked) else 1000, str(task.name))
 
 
 @lru_cache(maxsize=1)
 def registry() -> Registry:
-    """Every task, loaded once per process."""
+    """Every task, loaded once per process: built-ins first, then plug-ins by entry-point name."""
+    report = remember(load_group(ENTRY_POINT_GROUP, _problem))
     reg = Registry()
-    for spec in BUILTIN:
-        reg.add(_load_builtin(spec))
-    for ep in sorted(entry_points(group=ENTRY_POINT_GROUP), key=lambda e: e.name):
-        try:
-            task = _resolve(ep.load())
-        except Exception as exc:  # a broken plug-in must not take the CLI down
-            reg.broken.append((f"{ep.name} = {ep.value}", f"{type(exc).__name__}: {exc}"))
+    owners: dict[str, Entry] = {}
+    for entry, task in sorted(report.loaded, key=lambda loaded: _rank(loaded[1])):
+        if task.name in owners:
+            report.refuse(entry, clash("task", task.name, owners[task.name], entry))
             continue
-        if task.name in reg.tasks:
-            reg.broken.append((f"{ep.name} = {ep.value}", f"task name {task.name!r} is already taken"))
-            continue
+        owners[task.name] = entry
         reg.add(task)
+    reg.broken = [(b.entry.where(), b.reason) for b in report.broken]
     return reg
 
 

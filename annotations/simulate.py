@@ -14,7 +14,7 @@ import random
 import time
 from collections.abc import Callable
 
-from benchlab.annotations.session_runner import ResponseTiming, SessionRunner, Stage, wall_clock_now
+from benchlab.annotations.session.runner import ResponseTiming, SessionRunner, Stage, wall_clock_now
 
 POLICIES = ("random", "oracle", "biased")
 #: Other names of a policy, where a task names it by what it does (SORT's ``always-a`` is ``biased``).

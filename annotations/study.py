@@ -31,7 +31,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 
 from benchlab.annotations.ids import IdError, check_id
 from benchlab.annotations.options import OptionError, Options, option_infos
-from benchlab.annotations.session_start import session_options
+from benchlab.annotations.session.opening import session_options
 from benchlab.annotations.task import Registry, SessionOptions, Task
 from benchlab.data.atomic import append_line, atomic_write_text
 from benchlab.data.errors import BenchlabError
@@ -272,7 +272,7 @@ class Study:
         their session. Returns the (practice, scored) trial counts."""
         import tempfile
 
-        from benchlab.annotations.session_texts import session_text
+        from benchlab.annotations.session.texts import session_text
 
         with tempfile.TemporaryDirectory(prefix="benchlab-study-check-") as tmp:
             values = {**self.arm_values(arm), "participant": "study-check", "out": tmp}
@@ -293,7 +293,7 @@ class Study:
         """Append the session's assignment (fsynced) with the study file's hash, once per session."""
         if not assignment.new:
             return
-        from benchlab.annotations.session_runner import wall_clock_now
+        from benchlab.annotations.session.runner import wall_clock_now
 
         line = {"participant": assignment.participant, "session": assignment.session, "arm": assignment.arm,
                 "benchmark": self.spec.benchmark, "study_sha256": self.sha256, "timestamp": wall_clock_now(),

@@ -19,8 +19,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal, Protocol, runtime_checkable
 
 from benchlab.annotations.options import Options, option
-from benchlab.annotations.session_plan import SessionPlan
-from benchlab.annotations.session_runner import SessionRunner, SessionText
+from benchlab.annotations.session.plan import SessionPlan
+from benchlab.annotations.session.runner import SessionRunner, SessionText
 
 if TYPE_CHECKING:
     from benchlab.data.analysis.compare import Comparison
@@ -142,6 +142,14 @@ class DataChoices(Protocol):
         ...
 
 
+@runtime_checkable
+class Ranked(Protocol):
+    """A task that says where its launcher line goes (lower first; tasks without a rank follow, by name).
+    Entry points carry no order of their own, so the built-ins use this to keep WorldSense the first line."""
+
+    launcher_rank: int
+
+
 class Task(Protocol):
     """A benchmark as benchlab runs, scores and compares it (built-in or from a plug-in package)."""
 
@@ -214,6 +222,6 @@ def dataset_of(session: SessionOptions, task: Task) -> str:
 
 
 __all__ = [
-    "Choice", "ChoicePrompt", "ChoiceSession", "Command", "CommandGroup", "ComparisonSource", "Registry",
+    "Choice", "ChoicePrompt", "ChoiceSession", "Command", "CommandGroup", "ComparisonSource", "Ranked", "Registry",
     "SessionOptions", "Task", "ToolGroup", "dataset_of",
 ]

@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from benchlab.annotations import session_faults
-from benchlab.annotations.session_faults import Tally, faults_table
+from benchlab.annotations.harness import faults as session_faults
+from benchlab.annotations.harness.faults import Tally, faults_table
 from benchlab.tui.cli import main
 
 

@@ -17,7 +17,7 @@ import pytest
 
 from benchlab.annotations.choice.task import ChoicePlanOptions, ChoiceTask, build_choice_plan, make_choice_task
 from benchlab.annotations.options import OptionError, option_infos
-from benchlab.annotations.session_runner import SessionText
+from benchlab.annotations.session.runner import SessionText
 from benchlab.annotations.simulate import SimulatedParticipant, simulate_session
 from benchlab.annotations.task import ChoicePrompt, SessionOptions, Task
 from benchlab.data.analysis.compare import POOLED

@@ -12,9 +12,9 @@ from pathlib import Path
 import pytest
 from session_helpers import write_testset
 
-from benchlab.annotations.session_plan import SessionPlan
+from benchlab.annotations.session.plan import SessionPlan
 from benchlab.tui import crash
-from benchlab.tui.pty_driver import PtyApp
+from benchlab.tui.harness.pty_driver import PtyApp
 
 CLI = [sys.executable, "-m", "benchlab.tui.cli"]
 DRIVER = [sys.executable, str(Path(__file__).with_name("crash_driver.py"))]

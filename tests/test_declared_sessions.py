@@ -12,8 +12,8 @@ from session_helpers import write_testset
 from textual.pilot import Pilot
 
 from benchlab.annotations.options import OptionError, option
-from benchlab.annotations.session_plan import SessionPlan
-from benchlab.annotations.session_start import prepare_session
+from benchlab.annotations.session.opening import prepare_session
+from benchlab.annotations.session.plan import SessionPlan
 from benchlab.annotations.sort.session import SortPlanOptions
 from benchlab.annotations.task import SessionOptions
 from benchlab.annotations.worldsense.plan import WorldSensePlanOptions

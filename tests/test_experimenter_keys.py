@@ -16,7 +16,7 @@ from session_helpers import write_testset
 from textual import events
 
 from benchlab.annotations.registry import registry
-from benchlab.annotations.session_start import prepare_session
+from benchlab.annotations.session.opening import prepare_session
 from benchlab.data.errors import BenchlabError
 from benchlab.data.settings import get_settings, reset_settings
 from benchlab.tui import launcher_entries as _entries  # noqa: F401

@@ -16,10 +16,11 @@ from textual.widgets import Checkbox, Input, OptionList, Select, Static
 from textual.widgets._select import SelectCurrent
 from textual.widgets.select import InvalidSelectValueError
 
+from benchlab.annotations import plugins as plugins_module
 from benchlab.annotations import registry as registry_module
 from benchlab.annotations.options import OptionError, Options, option, parse_options
-from benchlab.annotations.session_plan import SessionPlan
-from benchlab.annotations.session_runner import SessionRunner, SessionText
+from benchlab.annotations.session.plan import SessionPlan
+from benchlab.annotations.session.runner import SessionRunner, SessionText
 from benchlab.annotations.task import Command, ComparisonSource, SessionOptions
 from benchlab.data.analysis.compare import Comparison
 from benchlab.data.analysis.stats import AttentionCriterion
@@ -207,8 +208,7 @@ async def test_the_form_widget_gives_raw_values_the_model_parses_and_says_what_c
 @pytest.fixture
 def only_standins(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     """A registry holding only the tasks a test registers (as installed plug-ins would be)."""
-    monkeypatch.setattr(registry_module, "BUILTIN", ())
-    monkeypatch.setattr(registry_module, "entry_points", lambda group: [])
+    monkeypatch.setattr(plugins_module, "entry_points", lambda group: [])
     registry_module.registry.cache_clear()
     yield
     registry_module.registry.cache_clear()

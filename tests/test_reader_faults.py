@@ -18,8 +18,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from benchlab.annotations.session_plan import SessionPlan
-from benchlab.annotations.session_texts import read_text_file
+from benchlab.annotations.session.plan import SessionPlan
+from benchlab.annotations.session.texts import read_text_file
 from benchlab.annotations.sort.human_record import HumanSortRow, SortResultsLog
 from benchlab.data.fastbook.locate import sample_benchmark_path
 from benchlab.data.samples import sample_path

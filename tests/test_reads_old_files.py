@@ -23,7 +23,7 @@ from benchlab.annotations.fastbook.change_log import ChangeLog, ChangeRecord, lo
 from benchlab.annotations.fastbook.context_edits import edit_from_change
 from benchlab.annotations.fastbook.curation import CurationSession
 from benchlab.annotations.response_log import ResponseLog
-from benchlab.annotations.session_plan import SessionPlan
+from benchlab.annotations.session.plan import SessionPlan
 from benchlab.annotations.sort.human_record import PREVIOUS_HUMAN_COLUMNS as HUMAN_COLUMNS_V0_1
 from benchlab.annotations.sort.human_record import HumanSortRow, SortResultsLog
 from benchlab.annotations.worldsense.human_record import HumanResponse

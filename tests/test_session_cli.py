@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from session_helpers import write_testset
 
-from benchlab.annotations.session_lock import SessionLock
+from benchlab.annotations.session.lock import SessionLock
 from benchlab.tui.cli import main
 from benchlab.tui.frame_clock import FrameClock
 from benchlab.tui.key_debounce import KeyDebounce
@@ -103,7 +103,7 @@ def test_frame_clock_reports_a_write_that_happened_before_the_caller_asked() -> 
 
 @pytest.mark.slow
 def test_timing_check_prints_its_figures(testset: Path, tmp_path: Path) -> None:
-    from benchlab.tui.timing_check import run_timing_check
+    from benchlab.tui.harness.timing_check import run_timing_check
 
     report = run_timing_check(n_trials=3, testset=str(testset), keep=tmp_path)
     assert "3 scripted key presses" in report

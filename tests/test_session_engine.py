@@ -9,7 +9,7 @@ import pytest
 from session_helpers import write_testset
 
 from benchlab.annotations.options import OptionError
-from benchlab.annotations.session_runner import EndReason, ResponseTiming, SessionRunner, SessionText, Stage
+from benchlab.annotations.session.runner import EndReason, ResponseTiming, SessionRunner, SessionText, Stage
 from benchlab.annotations.simulate import SimulatedParticipant, simulate_session
 from benchlab.annotations.worldsense.plan import WorldSensePlanOptions
 from benchlab.annotations.worldsense.session import prepare_worldsense_session, worldsense_files

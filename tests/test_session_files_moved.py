@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 from session_helpers import write_testset
 
-from benchlab.annotations.session_runner import ResponseTiming
+from benchlab.annotations.session.runner import ResponseTiming
 from benchlab.annotations.worldsense.plan import WorldSensePlanOptions
 from benchlab.annotations.worldsense.session import prepare_worldsense_session
 from benchlab.data.errors import BenchlabError

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 from session_helpers import write_testset
 
-from benchlab.annotations import session_lock
+from benchlab.annotations.session import lock as session_lock
 from benchlab.tui.cli import main
 
 

@@ -135,7 +135,7 @@ async def test_a_launcher_session_stopped_by_an_error_also_waits_for_the_experim
         testset: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     from benchlab.annotations import response_log
     from benchlab.annotations.registry import registry
-    from benchlab.annotations.session_start import prepare_session
+    from benchlab.annotations.session.opening import prepare_session
     from benchlab.data.errors import BenchlabError
 
     def full_disk(path: Path, line: str) -> None:

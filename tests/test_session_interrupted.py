@@ -14,9 +14,9 @@ from session_helpers import write_testset
 from textual.pilot import Pilot
 
 from benchlab.annotations.registry import registry
-from benchlab.annotations.session_plan import PlannedStep, SessionPlan
-from benchlab.annotations.session_runner import ResponseTiming
-from benchlab.annotations.session_start import prepare_session
+from benchlab.annotations.session.opening import prepare_session
+from benchlab.annotations.session.plan import PlannedStep, SessionPlan
+from benchlab.annotations.session.runner import ResponseTiming
 from benchlab.annotations.sort.human_record import HUMAN_COLUMNS, LEGACY_HUMAN_COLUMNS, SortResultsLog
 from benchlab.annotations.sort.session import SortTask
 from benchlab.annotations.sort.task import load_trials as load_sort_trials

@@ -13,9 +13,9 @@ from pathlib import Path
 import pytest
 from session_helpers import write_testset
 
-from benchlab.annotations.session_plan import SessionPlan
+from benchlab.annotations.session.plan import SessionPlan
 from benchlab.data.worldsense.scoring import score_worldsense
-from benchlab.tui.pty_driver import PtyApp
+from benchlab.tui.harness.pty_driver import PtyApp
 
 CLI = [sys.executable, "-m", "benchlab.tui.cli"]
 

@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from session_helpers import write_testset
 
 from benchlab.annotations.options import OptionError
-from benchlab.annotations.session_plan import SessionPlan
+from benchlab.annotations.session.plan import SessionPlan
 from benchlab.annotations.worldsense.plan import WorldSensePlanOptions, build_worldsense_plan, spaced_shuffle
 from benchlab.data.errors import BenchlabError
 from benchlab.data.worldsense.loader import load_trials

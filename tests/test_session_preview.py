@@ -119,8 +119,8 @@ async def test_an_unreadable_memory_file_says_so_and_the_form_shows_the_defaults
 async def test_an_existing_session_offers_resume_or_the_next_session_as_buttons(testset: Path, tmp_path: Path) -> None:
     """"already started; add resume" was a dead end in the form (the Resume box below the fold): two buttons now."""
     from benchlab.annotations.registry import registry
-    from benchlab.annotations.session_runner import ResponseTiming
-    from benchlab.annotations.session_start import prepare_session
+    from benchlab.annotations.session.opening import prepare_session
+    from benchlab.annotations.session.runner import ResponseTiming
 
     out = tmp_path / "out"
     task = registry().get("worldsense")

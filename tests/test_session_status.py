@@ -13,9 +13,9 @@ from textual.app import App
 from textual.widgets import DataTable
 
 from benchlab.annotations.registry import registry
-from benchlab.annotations.session_runner import ResponseTiming, SessionRunner, Stage
-from benchlab.annotations.session_start import prepare_session
-from benchlab.annotations.session_status import SessionStatus, read_statuses
+from benchlab.annotations.session.opening import prepare_session
+from benchlab.annotations.session.runner import ResponseTiming, SessionRunner, Stage
+from benchlab.annotations.session.status import SessionStatus, read_statuses
 from benchlab.tui.screens.sessions import SessionsScreen
 
 
@@ -149,7 +149,7 @@ async def test_the_sessions_screen_shows_every_participant_and_refreshes(folder:
 def test_a_plug_in_choice_task_session_is_read_too(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     from importlib.metadata import entry_points
 
-    from benchlab.annotations.session_runner import SessionText
+    from benchlab.annotations.session.runner import SessionText
     from benchlab.annotations.task import SessionOptions
     from tests.plugin_helpers import install_example
 

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from session_helpers import write_testset
 
-from benchlab.annotations.session_plan import SessionPlan
+from benchlab.annotations.session.plan import SessionPlan
 from benchlab.tui.cli import main
 
 

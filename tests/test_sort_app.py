@@ -12,8 +12,8 @@ from textual.pilot import Pilot
 from textual.widgets import Static
 
 from benchlab.annotations.registry import registry
-from benchlab.annotations.session_runner import Stage
-from benchlab.annotations.session_start import prepare_session
+from benchlab.annotations.session.opening import prepare_session
+from benchlab.annotations.session.runner import Stage
 from benchlab.tui.app import BenchlabApp
 from benchlab.tui.experimenter_keys import DEFAULT_KEYS
 from benchlab.tui.screens.break_screen import BreakScreen

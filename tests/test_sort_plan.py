@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from benchlab.annotations.options import OptionError
-from benchlab.annotations.session_plan import SessionPlan
+from benchlab.annotations.session.plan import SessionPlan
 from benchlab.annotations.sort.session import SortPlanOptions, build_sort_plan
 from benchlab.data.errors import BenchlabError
 from benchlab.data.samples import sample_path

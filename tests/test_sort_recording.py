@@ -11,7 +11,7 @@ import pytest
 from textual.pilot import Pilot
 
 from benchlab.annotations.registry import registry
-from benchlab.annotations.session_start import prepare_session
+from benchlab.annotations.session.opening import prepare_session
 from benchlab.tui.app import BenchlabApp
 from benchlab.tui.experimenter_keys import DEFAULT_KEYS
 from benchlab.tui.sort.excerpt_view import ExcerptView

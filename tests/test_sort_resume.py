@@ -63,7 +63,7 @@ def test_sigkill_mid_session_then_resume(tmp_path: Path) -> None:
 @pytest.mark.slow
 def test_real_terminal_session_stamps_onsets_when_the_frame_is_written(tmp_path: Path) -> None:
     """In a real terminal both onsets come from the frame's write, and the clocks are in the order they happened."""
-    from benchlab.tui.pty_driver import PtyApp
+    from benchlab.tui.harness.pty_driver import PtyApp
 
     out = tmp_path / "out"
     app = PtyApp([*CLI, "run", "sort", "--participant", "T1", "--trials", "4", "--practice", "0", "--block-size",

@@ -8,7 +8,7 @@ from typing import Any
 from textual.pilot import Pilot
 
 from benchlab.annotations.registry import registry
-from benchlab.annotations.session_start import prepare_session
+from benchlab.annotations.session.opening import prepare_session
 from benchlab.tui.app import BenchlabApp
 
 

@@ -14,7 +14,7 @@ from session_helpers import write_testset
 from textual.pilot import Pilot
 
 from benchlab.annotations.registry import registry
-from benchlab.annotations.session_start import prepare_session
+from benchlab.annotations.session.opening import prepare_session
 from benchlab.tui import launcher_entries as _entries  # noqa: F401
 from benchlab.tui.app import BenchlabApp
 from benchlab.tui.screens.choice_trial import ChoiceTrialScreen

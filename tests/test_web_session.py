@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 from web_packets import ONSET, WebApp
 
-from benchlab.annotations.session_status import read_statuses
+from benchlab.annotations.session.status import read_statuses
 from benchlab.annotations.sort.human_record import HUMAN_COLUMNS
 from benchlab.data.errors import BenchlabError
 from benchlab.data.worldsense.results import read_results as read_worldsense_results

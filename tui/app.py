@@ -16,7 +16,7 @@ from rich.console import RenderableType
 from textual import events
 from textual.screen import Screen
 
-from benchlab.annotations.session_runner import SessionRunner, Stage
+from benchlab.annotations.session.runner import SessionRunner, Stage
 from benchlab.annotations.task import Task
 from benchlab.data.errors import BenchlabError
 from benchlab.tui.crash_app import CrashSafeApp

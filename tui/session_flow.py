@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 from textual._time import get_time
 from textual.screen import Screen
 
-from benchlab.annotations.session_runner import (
+from benchlab.annotations.session.runner import (
     BreakKind,
     EndReason,
     ResponseTiming,

@@ -13,8 +13,8 @@ from textual.app import App
 
 from benchlab.annotations.options import Options
 from benchlab.annotations.registry import registry
-from benchlab.annotations.session_runner import SessionRunner
-from benchlab.annotations.session_texts import session_text
+from benchlab.annotations.session.runner import SessionRunner
+from benchlab.annotations.session.texts import session_text
 from benchlab.annotations.task import Registry, SessionOptions, Task
 from benchlab.data.errors import BenchlabError
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from benchlab.annotations.session_runner import ResponseTiming
+from benchlab.annotations.session.runner import ResponseTiming
 from benchlab.tui.key_debounce import KeyDebounce
 from benchlab.tui.web.client import ClientState
 

@@ -11,8 +11,8 @@ from collections.abc import Callable
 
 from textual.screen import Screen
 
-from benchlab.annotations.session_plan import PlannedStep
-from benchlab.annotations.session_runner import SessionRunner
+from benchlab.annotations.session.plan import PlannedStep
+from benchlab.annotations.session.runner import SessionRunner
 from benchlab.annotations.task import ChoiceSession
 from benchlab.data.errors import BenchlabError
 from benchlab.tui.trial_context import TrialContext

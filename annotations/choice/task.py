@@ -8,7 +8,7 @@ A plug-in package that has items with a text, a few answer options and a gold an
 and declares ``TASK`` in the ``benchlab.tasks`` entry-point group. It then gets what the built-in tasks have:
 ``benchlab run NAME`` (with ``--simulate random|oracle``), ``benchlab score NAME``, ``benchlab compare NAME``, a
 launcher line with its plan options and the Results screen, all generated from this declaration. The session runs
-on the shared engine (:class:`~benchlab.annotations.session_runner.SessionRunner`): every response is fsynced
+on the shared engine (:class:`~benchlab.annotations.session.runner.SessionRunner`): every response is fsynced
 before the next trial, a killed session resumes, and the records carry the same timing fields as WorldSense's.
 
 Plan: ``items_per_stratum`` items sampled in every stratum, ``practice`` items from outside that sample, the
@@ -30,8 +30,8 @@ from pydantic.fields import FieldInfo
 
 from benchlab.annotations.options import OptionError, Options, option
 from benchlab.annotations.response_log import ResponseLog
-from benchlab.annotations.session_plan import PlannedStep, SessionPlan, load_or_build_plan
-from benchlab.annotations.session_runner import (
+from benchlab.annotations.session.plan import PlannedStep, SessionPlan, load_or_build_plan
+from benchlab.annotations.session.runner import (
     Feedback,
     ResponseTiming,
     SessionFiles,
@@ -142,7 +142,7 @@ def check_id(value: str, what: str) -> str:
 
 
 class ChoiceTaskSession:
-    """The task part of a session (:class:`~benchlab.annotations.session_runner.TaskSession`): options, gold,
+    """The task part of a session (:class:`~benchlab.annotations.session.runner.TaskSession`): options, gold,
     practice feedback, the prompt of the trial screen and the results record."""
 
     response_log = ResponseLog

@@ -13,8 +13,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from benchlab.annotations.options import Options, option
-from benchlab.annotations.session_plan import SessionPlan
-from benchlab.annotations.session_runner import SessionRunner, SessionText
+from benchlab.annotations.session.plan import SessionPlan
+from benchlab.annotations.session.runner import SessionRunner, SessionText
 from benchlab.annotations.sort.commands import COMMANDS
 from benchlab.annotations.sort.comparison import COMPARISON
 from benchlab.annotations.sort.plan_options import SortPlanOptions
@@ -91,6 +91,7 @@ class SortTaskDeclaration:
     """The SORT :class:`~benchlab.annotations.task.Task`."""
 
     name: str = "sort"
+    launcher_rank: int = 20
     title: str = "SORT (BookSORT)"
     description: str = "Read a book passage, then say which of two segments came first (STM), or from memory (LTM)."
     session_options: type[SessionOptions] = SortSessionOptions

@@ -22,7 +22,7 @@ from pathlib import Path
 from pydantic import field_validator, model_validator
 
 from benchlab.annotations.options import OptionError, Options, option
-from benchlab.annotations.session_plan import SessionPlan
+from benchlab.annotations.session.plan import SessionPlan
 from benchlab.data.errors import BenchlabError
 from benchlab.data.worldsense.records import Trial
 

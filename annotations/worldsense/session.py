@@ -15,8 +15,8 @@ from typing import Any
 
 from benchlab.annotations.ids import check_id
 from benchlab.annotations.response_log import ResponseLog
-from benchlab.annotations.session_plan import PlannedStep, SessionPlan, load_or_build_plan
-from benchlab.annotations.session_runner import (
+from benchlab.annotations.session.plan import PlannedStep, SessionPlan, load_or_build_plan
+from benchlab.annotations.session.runner import (
     Feedback,
     ResponseTiming,
     SessionFiles,

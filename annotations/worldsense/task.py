@@ -12,8 +12,8 @@ from pathlib import Path
 from typing import Any
 
 from benchlab.annotations.options import Options, option
-from benchlab.annotations.session_plan import SessionPlan
-from benchlab.annotations.session_runner import SessionRunner, SessionText
+from benchlab.annotations.session.plan import SessionPlan
+from benchlab.annotations.session.runner import SessionRunner, SessionText
 from benchlab.annotations.simulate import POLICIES
 from benchlab.annotations.task import Command, ComparisonSource, SessionOptions, dataset_of
 from benchlab.annotations.worldsense.commands import COMMANDS, sessions_results_folder
@@ -70,6 +70,7 @@ class WorldSenseTaskDeclaration:
     """The WorldSense :class:`~benchlab.annotations.task.Task`."""
 
     name: str = "worldsense"
+    launcher_rank: int = 10
     title: str = "WorldSense"
     description: str = "Reasoning about orderings: TRUE/FALSE, POSSIBLE/IMPOSSIBLE and (1)/(2)/(3) questions."
     session_options: type[SessionOptions] = WorldSenseSessionOptions

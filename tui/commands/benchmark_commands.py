@@ -12,8 +12,8 @@ from collections.abc import Iterable
 import click
 
 from benchlab.annotations.fastbook.commands import COMMANDS as FASTBOOK_COMMANDS
+from benchlab.annotations.harness.faults import FAULTS
 from benchlab.annotations.registry import registry
-from benchlab.annotations.session_faults import FAULTS
 from benchlab.annotations.stats_commands import COMMANDS as STATS_COMMANDS
 from benchlab.annotations.study_commands import COMMANDS as STUDY_COMMANDS
 from benchlab.annotations.task import Command

@@ -15,8 +15,8 @@ import click
 
 from benchlab.annotations.options import OptionError
 from benchlab.annotations.registry import registry
-from benchlab.annotations.session_runner import SessionRunner
-from benchlab.annotations.session_texts import session_text
+from benchlab.annotations.session.runner import SessionRunner
+from benchlab.annotations.session.texts import session_text
 from benchlab.annotations.study_commands import StudyRunOptions
 from benchlab.annotations.task import SessionOptions, Task
 from benchlab.tui.commands.declared import click_params, flags_of, model_from_click, reworded, typed_on_command_line
@@ -172,7 +172,7 @@ _add_run_commands()
 def timing_check(trials: int, min_delay: float, max_delay: float, seed: int, keep: Path | None,
                  testset: Path | None) -> None:
     """Measure response-time and onset accuracy of the trial screen in a pseudo-terminal (prints figures)."""
-    from benchlab.tui.timing_check import run_timing_check
+    from benchlab.tui.harness.timing_check import run_timing_check
 
     click.echo(run_timing_check(n_trials=trials, min_delay=min_delay, max_delay=max_delay, seed=seed, keep=keep,
                                 testset=str(testset) if testset else None))

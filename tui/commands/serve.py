@@ -133,7 +133,7 @@ def bench_serve(sessions: str, keys: int, min_gap: float, max_gap: float, probe:
                 keep: Path | None) -> None:
     """Load test of ``benchlab serve`` (WorldSense sessions on the bundled sample): key -> record latency, start
     time, CPU and memory per session, and a Chromium probe's client_rt_ms error."""
-    from benchlab.tui.web.bench import run_bench
+    from benchlab.tui.harness.serve_load import run_bench
 
     try:
         levels: Sequence[int] = [int(s) for s in sessions.split(",") if s.strip()]

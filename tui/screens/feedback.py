@@ -6,7 +6,7 @@ from textual.app import ComposeResult
 from textual.containers import Vertical
 from textual.widgets import Static
 
-from benchlab.annotations.session_runner import Feedback
+from benchlab.annotations.session.runner import Feedback
 from benchlab.tui.screens.continue_screen import ContinueScreen
 
 #: Presses within this time of the screen appearing are ignored, so a held answer key cannot skip the feedback.

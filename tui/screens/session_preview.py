@@ -18,8 +18,8 @@ from textual.screen import Screen
 from textual.widgets import Button, Footer, Header, Static
 
 from benchlab.annotations.options import Options, option_infos
-from benchlab.annotations.session_estimate import estimate_duration
-from benchlab.annotations.session_runner import SessionRunner
+from benchlab.annotations.session.estimate import estimate_duration
+from benchlab.annotations.session.runner import SessionRunner
 from benchlab.data.tables import counted
 
 

@@ -15,7 +15,7 @@ from textual.containers import Horizontal, VerticalScroll
 from textual.widgets import Button, Footer, Header, Static
 
 from benchlab.annotations.options import OptionError, Options, parse_options
-from benchlab.annotations.session_runner import SessionRunner
+from benchlab.annotations.session.runner import SessionRunner
 from benchlab.annotations.task import DataChoices, SessionOptions, Task
 from benchlab.data.errors import BenchlabError
 from benchlab.tui import session_start

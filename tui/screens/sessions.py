@@ -2,7 +2,7 @@
 
 One row per session: participant, task, session, condition, state (not started / consent / practice / trial k of
 n / break / disconnected / finished / declined), last activity and the practice accuracy so far. Read from the
-folder's files by :func:`~benchlab.annotations.session_status.read_statuses`, the reader ``benchlab serve``'s
+folder's files by :func:`~benchlab.annotations.session.status.read_statuses`, the reader ``benchlab serve``'s
 live table uses, so it shows browser participants and terminal sessions of several lab seats writing to one
 shared folder alike. The folder is polled every ``POLL_SECONDS``; reading runs in a worker thread.
 """
@@ -21,7 +21,7 @@ from textual.containers import Horizontal
 from textual.screen import Screen
 from textual.widgets import Button, DataTable, Footer, Input, Static
 
-from benchlab.annotations.session_status import SessionStatus, read_statuses
+from benchlab.annotations.session.status import SessionStatus, read_statuses
 
 COLUMNS = ("Participant", "Task", "Session", "Condition", "State", "Last activity", "Practice accuracy")
 

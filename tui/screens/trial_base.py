@@ -24,7 +24,7 @@ from textual import events
 from textual._time import get_time
 from textual.widgets import Button
 
-from benchlab.annotations.session_runner import ResponseTiming, wall_clock_now
+from benchlab.annotations.session.runner import ResponseTiming, wall_clock_now
 from benchlab.tui.frame_clock import FlushCallback
 from benchlab.tui.screens.size_guard import SizeGuardedScreen
 from benchlab.tui.trial_context import TrialContext

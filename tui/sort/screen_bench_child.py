@@ -17,7 +17,7 @@ from textual.containers import VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Static
 
-from benchlab.annotations.session_runner import ResponseTiming
+from benchlab.annotations.session.runner import ResponseTiming
 from benchlab.tui.key_debounce import KeyDebounce
 from benchlab.tui.sort import trial_screen as sort_trial_module
 from benchlab.tui.sort.excerpt_view import ExcerptView

@@ -29,8 +29,8 @@ from textual.timer import Timer
 from textual.widget import Widget
 from textual.widgets import ContentSwitcher, Static
 
-from benchlab.annotations.session_plan import PlannedStep
-from benchlab.annotations.session_runner import SessionRunner, wall_clock_now
+from benchlab.annotations.session.plan import PlannedStep
+from benchlab.annotations.session.runner import SessionRunner, wall_clock_now
 from benchlab.annotations.sort.session import SortTask, SortTiming
 from benchlab.data.errors import BenchlabError
 from benchlab.data.sort.records import BookSortRecord

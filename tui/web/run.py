@@ -13,8 +13,8 @@ from collections.abc import Callable
 from typing import Any
 
 from benchlab.annotations.options import OptionError
-from benchlab.annotations.session_runner import SessionRunner
-from benchlab.annotations.session_texts import session_text
+from benchlab.annotations.session.runner import SessionRunner
+from benchlab.annotations.session.texts import session_text
 from benchlab.annotations.task import SessionOptions, Task
 
 

@@ -233,7 +233,7 @@ def table_rows(server: SessionServer, out: Path) -> list[status_table.StatusRow]
     practice accuracy) with the server's connections laid over it; the server's own view when the files cannot
     be read (a status read never stops the server)."""
     try:
-        from benchlab.annotations.session_status import read_statuses
+        from benchlab.annotations.session.status import read_statuses
     except ImportError:
         return server_rows(server)
     try:

@@ -1,6 +1,6 @@
 """The experimenter's live table of participants (``benchlab serve``), rendered from plain rows.
 
-Rendering takes rows shaped like ``benchlab.annotations.session_status.SessionStatus`` (participant, state, trial,
+Rendering takes rows shaped like ``benchlab.annotations.session.status.SessionStatus`` (participant, state, trial,
 n_trials, last_activity, practice_accuracy), so the source can be the server's own view or the status read from
 the output folder; :func:`with_connections` lays the server's live connection state over file-derived rows.
 """

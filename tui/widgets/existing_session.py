@@ -22,7 +22,7 @@ def already_started(exc: BenchlabError) -> bool:
 
 def next_session_number(out: Path, participant: str, task: str, current: str) -> int:
     """One more than the highest numbered session of this participant and task in ``out`` (and than ``current``)."""
-    from benchlab.annotations.session_status import read_statuses
+    from benchlab.annotations.session.status import read_statuses
 
     numbers = [int(s.session) for s in read_statuses(out)
                if s.participant == participant and s.task == task and s.session.isdigit()]

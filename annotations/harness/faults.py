@@ -37,7 +37,7 @@ from pathlib import Path
 from typing import Any
 
 from benchlab.annotations.options import Options, option
-from benchlab.annotations.session_plan import SessionPlan
+from benchlab.annotations.session.plan import SessionPlan
 from benchlab.annotations.task import Command
 from benchlab.data.errors import BenchlabError
 
@@ -124,7 +124,7 @@ def _snapshot(task: str, out: Path) -> tuple[dict[str, list[dict[str, Any]]], in
 def _expected(task: str, out: Path, participant: str) -> dict[str, tuple[str, float]]:
     """Per item, the answer and RT the simulated participant gives in an uninterrupted run of the saved plan."""
     from benchlab.annotations.registry import registry
-    from benchlab.annotations.session_start import prepare_session
+    from benchlab.annotations.session.opening import prepare_session
     from benchlab.annotations.simulate import SimulatedParticipant
 
     runner = prepare_session(registry().get(task), participant=participant, out=str(out), resume=True)

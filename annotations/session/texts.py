@@ -7,7 +7,7 @@ import re
 from pathlib import Path
 from typing import Any
 
-from benchlab.annotations.session_runner import SessionText
+from benchlab.annotations.session.runner import SessionText
 from benchlab.annotations.task import SessionOptions, Task
 from benchlab.data.errors import BenchlabError
 from benchlab.data.text_io import decode_utf8

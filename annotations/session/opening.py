@@ -11,8 +11,8 @@ from collections.abc import Mapping
 from typing import Any
 
 from benchlab.annotations.options import OptionError, Options, parse_options
-from benchlab.annotations.session_runner import SessionRunner
-from benchlab.annotations.session_texts import session_text
+from benchlab.annotations.session.runner import SessionRunner
+from benchlab.annotations.session.texts import session_text
 from benchlab.annotations.task import SessionOptions, Task
 
 

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 from benchlab.data.errors import BenchlabError
 
 if TYPE_CHECKING:
-    from benchlab.annotations.session_runner import SessionRunner
+    from benchlab.annotations.session.runner import SessionRunner
 
 #: Assumed seconds per trial with no earlier participants to go by (reading, answering, moving on).
 DEFAULT_SECONDS_PER_TRIAL = 10.0

@@ -21,9 +21,9 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from benchlab.annotations.options import OptionError
-from benchlab.annotations.session_guard import FolderGuard, SessionFilesMoved
-from benchlab.annotations.session_lock import SessionLock
-from benchlab.annotations.session_plan import PlannedStep, SessionPlan
+from benchlab.annotations.session.guard import FolderGuard, SessionFilesMoved
+from benchlab.annotations.session.lock import SessionLock
+from benchlab.annotations.session.plan import PlannedStep, SessionPlan
 from benchlab.data.atomic import append_line
 from benchlab.data.errors import BenchlabError
 from benchlab.data.record_log import KeyedRecordLog
@@ -293,7 +293,7 @@ class SessionRunner:
 
     def _write(self, target: Path, write: Callable[[], None]) -> None:
         """Every write of the session goes through here: the folder and files must still be the session's own
-        (see :mod:`benchlab.annotations.session_guard`), before and after the write."""
+        (see :mod:`benchlab.annotations.session.guard`), before and after the write."""
         self._guard.check(target)
         write()
         self._guard.wrote(target)

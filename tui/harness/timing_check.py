@@ -30,7 +30,7 @@ from benchlab.data.jsonl import iter_json_lines
 from benchlab.data.samples import sample_path
 from benchlab.data.version import __version__
 from benchlab.tui.experimenter_keys import DEFAULT_KEYS
-from benchlab.tui.pty_driver import PtyApp
+from benchlab.tui.harness.pty_driver import PtyApp
 
 
 def _stats(values: list[float]) -> str:

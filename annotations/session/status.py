@@ -30,8 +30,8 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from benchlab.annotations.session_plan import SessionPlan
-from benchlab.annotations.session_runner import SessionFiles
+from benchlab.annotations.session.plan import SessionPlan
+from benchlab.annotations.session.runner import SessionFiles
 from benchlab.data.errors import BenchlabError
 
 STATES = ("not started", "consent", "practice", "trial", "break", "disconnected", "finished", "declined")

@@ -1,0 +1,154 @@
+"""Plug-ins: one entry-point group per extension kind, all loaded the same way, every failure kept with its reason.
+
+benchlab's own benchmarks are declared in its ``pyproject.toml`` in the same groups a third-party package uses, so
+the code that loads them never names a benchmark, and a built-in and a plug-in travel the same path. What failed
+to load is not dropped: :class:`GroupReport` keeps each broken entry with a one-line reason, which ``benchlab
+plugins``, ``benchlab --help`` and the launcher show.
+
+The groups (their consumers live in the layer that can use what they hold):
+
+- ``benchlab.tasks``: task declarations (:mod:`benchlab.annotations.task`);
+- ``benchlab.trial_screens``: terminal screens per trial kind (:mod:`benchlab.tui.trial_screens`);
+- ``benchlab.tools``: launcher lines and commands of a benchmark's own front ends (:mod:`benchlab.tui.tools`).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from functools import cache
+from importlib.metadata import EntryPoint, entry_points
+from types import FunctionType
+from typing import Any
+
+#: The distribution whose entry points are the built-ins (listed first, in the order of its ``pyproject.toml``).
+BUILTIN_PACKAGE = "benchlab"
+#: A name a plug-in may take: it becomes a command word, a folder name and a field value.
+NAME_RE = re.compile(r"^[a-z][a-z0-9-]{0,31}$")
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One entry point: where it is declared (group, name, ``module:attribute``) and which package declares it."""
+
+    group: str
+    name: str
+    value: str
+    package: str
+
+    @property
+    def builtin(self) -> bool:
+        return self.package == BUILTIN_PACKAGE
+
+    def where(self) -> str:
+        """``name = module:attr (package)``: how a message names the entry."""
+        return f"{self.name} = {self.value} ({self.package})"
+
+
+@dataclass(frozen=True)
+class Broken:
+    """An entry that did not load, with the one-line reason a user sees."""
+
+    entry: Entry
+    reason: str
+
+
+@dataclass
+class GroupReport:
+    """What one group gave: the loaded objects with their entries, and what was broken."""
+
+    group: str
+    loaded: list[tuple[Entry, Any]] = field(default_factory=list)
+    broken: list[Broken] = field(default_factory=list)
+
+    def refuse(self, entry: Entry, reason: str) -> None:
+        """Move ``entry`` from loaded to broken (a consumer's own check failed: bad name, clash ...)."""
+        self.loaded = [(e, obj) for e, obj in self.loaded if e != entry]
+        self.broken.append(Broken(entry, reason))
+
+
+def _package_of(ep: EntryPoint) -> str:
+    dist = ep.dist
+    return dist.name if dist is not None and dist.name else "unknown package"
+
+
+def _one_line(exc: BaseException) -> str:
+    """``SyntaxError: invalid syntax (task.py, line 3)``: the type and the first line of the message."""
+    text = str(exc).strip().splitlines()
+    return f"{type(exc).__name__}: {text[0]}" if text else type(exc).__name__
+
+
+def _resolve(obj: object) -> object:
+    """An entry point names an object or a function without arguments returning it."""
+    return obj() if isinstance(obj, FunctionType) else obj
+
+
+def _ordered(eps: Iterable[EntryPoint]) -> list[EntryPoint]:
+    """Built-ins first in their declared order, then plug-ins by name (a stable launcher order)."""
+    eps = list(eps)
+    builtin = [ep for ep in eps if _package_of(ep) == BUILTIN_PACKAGE]
+    others = sorted((ep for ep in eps if _package_of(ep) != BUILTIN_PACKAGE), key=lambda ep: (ep.name, ep.value))
+    return builtin + others
+
+
+def load_group(group: str, check: Callable[[Entry, Any], str | None] | None = None) -> GroupReport:
+    """Load every entry point of ``group``; ``check`` returns a reason to refuse an object (else ``None``).
+
+    Nothing a plug-in does on import (an exception of any kind, a ``SystemExit``) takes benchlab down: the entry is
+    reported broken with a one-line reason instead.
+    """
+    report = GroupReport(group)
+    seen: set[tuple[str, str]] = set()
+    for ep in _ordered(entry_points(group=group)):
+        entry = Entry(group, ep.name, ep.value, _package_of(ep))
+        if (entry.name, entry.value) in seen:  # the same distribution found twice on the path
+            continue
+        seen.add((entry.name, entry.value))
+        try:
+            obj = _resolve(ep.load())
+        except BaseException as exc:
+            if isinstance(exc, KeyboardInterrupt):
+                raise
+            report.broken.append(Broken(entry, _one_line(exc)))
+            continue
+        reason = check(entry, obj) if check is not None else None
+        if reason is not None:
+            report.broken.append(Broken(entry, reason))
+            continue
+        report.loaded.append((entry, obj))
+    return report
+
+
+def name_problem(name: object, what: str) -> str | None:
+    """Why ``name`` cannot name a plug-in's ``what`` (``None`` when it can)."""
+    if not isinstance(name, str) or not NAME_RE.match(name):
+        return (f"{what} name {name!r} is not allowed: lower-case letters, digits and '-', starting with a letter "
+                "(it becomes a command word and a folder name)")
+    return None
+
+
+def clash(what: str, name: str, first: Entry, second: Entry) -> str:
+    """The reason a second declaration of ``name`` is refused, naming both packages."""
+    return (f"{what} name {name!r} is already taken by {first.where()}; {second.package} declares it again "
+            "(rename one of them)")
+
+
+@cache
+def _reports() -> dict[str, GroupReport]:
+    return {}
+
+
+def remember(report: GroupReport) -> GroupReport:
+    """Keep a group's report for ``benchlab plugins`` and the warnings (one report per group and process)."""
+    _reports()[report.group] = report
+    return report
+
+
+def reports() -> list[GroupReport]:
+    """The reports of the groups loaded so far in this process."""
+    return list(_reports().values())
+
+
+__all__ = ["BUILTIN_PACKAGE", "Broken", "Entry", "GroupReport", "clash", "load_group", "name_problem", "remember",
+           "reports"]

@@ -1,0 +1,1 @@
+"""Speed and timing harnesses of the app layer (``bench serve``, ``timing-check``); not product code."""
