@@ -17,7 +17,7 @@ from functools import lru_cache
 from typing import Any
 
 from benchlab.annotations.plugins import Entry, clash, load_group, name_problem, remember
-from benchlab.annotations.task import Ranked, Registry, Task
+from benchlab.annotations.task import Benchmark, Ranked, Registry
 
 ENTRY_POINT_GROUP = "benchlab.tasks"
 
@@ -51,6 +51,6 @@ def registry() -> Registry:
     return reg
 
 
-def register(task: Task) -> Task:
+def register(benchmark: Benchmark) -> Benchmark:
     """Add a task at run time (tests, notebooks); plug-in packages use the entry-point group instead."""
-    return registry().add(task)
+    return registry().add(benchmark)

@@ -13,7 +13,7 @@ The registry (:mod:`benchlab.annotations.registry`) loads the built-in tasks and
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal, Protocol, runtime_checkable
@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any, Literal, Protocol, runtime_checkable
 from benchlab.annotations.options import Options, option
 from benchlab.annotations.session.plan import SessionPlan
 from benchlab.annotations.session.runner import SessionRunner, SessionText
+from benchlab.data.errors import BenchlabError
 
 if TYPE_CHECKING:
     from benchlab.data.analysis.compare import Comparison
@@ -150,13 +151,34 @@ class Ranked(Protocol):
     launcher_rank: int
 
 
-class Task(Protocol):
-    """A benchmark as benchlab runs, scores and compares it (built-in or from a plug-in package)."""
+class Benchmark(Protocol):
+    """What every entry of the ``benchlab.tasks`` group declares: a name, a title, a description and its commands.
+
+    Everything else a benchmark can do is an optional protocol that the feature checks with ``isinstance``
+    (:class:`RunsSessions` makes it a :class:`Task`; :class:`DataChoices`; the export, Sessions, power and harness
+    protocols below), so a feature never asks for a benchmark by name.
+    """
 
     #: One name everywhere: ``benchlab run NAME``, folder names, the plan's ``task`` field.
     name: str
     title: str
     description: str
+    #: ``score``, ``compare``, ``bench`` ... commands, generated on the command line from their options models.
+    commands: Sequence[Command]
+
+
+@runtime_checkable
+class RunsSessions(Protocol):
+    """The part of a :class:`Task` that runs people (checked with ``isinstance`` when the registry loads)."""
+
+    def prepare(self, session: SessionOptions, plan: Any, text: SessionText) -> SessionRunner: ...
+
+    def planned_values(self, plan: SessionPlan) -> dict[str, Any]: ...
+
+
+class Task(Benchmark, Protocol):
+    """A benchmark that runs people: sessions, plan options, a trial kind (built-in or from a plug-in package)."""
+
     #: The session options: :class:`SessionOptions` or a subclass renaming the data-set flag (``-t/--testset``)
     #: or rewording help texts; the same fields, so every front end handles every task.
     session_options: type[SessionOptions]
@@ -166,8 +188,6 @@ class Task(Protocol):
     trial_kind: str
     #: Simulated participants (``--simulate``): policy names of :mod:`benchlab.annotations.simulate`.
     simulated_policies: tuple[str, ...]
-    #: ``score``, ``compare``, ``bench`` ... commands, generated on the command line from their options models.
-    commands: Sequence[Command]
     #: Humans vs models on the Results screen (``None``: the task has no comparison).
     comparison: ComparisonSource | None
 
@@ -193,26 +213,39 @@ class Task(Protocol):
 
 @dataclass
 class Registry:
-    """Tasks by name, in the order the launcher lists them."""
+    """What the ``benchlab.tasks`` group declared, by name: every :class:`Benchmark`, and among them the
+    :class:`Task` s that run people, in the order the launcher lists them."""
 
+    #: Every declaration (tasks that run people, and benchmarks that only curate or score, such as a curation tool).
+    benchmarks: dict[str, Benchmark] = field(default_factory=dict)
+    #: The declarations that run sessions (``benchlab run NAME``, launcher lines, Results).
     tasks: dict[str, Task] = field(default_factory=dict)
-    #: Plug-ins that failed to load: (entry point, one-line reason), shown by ``benchlab --version``/launcher.
+    #: Plug-ins that failed to load: (entry point, one-line reason), shown by ``benchlab plugins``/launcher.
     broken: list[tuple[str, str]] = field(default_factory=list)
 
-    def add(self, task: Task) -> Task:
-        self.tasks[task.name] = task
-        return task
+    def add(self, benchmark: Benchmark) -> Benchmark:
+        self.benchmarks[benchmark.name] = benchmark
+        if isinstance(benchmark, RunsSessions):
+            self.tasks[benchmark.name] = benchmark  # type: ignore[assignment]  # RunsSessions + Benchmark = Task
+        return benchmark
 
     def get(self, name: str) -> Task:
-        from benchlab.data.errors import BenchlabError
-
+        """The task that runs sessions under ``name`` (a one-line error naming the known ones otherwise)."""
         try:
             return self.tasks[name]
         except KeyError:
             known = ", ".join(self.tasks) or "none"
             raise BenchlabError(f"unknown task {name!r} (known: {known})") from None
 
-    def __iter__(self) -> Any:
+    def benchmark(self, name: str) -> Benchmark:
+        """Any declaration by name (a task or a benchmark that only scores or curates)."""
+        try:
+            return self.benchmarks[name]
+        except KeyError:
+            known = ", ".join(self.benchmarks) or "none"
+            raise BenchlabError(f"unknown benchmark {name!r} (known: {known})") from None
+
+    def __iter__(self) -> Iterator[Task]:
         return iter(self.tasks.values())
 
 
@@ -222,6 +255,18 @@ def dataset_of(session: SessionOptions, task: Task) -> str:
 
 
 __all__ = [
-    "Choice", "ChoicePrompt", "ChoiceSession", "Command", "CommandGroup", "ComparisonSource", "Ranked", "Registry",
-    "SessionOptions", "Task", "ToolGroup", "dataset_of",
+    "Benchmark",
+    "Choice",
+    "ChoicePrompt",
+    "ChoiceSession",
+    "Command",
+    "CommandGroup",
+    "ComparisonSource",
+    "Ranked",
+    "Registry",
+    "RunsSessions",
+    "SessionOptions",
+    "Task",
+    "ToolGroup",
+    "dataset_of",
 ]
