@@ -169,7 +169,7 @@ class SessionFlow:
             return
         item = self.runner.current.item_id
         if self._interrupted is None or self._interrupted[0] != item:
-            # SORT (STM) is first on screen with its excerpt; a choice trial with its question.
+            # a trial with an excerpt is first on screen with it; a choice trial with its question.
             first = self.screen.first_onset_mono if isinstance(self.screen, TrialScreen) else None
             self._interrupted = (item, first)
         self.show()

@@ -113,10 +113,11 @@ class ResultsScreen(Screen[None]):
     ]
     POLL_SECONDS = 1.0
 
-    def __init__(self, benchmark: str = "worldsense", testset: str | Path | None = None,
+    def __init__(self, benchmark: str = "", testset: str | Path | None = None,
                  results: str | Path | None = None, *, live: bool = True,
                  criterion: AttentionCriterion | None = None, now: Callable[[], str] | None = None) -> None:
-        """``now`` gives the "updated at" stamp (injected by tests for stable snapshots)."""
+        """``benchmark``: the task shown first (default: the first with a comparison, in launcher order); ``now``
+        gives the "updated at" stamp (injected by tests for stable snapshots)."""
         super().__init__()
         self.now = now or (lambda: time.strftime("%H:%M:%S"))
         self.tasks = comparable_tasks()

@@ -1,9 +1,9 @@
 """Participant screens that pause behind a "please make the window larger" notice while the terminal is too small.
 
-Why: at 20x5 a WorldSense trial showed only "1 TRUE" and key 2 was recorded with a normal RT; a SORT excerpt box
+Why: at 20x5 a choice trial showed only "1 TRUE" and key 2 was recorded with a normal RT; a reading-task excerpt box
 with zero rows still gave a reading time. A participant's font zoom is the same case (a resize). Each screen says
 what it needs (:meth:`SizeGuardedScreen.needed_size`, measured from its own widgets and styles: the whole question
-and its answer buttons, both SORT segments and their buttons, a usable excerpt box); below that the screen hides its
+and its answer buttons, both segments of a two-passage trial and their buttons, a usable excerpt box); below that the screen hides its
 content, shows :class:`~benchlab.tui.widgets.enlarge_notice.EnlargeNotice`, and no key or click does anything until
 the window is large enough again. Trial screens then restart the stimulus onset (see
 :class:`~benchlab.tui.screens.trial_base.TrialScreen`).
@@ -26,7 +26,7 @@ from benchlab.tui.widgets.enlarge_notice import EnlargeNotice
 
 #: Below this width no participant screen is readable (a line of a question or instruction would be a few words).
 MIN_WIDTH = 40
-#: Rows of a scrollable text (consent, instructions, a SORT excerpt) that still make it readable.
+#: Rows of a scrollable text (consent, instructions, a reading excerpt) that still make it readable.
 MIN_TEXT_ROWS = 5
 _TALL = 10_000
 
@@ -83,7 +83,7 @@ class SizeGuardedScreen(Screen[None]):
     """A participant screen with a minimum terminal size; subclasses say what they need in :meth:`needed_size`.
 
     Subclasses call :meth:`too_small_now` first in their key and click handlers (``True``: the input does nothing)
-    and :meth:`check_size` when what they show changes (a SORT trial's question after its excerpt).
+    and :meth:`check_size` when what they show changes (a trial's question after its excerpt).
     """
 
     def __init__(self) -> None:

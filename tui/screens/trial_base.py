@@ -5,7 +5,7 @@ it has been handed to the terminal writer (the app's frame clock calls back from
 :meth:`TrialScreen.onset_hook`); where no frame is written (headless runs) a ``call_after_refresh`` stamp is the
 fallback, and it is kept as an audit stamp. A response's time is the input event's own ``time`` (set by Textual's
 input thread). Both are on Textual's monotonic clock and RT is their difference; ``benchlab timing-check``
-measures both. Written once, so that the choice trial and the SORT trial (excerpt, then question) cannot drift
+measures both. Written once, so that the choice trial and a task's own trial screens (an excerpt, then a question) cannot drift
 apart on how a response time is measured.
 
 A trial screen pauses while the terminal is too small to show its stimulus whole
@@ -36,7 +36,7 @@ AFTER_REFRESH = "after_refresh"
 
 
 class Onset:
-    """When one stimulus (a question, a SORT excerpt) came on screen, and how that moment was stamped."""
+    """When one stimulus (a question, an excerpt to read) came on screen, and how that moment was stamped."""
 
     __slots__ = ("after_refresh_mono", "mark", "mono", "replaced", "source")
 
@@ -64,7 +64,7 @@ class TrialScreen(SizeGuardedScreen):
     """A screen showing one trial: the session engine and the app read its onsets through this class only.
 
     Subclasses compose the stimulus, set :attr:`answer_keys`, and (when they show more than one stimulus, e.g.
-    SORT's excerpt before the question) override :meth:`showing`, :meth:`on_trial_key`, :meth:`accepting_answers`,
+    an excerpt before the question) override :meth:`showing`, :meth:`on_trial_key`, :meth:`accepting_answers`,
     :meth:`trial_first_onset`, :meth:`response_timing` and the size pause hooks (:meth:`restart_onset`,
     :meth:`restamp`). :attr:`question` is the stimulus the answer responds to.
     """
@@ -101,7 +101,7 @@ class TrialScreen(SizeGuardedScreen):
         return self._kept_first_onset if self._kept_first_onset is not None else self.trial_first_onset()
 
     def trial_first_onset(self) -> float | None:
-        """The onset of the trial's first stimulus as stamped now (SORT STM: the excerpt's)."""
+        """The onset of the trial's first stimulus as stamped now (with an excerpt first: the excerpt's)."""
         return self.question.mono
 
     def showing(self) -> Onset | None:
