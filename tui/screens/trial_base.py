@@ -5,8 +5,8 @@ it has been handed to the terminal writer (the app's frame clock calls back from
 :meth:`TrialScreen.onset_hook`); where no frame is written (headless runs) a ``call_after_refresh`` stamp is the
 fallback, and it is kept as an audit stamp. A response's time is the input event's own ``time`` (set by Textual's
 input thread). Both are on Textual's monotonic clock and RT is their difference; ``benchlab timing-check``
-measures both. Written once, so that the choice trial and a task's own trial screens (an excerpt, then a question) cannot drift
-apart on how a response time is measured.
+measures both. Written once, so that the choice trial and a task's own trial screens (an excerpt, then a question)
+cannot drift apart on how a response time is measured.
 
 A trial screen pauses while the terminal is too small to show its stimulus whole
 (:class:`~benchlab.tui.screens.size_guard.SizeGuardedScreen`): no key or click is an answer then, and when the
