@@ -4,8 +4,8 @@ Why: at 20x5 a choice trial showed only "1 TRUE" and key 2 was recorded with a n
 with zero rows still gave a reading time. A participant's font zoom is the same case (a resize). Each screen says
 what it needs (:meth:`SizeGuardedScreen.needed_size`, measured from its own widgets and styles: the whole question
 and its answer buttons, both segments of a two-passage trial and their buttons, a usable excerpt box); below that
-the screen hides its content, shows :class:`~benchlab.tui.widgets.enlarge_notice.EnlargeNotice`, and no key or click does anything until
-the window is large enough again. Trial screens then restart the stimulus onset (see
+the screen hides its content, shows :class:`~benchlab.tui.widgets.enlarge_notice.EnlargeNotice`, and no key or
+click does anything until the window is large enough again. Trial screens then restart the stimulus onset (see
 :class:`~benchlab.tui.screens.trial_base.TrialScreen`).
 
 The size is checked on the screen's resize event and again at every key and click against the app's size, which
