@@ -113,9 +113,9 @@ def test_bad_input_is_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[str
         assert err.startswith("benchlab: error:") and message in err and "Traceback" not in err
 
 
-def test_readme_documents_every_column_and_an_lme4_example() -> None:
-    readme = (Path(__file__).parents[1] / "README.md").read_text(encoding="utf-8")
-    section = readme[readme.index("## Trial export"):]
+def test_docs_document_every_column_and_an_lme4_example() -> None:
+    page = (Path(__file__).parents[1] / "docs" / "export.md").read_text(encoding="utf-8")
+    section = page[page.index("# Trial export"):]
     for name in [*COMMON_COLUMNS, *(c for cols in OWN_COLUMNS.values() for c in cols if c != "(more)")]:
         assert f"`{name}`" in section, name
     assert "glmer(correct ~ condition + (1|participant) + (1|item), family=binomial" in section

@@ -1,4 +1,4 @@
-"""The notebook API: the README's "Python API" example runs as written, and the lazy exports stay lazy."""
+"""The notebook API: the example of docs/python-api.md runs as written, and the lazy exports stay lazy."""
 
 from __future__ import annotations
 
@@ -12,13 +12,13 @@ import pytest
 import benchlab.annotations
 import benchlab.data
 
-README = Path(__file__).resolve().parents[1] / "README.md"
+README = Path(__file__).resolve().parents[1] / "docs" / "python-api.md"
 
 
 def readme_example() -> str:
     text = README.read_text(encoding="utf-8")
     match = re.search(r"<!-- python-api -->\n```python\n(.*?)\n```", text, re.S)
-    assert match, "README lost its Python API example (marked <!-- python-api -->)"
+    assert match, "docs/python-api.md lost its example (marked <!-- python-api -->)"
     return match.group(1)
 
 
