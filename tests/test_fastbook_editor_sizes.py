@@ -12,8 +12,7 @@ from textual.widgets import Static
 
 from benchlab.annotations.fastbook.text_units import extended, unit_span
 from benchlab.tui.fastbook.chapter_view import ChapterView
-from benchlab.tui.fastbook.curate_app import CurateFastbookApp
-from benchlab.tui.fastbook.curate_command import build_app
+from benchlab.tui.fastbook.curate_app import CurateFastbookApp, build_app
 from benchlab.tui.fastbook.editor_screen import FastbookCurateScreen
 from benchlab.tui.fastbook.keys_screen import CurateKeysScreen
 from tests.conftest import full_data
