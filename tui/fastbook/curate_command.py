@@ -116,7 +116,7 @@ def _measure_ui(path: Path, folder: Path, edits: int) -> list[Figure]:
     import tempfile
     import time
 
-    from benchlab.annotations.fastbook.editor_bench import Figure, _spread
+    from benchlab.annotations.fastbook.editor_bench import Figure, spread
     from benchlab.tui.fastbook.curate_app import build_app
 
     async def run(copy: Path) -> list[Figure]:
@@ -138,8 +138,8 @@ def _measure_ui(path: Path, folder: Path, edits: int) -> list[Figure]:
             await pilot.pause()
             moved = (time.perf_counter() - t0) * 1000
         return [Figure("editor open, headless (load, audit, first screen)", opened),
-                _spread("keypress to idle screen: unbound key (baseline)", times["z"]),
-                _spread("keypress to idle screen: toggle a flag (headless)", times["x"]),
+                spread("keypress to idle screen: unbound key (baseline)", times["z"]),
+                spread("keypress to idle screen: toggle a flag (headless)", times["x"]),
                 Figure("move to the next question (2 keys, chapter marks)", moved)]
 
     with tempfile.TemporaryDirectory(prefix="benchlab-bench-") as tmp:
