@@ -16,7 +16,7 @@ from benchlab.annotations.fastbook.assignment import read_plan
 from benchlab.annotations.fastbook.progress import progress_path_for
 from benchlab.data.fastbook.benchmark import QuestionId, load_benchmark
 from benchlab.data.fastbook.locate import sample_benchmark_path
-from benchlab.tui.fastbook.curate_command import build_app
+from benchlab.tui.fastbook.curate_app import build_app
 from benchlab.tui.fastbook.question_list import FastbookQuestionList
 from tests.conftest import full_data
 from tests.test_fastbook_cli import run_cli

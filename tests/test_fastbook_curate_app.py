@@ -22,8 +22,7 @@ from benchlab.data.fastbook.benchmark import load_benchmark
 from benchlab.tui.cli import main
 from benchlab.tui.fastbook.chapter_view import ChapterView
 from benchlab.tui.fastbook.context_text_edit import ContextTextEdit
-from benchlab.tui.fastbook.curate_app import CurateFastbookApp
-from benchlab.tui.fastbook.curate_command import build_app
+from benchlab.tui.fastbook.curate_app import CurateFastbookApp, build_app
 from benchlab.tui.fastbook.curate_confirm import CurateConfirm
 from benchlab.tui.fastbook.diff_screen import CurateDiff
 from benchlab.tui.fastbook.editor_screen import FastbookCurateScreen

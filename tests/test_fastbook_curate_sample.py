@@ -10,8 +10,7 @@ from typing import Any
 import pytest
 
 from benchlab.data.fastbook import locate
-from benchlab.tui.fastbook.curate_app import CurateFastbookApp
-from benchlab.tui.fastbook.curate_command import build_app
+from benchlab.tui.fastbook.curate_app import CurateFastbookApp, build_app
 from benchlab.tui.fastbook.editor_screen import FastbookCurateScreen
 from benchlab.tui.fastbook.question_list import FastbookQuestionList
 
@@ -64,7 +63,7 @@ def test_editor_on_the_sample_snapshot(sample_copy: Path, snap_compare: Any) -> 
 def test_following_the_read_only_hint_opens_an_editable_copy(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     import shlex
 
-    from benchlab.tui.fastbook.curate_command import load_editor_inputs
+    from benchlab.annotations.fastbook.editor_inputs import load_editor_inputs
 
     reason = build_app(locate.sample_benchmark_path(), None, (), "ada").session.read_only_reason or ""
     copy_cmd, rest = reason.split("edit a copy: ", 1)[1].split(", then ", 1)
@@ -83,8 +82,8 @@ def test_following_the_read_only_hint_opens_an_editable_copy(tmp_path: Path, mon
 
 
 def test_a_copy_without_its_chapters_names_the_chapters_option(tmp_path: Path) -> None:
+    from benchlab.annotations.fastbook.editor_inputs import load_editor_inputs
     from benchlab.data.errors import BenchlabError
-    from benchlab.tui.fastbook.curate_command import load_editor_inputs
 
     copy = tmp_path / "copytest" / "fastbook-benchmark.json"
     copy.parent.mkdir()

@@ -12,8 +12,7 @@ from textual.widgets import Static
 
 from benchlab.annotations.fastbook.text_units import extended, unit_span
 from benchlab.tui.fastbook.chapter_view import ChapterView
-from benchlab.tui.fastbook.curate_app import CurateFastbookApp
-from benchlab.tui.fastbook.curate_command import build_app
+from benchlab.tui.fastbook.curate_app import CurateFastbookApp, build_app
 from benchlab.tui.fastbook.editor_screen import FastbookCurateScreen
 from benchlab.tui.fastbook.keys_screen import CurateKeysScreen
 from tests.conftest import full_data
@@ -209,13 +208,13 @@ async def test_components_are_rewritten_added_and_deleted_with_undo_redo_log_and
 
 def test_component_edits_replay_from_their_change_log_lines() -> None:
     """A crashed session's component edits are re-applied from the log like any other edit."""
-    from benchlab.annotations.fastbook.context_edits import (
+    from benchlab.annotations.fastbook.component_edits import (
         AddComponent,
         DeleteComponent,
         SetComponentText,
         add_component,
-        edit_from_change,
     )
+    from benchlab.annotations.fastbook.edit_replay import edit_from_change
     from benchlab.data.fastbook.benchmark import Question
 
     question = Question.model_validate({

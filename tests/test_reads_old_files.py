@@ -20,8 +20,8 @@ from typing import Any
 import pytest
 
 from benchlab.annotations.fastbook.change_log import ChangeLog, ChangeRecord, log_path_for
-from benchlab.annotations.fastbook.context_edits import edit_from_change
 from benchlab.annotations.fastbook.curation import CurationSession
+from benchlab.annotations.fastbook.edit_replay import edit_from_change
 from benchlab.annotations.response_log import ResponseLog
 from benchlab.annotations.session.plan import SessionPlan
 from benchlab.annotations.sort.human_record import PREVIOUS_HUMAN_COLUMNS as HUMAN_COLUMNS_V0_1

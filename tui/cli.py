@@ -13,11 +13,13 @@ from benchlab.tui.commands import benchmark_commands as _declared  # noqa: F401
 from benchlab.tui.commands import groups
 from benchlab.tui.commands import run as _session  # noqa: F401
 from benchlab.tui.commands import serve as _serve  # noqa: F401
-from benchlab.tui.fastbook import curate_command as _curate  # noqa: F401
+from benchlab.tui.fastbook.curate_command import BENCH_COMMAND, CURATE_COMMAND
 
 # Importing a command module registers its commands on the groups (one line per module, kept sorted).
 
 cli = groups.cli
+groups.curate.add_command(CURATE_COMMAND)
+groups.bench.add_command(BENCH_COMMAND)
 
 
 def main(argv: Sequence[str] | None = None) -> None:

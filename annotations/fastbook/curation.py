@@ -27,14 +27,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from benchlab.annotations.fastbook.change_log import ChangeLog, ChangeRecord, log_path_for, utc_now
-from benchlab.annotations.fastbook.context_edits import (
-    Edit,
-    EditHistory,
-    EditMismatch,
-    QuestionId,
-    edit_from_change,
-    reverse_change,
-)
+from benchlab.annotations.fastbook.context_edits import Edit, EditMismatch, QuestionId
+from benchlab.annotations.fastbook.edit_history import EditHistory
+from benchlab.annotations.fastbook.edit_replay import edit_from_change, reverse_change
 from benchlab.data.errors import BenchlabError
 from benchlab.data.fastbook.benchmark import (
     Benchmark,

@@ -88,10 +88,10 @@ def measure(benchmark: Path, chapters_dir: Path, *, edits: int = 50, n_runs: int
 
             ms, _ = _ms(one)
             per_edit.append(ms)
-        figures.append(_spread("edit: apply + fsynced log line + re-score + list row", per_edit, f"{n_runs} runs"))
-        figures.append(_spread("audit check of a new context", per_check))
+        figures.append(spread("edit: apply + fsynced log line + re-score + list row", per_edit, f"{n_runs} runs"))
+        figures.append(spread("audit check of a new context", per_check))
         undo_ms = [_ms(session.undo)[0] for _ in range(10)]
-        figures.append(_spread("undo (with its log line)", undo_ms))
+        figures.append(spread("undo (with its log line)", undo_ms))
         ms, _ = _ms(session.diff)
         figures.append(Figure("session diff", ms, f"{len(session.changed_ids())} questions changed"))
         ms, _ = _ms(session.save)
@@ -99,7 +99,8 @@ def measure(benchmark: Path, chapters_dir: Path, *, edits: int = 50, n_runs: int
         return figures
 
 
-def _spread(what: str, values: list[float], detail: str = "") -> Figure:
+def spread(what: str, values: list[float], detail: str = "") -> Figure:
+    """One timed step as its median, with the p95 in the detail (also used by the editor's headless UI timing)."""
     if not values:
         return Figure(what, float("nan"), detail)
     ordered = sorted(values)

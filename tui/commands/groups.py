@@ -48,6 +48,11 @@ def compare() -> None:
     """Compare humans with models (tables with CIs and tests) and curators with each other."""
 
 
+@cli.group()
+def curate() -> None:
+    """Curate benchmark annotations in the terminal (edits are undoable, logged and saved safely)."""
+
+
 def _study_params() -> list[click.Parameter]:
     from benchlab.annotations.study_commands import StudyRunOptions
     from benchlab.tui.commands.declared import click_params

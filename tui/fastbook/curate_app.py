@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from benchlab.annotations.fastbook.curation import CurationSession
+from benchlab.annotations.fastbook.editor_inputs import load_editor_inputs, load_queue
 from benchlab.annotations.fastbook.progress import CuratorQueue
 from benchlab.data.fastbook.chapters import Chapter
 from benchlab.data.fastbook.runs import Run
@@ -35,3 +38,11 @@ class CurateFastbookApp(CrashSafeApp[None]):
         elif self.screen is editors[-1]:
             editors[-1].action_quit_editor()
         # else: a dialog is open over the editor; close it first.
+
+
+def build_app(benchmark_path: Path | None, chapters_dir: Path | None, run_paths: tuple[Path, ...] | list[Path],
+              curator: str | None, k: int = 10, *, plan: Path | None = None) -> CurateFastbookApp:
+    """Load everything (raising ``BenchlabError`` on bad input) and return the editor app, not yet running."""
+    session, chapters, runs = load_editor_inputs(benchmark_path, chapters_dir, run_paths, curator)
+    queue = load_queue(plan, session) if plan is not None else None
+    return CurateFastbookApp(session, chapters, runs, k=k, queue=queue)

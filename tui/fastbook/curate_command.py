@@ -6,121 +6,81 @@ naming unknown questions ends with one ``benchlab: error: <file>:<line>: ...`` l
 
 from __future__ import annotations
 
+import typing
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import click
 
-from benchlab.tui.commands.groups import FORMAT_OPTION, bench, cli
+from benchlab.annotations.fastbook.curate_options import CurateOptions
+from benchlab.annotations.options import OptionInfo, option_infos
+from benchlab.tui.commands.declared import model_from_click, to_click
+from benchlab.tui.commands.groups import FORMAT_OPTION
 
 if TYPE_CHECKING:
-    from benchlab.annotations.fastbook.curation import CurationSession
     from benchlab.annotations.fastbook.editor_bench import Figure
-    from benchlab.annotations.fastbook.progress import CuratorQueue
-    from benchlab.data.fastbook.chapters import Chapter
-    from benchlab.data.fastbook.runs import Run
-    from benchlab.tui.fastbook.curate_app import CurateFastbookApp
+
+_FILE = click.Path(dir_okay=False, path_type=Path)
+_FOLDER = click.Path(file_okay=False, path_type=Path)
 
 
-@cli.group()
-def curate() -> None:
-    """Curate benchmark annotations in the terminal (edits are undoable, logged and saved safely)."""
+def _fixed_length(info: OptionInfo) -> int | None:
+    """How many values a fixed-length tuple option takes (``tuple[Path, Path]``: 2); ``None`` for any other."""
+    annotation = CurateOptions.model_fields[info.name].annotation
+    for shape in (annotation, *typing.get_args(annotation)):
+        args = typing.get_args(shape)
+        if typing.get_origin(shape) is tuple and args and Ellipsis not in args:
+            return len(args)
+    return None
 
 
-@curate.command("fastbook")
-@click.option("--benchmark", "benchmark_path", type=click.Path(dir_okay=False, path_type=Path), default=None,
-              help="The fastbook-benchmark JSON to edit. Without it, the full dataset (else the bundled sample) "
-                   "opens read-only: copy it and pass the copy to edit.")
-@click.option("--chapters", "chapters_dir", type=click.Path(file_okay=False, path_type=Path), default=None,
-              help="Folder with chapter_N.txt (or the notebooks). Default: beside the benchmark file.")
-@click.option("--runs", "run_paths", multiple=True, type=click.Path(dir_okay=False, path_type=Path),
-              help="Retrieval-run JSONL files to re-score after every edit (repeatable).")
-@click.option("--curator", default=None, help="Your name for the change log (default: $BENCHLAB_CURATOR or $USER).")
-@click.option("--plan", "plan_path", type=click.Path(dir_okay=False, path_type=Path), default=None,
-              help="An assignment plan (benchlab fastbook assign): the list shows only --curator's queue, with "
-                   "progress kept in <file>.progress.json.")
-@click.option("--k", type=click.IntRange(min=1), default=10, show_default=True, help="Cut-off for MRR@k, Recall@k.")
-@click.option("--review", "review", nargs=2, type=click.Path(dir_okay=False, path_type=Path), default=None,
-              metavar="A B", help="Review two curators' copies: every disagreement, take A, B or your own, save a "
-                                  "merged file (never over A or B).")
-@click.option("--out", "out", type=click.Path(dir_okay=False, path_type=Path), default=None,
-              help="With --review: the merged file (default: A's name with .merged before the suffix).")
-def curate_fastbook(benchmark_path: Path | None, chapters_dir: Path | None, run_paths: tuple[Path, ...],
-                    curator: str | None, plan_path: Path | None, k: int, review: tuple[Path, Path] | None,
-                    out: Path | None) -> None:
+def curate_param(info: OptionInfo) -> click.Parameter:
+    """One declared option of :class:`CurateOptions` as its click parameter.
+
+    The generic generator knows paths, not files and folders: here a file option refuses a folder and says FILE
+    in ``--help`` (a folder option DIRECTORY), and ``--review A B`` takes its two files, as before the options
+    were declared once. Flag, default and help still come from the model.
+    """
+    pair = _fixed_length(info)
+    if pair is not None:
+        return click.Option([info.flag, info.name], type=_FILE, nargs=pair, default=None, metavar=info.metavar,
+                            help=info.help)
+    param = to_click(info)
+    if info.kind == "path":
+        param.type = _FOLDER if info.widget == "folder" else _FILE
+    return param
+
+
+@click.command("fastbook", params=[curate_param(i) for i in option_infos(CurateOptions) if i.cli])
+def curate_fastbook(**params: Any) -> None:
     """Edit the contexts of the fastbook-benchmark: select spans of the chapter text, undo/redo, save safely.
 
     Saves keep the previous file as <file>.bak and refuse to overwrite a file changed on disk since it was
     loaded unless you confirm. Every edit is appended to <file>.changes.jsonl (who, when, question, component,
     before, after) the moment you make it.
     """
-    if review:
+    opts = model_from_click(CurateOptions, params)
+    if opts.review:
+        # Deferred: the review app loads Textual and the curation library, which ``benchlab --help`` never needs.
         from benchlab.tui.fastbook.review_app import build_review_app
 
-        build_review_app(review[0], review[1], chapters_dir, run_paths, curator, k=k, output=out).run()
+        build_review_app(opts.review[0], opts.review[1], opts.chapters, opts.runs, opts.curator, k=opts.k,
+                         output=opts.out).run()
         return
-    if out is not None:
+    if opts.out is not None:
         raise click.UsageError("--out names the merged file of a --review")
-    app = build_app(benchmark_path, chapters_dir, run_paths, curator, k, plan=plan_path)
+    # Deferred: the editor app loads Textual and the curation library, which ``benchlab --help`` never needs.
+    from benchlab.tui.fastbook.curate_app import build_app
+
+    app = build_app(opts.benchmark, opts.chapters, opts.runs, opts.curator, opts.k, plan=opts.plan)
     app.run()
 
 
-def build_app(benchmark_path: Path | None, chapters_dir: Path | None, run_paths: tuple[Path, ...] | list[Path],
-              curator: str | None, k: int = 10, *, plan: Path | None = None) -> CurateFastbookApp:
-    """Load everything (raising ``BenchlabError`` on bad input) and return the editor app, not yet running."""
-    from benchlab.tui.fastbook.curate_app import CurateFastbookApp
-
-    session, chapters, runs = load_editor_inputs(benchmark_path, chapters_dir, run_paths, curator)
-    queue = load_queue(plan, session) if plan is not None else None
-    return CurateFastbookApp(session, chapters, runs, k=k, queue=queue)
+#: ``benchlab curate fastbook``: the wiring adds it to the ``curate`` group.
+CURATE_COMMAND: click.Command = curate_fastbook
 
 
-def load_queue(plan: Path, session: CurationSession) -> CuratorQueue:
-    """The session's curator's queue in ``plan``; progress is saved beside the file, so it must be a writable copy."""
-    from benchlab.annotations.fastbook.progress import CuratorQueue
-    from benchlab.data.errors import BenchlabError
-
-    if not session.writable:
-        raise BenchlabError(f"a plan's progress is kept beside the benchmark file, which is read-only here "
-                            f"({session.read_only_reason}); open your working copy with --benchmark", session.path)
-    return CuratorQueue.open(plan, session.path, session.benchmark, session.curator)
-
-
-def load_editor_inputs(
-    benchmark_path: Path | None, chapters_dir: Path | None, run_paths: tuple[Path, ...] | list[Path],
-    curator: str | None,
-) -> tuple[CurationSession, dict[int, Chapter], list[Run]]:
-    """The session, chapters and runs the editor needs; every problem is a ``BenchlabError`` naming the file."""
-    from benchlab.annotations.fastbook.curation import CurationSession
-    from benchlab.data.fastbook import locate
-    from benchlab.data.fastbook.benchmark import require_questions
-    from benchlab.data.fastbook.chapters import load_chapters
-    from benchlab.data.fastbook.runs import read_run
-
-    # The default file is the shared dataset (or the bundled sample): browse it, never edit it in place.
-    path = benchmark_path if benchmark_path is not None else _default_benchmark()
-    folder = chapters_dir if chapters_dir is not None else _default_chapters(path)
-    session = CurationSession.open(path, curator=curator, read_only=benchmark_path is None or locate.is_sample(path),
-                                   chapters_dir=folder)
-    require_questions(session.benchmark, path)
-    chapters = load_chapters(folder, session.benchmark.chapters)
-    runs = [read_run(p, session.benchmark) for p in run_paths]
-    return session, chapters, runs
-
-
-def _default_benchmark() -> Path:
-    from benchlab.data.fastbook import locate
-
-    return Path(locate.default_benchmark_path())
-
-
-def _default_chapters(benchmark_path: Path) -> Path:
-    from benchlab.data.fastbook import locate
-
-    return Path(locate.chapters_dir_for(benchmark_path))
-
-
-@bench.command("curate-fastbook")
+@click.command("curate-fastbook")
 @click.option("--benchmark", "benchmark_path", type=click.Path(dir_okay=False, exists=True, path_type=Path),
               default=None, help="Benchmark file to time (only read; edits go to a temporary copy).")
 @click.option("--chapters", "chapters_dir", type=click.Path(file_okay=False, path_type=Path), default=None,
@@ -132,13 +92,15 @@ def _default_chapters(benchmark_path: Path) -> Path:
 def bench_curate_fastbook(benchmark_path: Path | None, chapters_dir: Path | None, edits: int, n_runs: int,
                           fmt: str) -> None:
     """Time what a curator waits for in the editor: open, each edit (logged, re-scored), undo, diff, save."""
+    # Deferred: pandas and the curation library are needed only when the bench runs, not for ``--help``.
     import pandas as pd
 
     from benchlab.annotations.fastbook.editor_bench import measure
+    from benchlab.annotations.fastbook.editor_inputs import default_benchmark, default_chapters
     from benchlab.data.tables import Table, render
 
-    path = benchmark_path if benchmark_path is not None else _default_benchmark()
-    folder = chapters_dir if chapters_dir is not None else _default_chapters(path)
+    path = benchmark_path if benchmark_path is not None else default_benchmark()
+    folder = chapters_dir if chapters_dir is not None else default_chapters(path)
     figures = measure(path, folder, edits=edits, n_runs=n_runs)
     figures.extend(_measure_ui(path, folder, edits))
     frame = pd.DataFrame({"ms": [round(f.ms, 2) for f in figures], "detail": [f.detail for f in figures]},
@@ -148,12 +110,14 @@ def bench_curate_fastbook(benchmark_path: Path | None, chapters_dir: Path | None
 
 def _measure_ui(path: Path, folder: Path, edits: int) -> list[Figure]:
     """Open the real editor headless on a temporary copy; time start-up and keypress-to-idle for flag toggles."""
+    # Deferred: the editor app (Textual) is loaded only when the bench runs, not for ``--help``.
     import asyncio
     import shutil
     import tempfile
     import time
 
-    from benchlab.annotations.fastbook.editor_bench import Figure, _spread
+    from benchlab.annotations.fastbook.editor_bench import Figure, spread
+    from benchlab.tui.fastbook.curate_app import build_app
 
     async def run(copy: Path) -> list[Figure]:
         start = time.perf_counter()
@@ -174,11 +138,15 @@ def _measure_ui(path: Path, folder: Path, edits: int) -> list[Figure]:
             await pilot.pause()
             moved = (time.perf_counter() - t0) * 1000
         return [Figure("editor open, headless (load, audit, first screen)", opened),
-                _spread("keypress to idle screen: unbound key (baseline)", times["z"]),
-                _spread("keypress to idle screen: toggle a flag (headless)", times["x"]),
+                spread("keypress to idle screen: unbound key (baseline)", times["z"]),
+                spread("keypress to idle screen: toggle a flag (headless)", times["x"]),
                 Figure("move to the next question (2 keys, chapter marks)", moved)]
 
     with tempfile.TemporaryDirectory(prefix="benchlab-bench-") as tmp:
         copy = Path(tmp) / path.name
         shutil.copyfile(path, copy)
         return asyncio.run(run(copy))
+
+
+#: ``benchlab bench curate-fastbook``: the wiring adds it to the ``bench`` group.
+BENCH_COMMAND: click.Command = bench_curate_fastbook

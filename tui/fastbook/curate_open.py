@@ -16,7 +16,14 @@ from textual.binding import Binding
 from textual.containers import Horizontal, VerticalScroll
 from textual.widgets import Button, Footer, Header, LoadingIndicator, Static
 
-from benchlab.annotations.fastbook.open_options import CurateOpenOptions, working_copy
+from benchlab.annotations.fastbook.curate_options import CurateOptions
+from benchlab.annotations.fastbook.editor_inputs import (
+    default_benchmark,
+    default_chapters,
+    load_editor_inputs,
+    load_queue,
+    working_copy,
+)
 from benchlab.annotations.options import OptionError, parse_options
 from benchlab.data.errors import BenchlabError
 from benchlab.data.settings import get_settings
@@ -24,12 +31,6 @@ from benchlab.tui.screens.remembered_form import RememberedFormScreen
 from benchlab.tui.widgets.option_form import FormSection, OptionForm
 
 MEMORY_KEY = "curate-fastbook"
-
-
-def _default_benchmark() -> Path:
-    from benchlab.data.fastbook import locate
-
-    return Path(locate.default_benchmark_path())
 
 
 class CurateOpenScreen(RememberedFormScreen):
@@ -43,7 +44,7 @@ class CurateOpenScreen(RememberedFormScreen):
         yield Header()
         with VerticalScroll(id="form"):
             yield Static("Curate fastbook contexts", id="form-title")
-            yield OptionForm(FormSection(CurateOpenOptions), defaults=self.remembered_values, id="options")
+            yield OptionForm(FormSection(CurateOptions), defaults=self.remembered_values, id="options")
             yield Static("", id="note", markup=False)
             with Horizontal(id="buttons"):
                 yield Button("Open (Ctrl+O)", id="open", variant="primary")
@@ -64,7 +65,7 @@ class CurateOpenScreen(RememberedFormScreen):
 
     def _source(self) -> Path:
         raw = self.form.raw("benchmark")
-        return Path(raw).expanduser() if raw else _default_benchmark()
+        return Path(raw).expanduser() if raw else default_benchmark()
 
     def _copy_target(self) -> Path:
         curator = self.form.raw("curator") or "curator"
@@ -97,15 +98,13 @@ class CurateOpenScreen(RememberedFormScreen):
             return
         self.form.set_raw("benchmark", copy)
         if not chapters:  # the chapters stay where they are: point the copy at them
-            from benchlab.data.fastbook import locate
-
-            self.form.set_raw("chapters", locate.chapters_dir_for(source))
+            self.form.set_raw("chapters", default_chapters(source))
         self.notify(f"Working copy made: {copy}", timeout=8)
         self.action_open()
 
     def action_open(self) -> None:
         try:
-            opts = parse_options(CurateOpenOptions, self.form.values(CurateOpenOptions))
+            opts = parse_options(CurateOptions, self.form.values(CurateOptions))
         except BenchlabError as exc:
             self._error(exc)
             return
@@ -116,9 +115,7 @@ class CurateOpenScreen(RememberedFormScreen):
         self._load(opts)
 
     @work(thread=True, exclusive=True)
-    def _load(self, opts: CurateOpenOptions) -> None:
-        from benchlab.tui.fastbook.curate_command import load_editor_inputs, load_queue
-
+    def _load(self, opts: CurateOptions) -> None:
         try:
             inputs = load_editor_inputs(opts.benchmark, opts.chapters, opts.runs, opts.curator)
             queue = load_queue(opts.plan, inputs[0]) if opts.plan is not None else None
@@ -133,6 +130,7 @@ class CurateOpenScreen(RememberedFormScreen):
         self._error(exc)
 
     def _loaded(self, inputs: Any) -> None:
+        # Deferred: the editor's screen and widgets load when a file opens, so the form itself opens at once.
         from benchlab.tui.fastbook.editor_screen import FastbookCurateScreen
 
         self.query_one("#loading").display = False

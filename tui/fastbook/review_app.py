@@ -4,9 +4,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from benchlab.annotations.fastbook.curation import default_curator
 from benchlab.annotations.fastbook.review import Review
-from benchlab.data.fastbook.chapters import Chapter
-from benchlab.data.fastbook.runs import Run
+from benchlab.data.fastbook import locate
+from benchlab.data.fastbook.chapters import Chapter, load_chapters
+from benchlab.data.fastbook.runs import Run, read_run
 from benchlab.tui.crash_app import CrashSafeApp
 from benchlab.tui.fastbook.review_screen import CurateReviewScreen
 
@@ -30,11 +32,6 @@ class CurateReviewApp(CrashSafeApp[None]):
 def build_review_app(path_a: Path, path_b: Path, chapters_dir: Path | None, run_paths: tuple[Path, ...] | list[Path],
                      reviewer: str | None, *, k: int = 10, output: Path | None = None) -> CurateReviewApp:
     """Load and check both files, the chapters and the runs (``BenchlabError`` naming the file on bad input)."""
-    from benchlab.annotations.fastbook.curation import default_curator
-    from benchlab.data.fastbook import locate
-    from benchlab.data.fastbook.chapters import load_chapters
-    from benchlab.data.fastbook.runs import read_run
-
     review = Review.open(path_a, path_b, reviewer or default_curator())
     folder = chapters_dir if chapters_dir is not None else locate.chapters_dir_for(path_a)
     chapters = load_chapters(folder, review.a.chapters)
