@@ -8,8 +8,6 @@ from pathlib import Path
 
 from benchlab.annotations.session.plan import SessionPlan
 from benchlab.annotations.session.runner import SessionFiles
-from benchlab.annotations.sort.human_record import SortResultsLog
-from benchlab.annotations.sort.session import sort_files
 from benchlab.annotations.task import LoggedAnswer, SessionLayout
 
 
@@ -26,11 +24,17 @@ class SortSessionLayout:
     lock_pattern: str = ".human_{p}.lock"
 
     def files(self, base: Path, plan: SessionPlan) -> SessionFiles:
+        # deferred: the SORT session module loads pandas, which a CLI start (declaring every task) must not pay
+        from benchlab.annotations.sort.session import sort_files
+
         config = plan.config
         return sort_files(base, plan.participant, plan.session, int(config["excerpt_length"]),
                           int(config["segment_length"]), str(config.get("condition", "stm")))
 
     def answers(self, path: Path, plan: SessionPlan) -> list[LoggedAnswer]:
+        # deferred: the SORT results reader loads pandas, which a CLI start (declaring every task) must not pay
+        from benchlab.annotations.sort.human_record import SortResultsLog
+
         if not path.exists():
             return []
         return [LoggedAnswer(str(r["trial_id"]), _correct(r.get("correct"))) for r in SortResultsLog(path).peek()]
