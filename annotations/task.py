@@ -13,14 +13,14 @@ The registry (:mod:`benchlab.annotations.registry`) loads the built-in tasks and
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal, Protocol, runtime_checkable
 
 from benchlab.annotations.options import Options, option
 from benchlab.annotations.session.plan import SessionPlan
-from benchlab.annotations.session.runner import SessionRunner, SessionText
+from benchlab.annotations.session.runner import SessionFiles, SessionRunner, SessionText
 from benchlab.data.errors import BenchlabError
 
 if TYPE_CHECKING:
@@ -249,6 +249,97 @@ class Registry:
         return iter(self.tasks.values())
 
 
+# -- Trial export (``benchlab export trials NAME``) ---------------------------------------------------------------
+
+
+@runtime_checkable
+class TrialRows(Protocol):
+    """How a benchmark's recorded trials become rows of ``benchlab export trials NAME``.
+
+    The generic command writes the shared tidy columns first (``participant``, ``session``, ``trial_index``,
+    ``item``, ``condition``, ``response``, ``correct``, ``rt_ms`` ...: see
+    :data:`benchlab.annotations.trial_export.COMMON_COLUMNS`), then :attr:`columns`, then any further key the rows
+    carry, so an analysis script reads every task's export the same way.
+    """
+
+    @property
+    def inputs(self) -> str:
+        """What PATHS are for this task (``--help``): e.g. "results folders or files"."""
+        ...
+
+    @property
+    def testset_needed(self) -> str | None:
+        """Why the rows need ``-t/--testset`` (the error's wording when it is missing); ``None`` when they do not."""
+        ...
+
+    @property
+    def shared_notes(self) -> Mapping[str, str]:
+        """How this task fills some shared columns (``item``, ``condition``, ``response`` ...), for ``--help``."""
+        ...
+
+    @property
+    def columns(self) -> Mapping[str, str]:
+        """The task's own columns after the shared ones, in order, with their notes; a key in parentheses, such as
+        ``"(more)"``, is a note only, not a column."""
+        ...
+
+    def rows(self, paths: list[Path], testset: Path | None) -> list[dict[str, Any]]:
+        """Every recorded trial under ``paths`` (files or folders), one dict per row: shared columns and own ones.
+        Bad input raises ``BenchlabError`` naming the file (and line)."""
+        ...
+
+
+@runtime_checkable
+class ExportsTrials(Protocol):
+    """A benchmark whose trials ``benchlab export trials NAME`` can write (checked with ``isinstance``)."""
+
+    @property
+    def trial_export(self) -> TrialRows: ...
+
+
+# -- Sessions screen (``read_statuses``: ``benchlab serve``'s table, the launcher's Sessions screen) ----------------
+
+
+@dataclass(frozen=True)
+class LoggedAnswer:
+    """One complete record of a results or practice log, as the Sessions screen needs it."""
+
+    #: The item id the plan names.
+    item: str
+    #: Whether the answer was right (``None``: the task does not know it from the record).
+    correct: bool | None
+
+
+@runtime_checkable
+class SessionLayout(Protocol):
+    """Where a task's sessions write and how their logs read, so that a Sessions row shows its progress and
+    practice accuracy from the files alone."""
+
+    @property
+    def lock_pattern(self) -> str:
+        """The name of a participant's lock file in the sessions folder, ``{p}`` standing for the participant id
+        (e.g. ``".{p}.lock"``): a lock without a plan is a session at its consent."""
+        ...
+
+    def files(self, base: Path, plan: SessionPlan) -> SessionFiles:
+        """The session's files from its saved plan (``base``: the folder holding ``sessions/``)."""
+        ...
+
+    def answers(self, path: Path, plan: SessionPlan) -> list[LoggedAnswer]:
+        """The complete records of a results or practice log (``[]`` when absent; a torn last record is left out);
+        ``BenchlabError`` or ``OSError`` when it cannot be read."""
+        ...
+
+
+@runtime_checkable
+class ShowsSessions(Protocol):
+    """A task whose Sessions rows read its own files (checked with ``isinstance``; without it a row shows what the
+    events log tells)."""
+
+    @property
+    def session_layout(self) -> SessionLayout: ...
+
+
 def dataset_of(session: SessionOptions, task: Task) -> str:
     """The data set a session uses: the one given, else the task's default."""
     return str(session.dataset) if session.dataset is not None else str(task.default_dataset())
@@ -262,11 +353,17 @@ __all__ = [
     "Command",
     "CommandGroup",
     "ComparisonSource",
+    # trial export and Sessions rows
+    "ExportsTrials",
+    "LoggedAnswer",
     "Ranked",
     "Registry",
     "RunsSessions",
+    "SessionLayout",
     "SessionOptions",
+    "ShowsSessions",
     "Task",
     "ToolGroup",
+    "TrialRows",
     "dataset_of",
 ]

@@ -13,7 +13,7 @@ from click.testing import CliRunner
 from benchlab.annotations.fastbook.change_log import log_path_for
 from benchlab.annotations.fastbook.context_edits import AddContext, ReplaceContext, Slot
 from benchlab.annotations.fastbook.curation import CurationSession
-from benchlab.annotations.trial_export import COMMON_COLUMNS, OWN_COLUMNS
+from benchlab.annotations.trial_export import COMMON_COLUMNS, exporter, exporters, own_columns
 from benchlab.data.samples import sample_path
 from benchlab.tui.cli import cli
 from tests.test_compare_sort import run_cli
@@ -49,7 +49,7 @@ def test_worldsense_rows_match_the_session_files(tmp_path: Path, monkeypatch: py
     root = tmp_path / "benchlab-results" / "worldsense" / "sample"
     csv, parquet = read_back(tmp_path, "worldsense", str(root / "results"))
     assert list(csv.columns)[:len(COMMON_COLUMNS)] == list(COMMON_COLUMNS)
-    assert list(csv.columns)[len(COMMON_COLUMNS):] == list(OWN_COLUMNS["worldsense"])
+    assert list(csv.columns)[len(COMMON_COLUMNS):] == own_columns(exporter("worldsense"))
     scored, practice = jsonl_lines(root / "results", "*human*"), jsonl_lines(root / "practice", "*human*")
     assert len(csv) == len(scored) + len(practice)
     assert int(csv["practice"].sum()) == len(practice) > 0
@@ -71,7 +71,7 @@ def test_sort_rows_keep_conditions_apart(tmp_path: Path) -> None:
         benchlab("run", "sort", "--participant", pid, "--simulate", "random", "--trials", "40", "--seed", "5",
                  "--condition", cond, "--out", str(out))
     csv, parquet = read_back(tmp_path, "sort", str(out / "results"))
-    own = [c for c in OWN_COLUMNS["sort"] if c != "(more)"]
+    own = own_columns(exporter("sort"))
     assert list(csv.columns)[:len(COMMON_COLUMNS) + len(own)] == [*COMMON_COLUMNS, *own]
     assert "excerpt_text" not in csv.columns
     on_disk = sum(len(pd.read_csv(f)) for f in (out / "results").glob("*.csv"))
@@ -97,7 +97,7 @@ def test_fastbook_one_row_per_logged_edit(session: CurationSession, tmp_path: Pa
     assert csv["condition"].tolist() == ["replace_context", "add_context", "undo", "save"]
     assert set(csv["participant"]) == {"ada"} and csv["trial_index"].tolist() == [0, 1, 2, 3]
     assert csv.loc[0, "item"] == "1/1/0" and json.loads(csv.loc[0, "response"]) == "GPU"
-    assert list(csv.columns)[len(COMMON_COLUMNS):] == [c for c in OWN_COLUMNS["fastbook"]]
+    assert list(csv.columns)[len(COMMON_COLUMNS):] == own_columns(exporter("fastbook"))
 
 
 def test_bad_input_is_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -106,6 +106,8 @@ def test_bad_input_is_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[str
         (["sort", str(tmp_path), "--out", str(tmp_path / "t.xlsx")], "use .csv or .parquet"),
         (["sort", str(tmp_path / "missing")], "no such file or folder"),
         (["sort", str(tmp_path)], "no sort trials by people"),
+        (["nosuchtask", str(tmp_path)], "'nosuchtask' offers no trial export (tasks that do: worldsense, sort, "
+                                        "fastbook"),
     ]
     for args, message in cases:
         assert run_cli(["export", "trials", *args]) == 2
@@ -116,6 +118,7 @@ def test_bad_input_is_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[str
 def test_docs_document_every_column_and_an_lme4_example() -> None:
     page = (Path(__file__).parents[1] / "docs" / "export.md").read_text(encoding="utf-8")
     section = page[page.index("# Trial export"):]
-    for name in [*COMMON_COLUMNS, *(c for cols in OWN_COLUMNS.values() for c in cols if c != "(more)")]:
+    built_in = [exporters()[name] for name in ("worldsense", "sort", "fastbook")]
+    for name in [*COMMON_COLUMNS, *(c for export in built_in for c in own_columns(export))]:
         assert f"`{name}`" in section, name
     assert "glmer(correct ~ condition + (1|participant) + (1|item), family=binomial" in section

@@ -28,6 +28,8 @@ from typing import TYPE_CHECKING, Any, Literal
 from pydantic import create_model
 from pydantic.fields import FieldInfo
 
+from benchlab.annotations.choice.session_status import ChoiceSessionLayout
+from benchlab.annotations.choice.trial_export import choice_trial_export
 from benchlab.annotations.options import OptionError, Options, option
 from benchlab.annotations.response_log import ResponseLog
 from benchlab.annotations.session.plan import PlannedStep, SessionPlan, load_or_build_plan
@@ -39,7 +41,17 @@ from benchlab.annotations.session.runner import (
     SessionText,
     TaskSession,
 )
-from benchlab.annotations.task import ChoicePrompt, Command, ComparisonSource, SessionOptions, Task
+from benchlab.annotations.task import (
+    ChoicePrompt,
+    Command,
+    ComparisonSource,
+    ExportsTrials,
+    SessionLayout,
+    SessionOptions,
+    ShowsSessions,
+    Task,
+    TrialRows,
+)
 from benchlab.data.analysis.defaults import DEFAULT_BOOT, DEFAULT_SEED
 from benchlab.data.choice.items import ChoiceItem, ChoiceItems, load_choice_items
 from benchlab.data.choice.results import ChoiceRecord
@@ -280,6 +292,8 @@ class ChoiceTask:
     session_options: type[SessionOptions] = SessionOptions
     trial_kind: str = "choice"
     simulated_policies: tuple[str, ...] = CHOICE_POLICIES
+    #: The Sessions rows (:class:`~benchlab.annotations.task.ShowsSessions`).
+    session_layout: SessionLayout = ChoiceSessionLayout(choice_files, load_items)
 
     def __init__(
         self, *, name: str, title: str, description: str, items: Path, model_results: Path | None = None,
@@ -301,6 +315,8 @@ class ChoiceTask:
         )
         self.comparison: ComparisonSource | None = ComparisonSource(
             testset_label="Items file", build=self._build_comparison, watched=self._watched)
+        #: ``benchlab export trials NAME`` (:class:`~benchlab.annotations.task.ExportsTrials`).
+        self.trial_export: TrialRows = choice_trial_export(self.items_path, load_items)
 
     def __repr__(self) -> str:
         return f"ChoiceTask(name={self.name!r}, items={str(self.items_path)!r})"
@@ -426,3 +442,6 @@ if TYPE_CHECKING:  # mypy checks here that the kit satisfies the protocols the C
 
     def _is_a_task_session(session: ChoiceTaskSession) -> TaskSession:
         return session
+
+    def _exports_and_shows_sessions(task: ChoiceTask) -> tuple[ExportsTrials, ShowsSessions]:
+        return task, task

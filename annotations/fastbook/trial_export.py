@@ -8,6 +8,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
+from benchlab.annotations.trial_rows import TrialExport
 from benchlab.data.errors import BenchlabError
 
 
@@ -64,3 +65,22 @@ def rows(paths: list[Path], testset: Path | None) -> list[dict[str, Any]]:
                 "base_sha256": rec.base_sha256, "backup": rec.backup,
             })
     return out
+
+
+TRIALS = TrialExport(
+    inputs="benchmark files or their .changes.jsonl logs",
+    testset_needed=None,
+    shared_notes={"participant": "the curator", "trial_index": "of the edit in the editor session",
+                  "block": "empty", "item": "chapter/question/component", "condition": "the edit action",
+                  "response": "the value after the edit, as JSON", "correct": "empty (curation edits)"},
+    columns={
+        "action": "the edit (add_context, replace_context, ..., undo, redo, save)",
+        "file": "the benchmark file edited", "chapter": "chapter", "question_number": "question",
+        "component": "answer component", "field": "the edited field", "before": "value before (JSON)",
+        "undoes": "for undo/redo: the action undone or redone",
+        "ms_since_previous": "ms since the curator's previous logged change in the same editor session",
+        "sha256": "save: hash of the file written", "base_sha256": "hash of the file the edit applies to",
+        "backup": "save: where the previous version was kept",
+    },
+    rows=rows,
+)

@@ -16,22 +16,30 @@ What the files can tell, and so what each state means:
 - before consent nothing but the lock file (and, for a web session, its ``connected`` event) exists: ``consent``;
   a web session's declined consent leaves only its ``declined`` event: ``declined`` (a terminal session's decline
   leaves nothing, as before, so it reads as ``not started``);
-- ``practice_accuracy``: from the practice records' own ``correct`` field (SORT) or, in web sessions, the
-  ``practice_answered`` events (WorldSense practice records carry no correctness; terminal WorldSense sessions show
-  none).
+- ``practice_accuracy``: from the practice records' correctness where the task's logs tell it, else, in web
+  sessions, from the ``practice_answered`` events (a task whose practice records carry no correctness shows none
+  for a terminal session).
+
+Where a task's session writes and how its logs read is the task's own (:class:`~benchlab.annotations.task.
+ShowsSessions`, looked up by the plan's ``task`` in the registry). A task the registry does not hold (a plug-in
+no longer installed, or one loaded by hand) is read as the plug-in kit writes, when its plan is where the kit puts
+it; any other shows the progress its events log tells.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from benchlab.annotations.choice.task import ChoiceTask
+from benchlab.annotations.registry import registry
 from benchlab.annotations.session.plan import SessionPlan
 from benchlab.annotations.session.runner import SessionFiles
+from benchlab.annotations.task import LoggedAnswer, SessionLayout, ShowsSessions
 from benchlab.data.errors import BenchlabError
 
 STATES = ("not started", "consent", "practice", "trial", "break", "disconnected", "finished", "declined")
@@ -54,47 +62,29 @@ class SessionStatus:
     practice_accuracy: float | None
 
 
-def _worldsense_files(base: Path, plan: SessionPlan) -> SessionFiles:
-    from benchlab.annotations.worldsense.session import worldsense_files
-
-    return worldsense_files(base, plan.participant, plan.session)
+#: How a session of a task the registry does not hold is read: as the plug-in kit writes.
+FALLBACK: SessionLayout = ChoiceTask.session_layout
 
 
-def _sort_files(base: Path, plan: SessionPlan) -> SessionFiles:
-    from benchlab.annotations.sort.session import sort_files
-
-    config = plan.config
-    return sort_files(base, plan.participant, plan.session, int(config["excerpt_length"]),
-                      int(config["segment_length"]), str(config.get("condition", "stm")))
+def _layouts() -> dict[str, SessionLayout]:
+    """The Sessions part of every registered task that has one, by task name, in registry order."""
+    return {name: task.session_layout for name, task in registry().benchmarks.items()
+            if isinstance(task, ShowsSessions)}
 
 
-#: Where a task's session writes, from its saved plan (tasks not listed: progress from the events only).
-FILES: dict[str, Callable[[Path, SessionPlan], SessionFiles]] = {"worldsense": _worldsense_files, "sort": _sort_files}
-#: Lock-file names a participant's session may hold (WorldSense, SORT, choice plug-ins).
-LOCK_NAMES = (".human-{p}.lock", ".human_{p}.lock", ".{p}.lock")
+def _lock_patterns() -> list[str]:
+    """Lock-file names a participant's session may hold (every task's, then the fallback), each once."""
+    return list(dict.fromkeys([*(layout.lock_pattern for layout in _layouts().values()), FALLBACK.lock_pattern]))
 
 
-def _records(path: Path | None) -> list[dict[str, Any]]:
-    """The complete records of a results/practice log (JSONL or the SORT CSV); ``[]`` when absent or unreadable."""
-    if path is None or not path.exists():
+def _records(layout: SessionLayout | None, path: Path | None, plan: SessionPlan) -> list[LoggedAnswer]:
+    """The complete records of a results/practice log; ``[]`` when absent or unreadable."""
+    if layout is None or path is None or not path.exists():
         return []
     try:
-        if path.suffix == ".csv":
-            from benchlab.annotations.sort.human_record import SortResultsLog
-
-            return SortResultsLog(path).peek()
-        from benchlab.annotations.response_log import ResponseLog
-
-        return ResponseLog(path, _item_id).peek()
+        return layout.answers(path, plan)
     except (BenchlabError, OSError):
         return []
-
-
-def _item_id(record: dict[str, Any]) -> str:
-    for field in ("Key", "trial_id", "item"):
-        if field in record:
-            return str(record[field])
-    raise KeyError("no item id")
 
 
 def _events(path: Path) -> list[dict[str, Any]]:
@@ -132,7 +122,7 @@ def _accuracy(values: Iterable[Any]) -> float | None:
 
 
 def _lock_of(folder: Path, participant: str) -> Path | None:
-    for name in LOCK_NAMES:
+    for name in _lock_patterns():
         path = folder / name.format(p=participant)
         if path.exists():
             return path
@@ -144,13 +134,13 @@ def _started(folder: Path, plan_path: Path) -> SessionStatus | None:
         plan = SessionPlan.load(plan_path)
     except BenchlabError:
         return None
-    files = _files_of(folder.parent, plan, plan_path)
+    layout, files = _layout_of(folder.parent, plan, plan_path)
     events_path = plan_path.with_name(plan_path.name.removesuffix(".plan.json") + ".events.jsonl")
     events = _events(events_path)
     names = [e["event"] for e in events]
     main, practice = set(plan.main_items), set(plan.practice)
-    results = [r for r in _records(files.results if files else None) if _safe_id(r) in main]
-    practiced = [r for r in _records(files.practice if files else None) if _safe_id(r) in practice]
+    results = [r for r in _records(layout, files.results if files else None, plan) if r.item in main]
+    practiced = [r for r in _records(layout, files.practice if files else None, plan) if r.item in practice]
     n = len(plan.main_items)
     recorded = len(results) if files else sum(1 for e in events if e["event"] == "client_timing"
                                              and not e.get("practice"))
@@ -168,8 +158,8 @@ def _started(folder: Path, plan_path: Path) -> SessionStatus | None:
         state = "practice"
     else:
         state = "trial"
-    if any("correct" in r for r in practiced):
-        accuracy = _accuracy(r.get("correct") for r in practiced)
+    if any(r.correct is not None for r in practiced):
+        accuracy = _accuracy(r.correct for r in practiced)
     else:
         accuracy = _accuracy(e.get("correct") for e in events if e["event"] == "practice_answered")
     return SessionStatus(
@@ -182,21 +172,13 @@ def _started(folder: Path, plan_path: Path) -> SessionStatus | None:
     )
 
 
-def _files_of(base: Path, plan: SessionPlan, plan_path: Path) -> SessionFiles | None:
-    """The session's files: the task's own layout, else the plug-in kit's (when its plan is where that puts it)."""
-    if plan.task in FILES:
-        return FILES[plan.task](base, plan)
-    from benchlab.annotations.choice.task import choice_files
-
-    files = choice_files(base, plan.participant, plan.session)
-    return files if files.plan == plan_path else None
-
-
-def _safe_id(record: dict[str, Any]) -> str | None:
-    try:
-        return _item_id(record)
-    except KeyError:
-        return None
+def _layout_of(base: Path, plan: SessionPlan, plan_path: Path) -> tuple[SessionLayout | None, SessionFiles | None]:
+    """The task's own layout and the session's files; else the kit's (when the plan is where that puts it)."""
+    layout = _layouts().get(plan.task)
+    if layout is not None:
+        return layout, layout.files(base, plan)
+    files = FALLBACK.files(base, plan)
+    return (FALLBACK, files) if files.plan == plan_path else (None, None)
 
 
 def _before_plan(folder: Path, events_path: Path) -> SessionStatus | None:
@@ -256,8 +238,9 @@ def read_statuses(out: Path, expected: Iterable[str] = ()) -> list[SessionStatus
 
 
 def _participant_of_lock(name: str) -> str:
-    stem = name.removeprefix(".").removesuffix(".lock")
-    for prefix in ("human-", "human_"):
-        if stem.startswith(prefix):
-            return stem[len(prefix):]
-    return stem
+    """The participant whose lock ``name`` is, by the most specific task's lock pattern that fits."""
+    splits = [pattern.split("{p}", 1) for pattern in _lock_patterns() if "{p}" in pattern]
+    for prefix, suffix in sorted(splits, key=lambda ps: -len(ps[0]) - len(ps[1])):
+        if name.startswith(prefix) and name.endswith(suffix) and len(name) >= len(prefix) + len(suffix):
+            return name[len(prefix):len(name) - len(suffix)]
+    return name.removeprefix(".").removesuffix(".lock")

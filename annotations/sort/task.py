@@ -18,7 +18,9 @@ from benchlab.annotations.session.runner import SessionRunner, SessionText
 from benchlab.annotations.sort.commands import COMMANDS
 from benchlab.annotations.sort.comparison import COMPARISON
 from benchlab.annotations.sort.plan_options import SortPlanOptions
-from benchlab.annotations.task import Command, ComparisonSource, SessionOptions, dataset_of
+from benchlab.annotations.sort.session_status import LAYOUT
+from benchlab.annotations.sort.trial_export import TRIALS
+from benchlab.annotations.task import Command, ComparisonSource, SessionLayout, SessionOptions, TrialRows, dataset_of
 from benchlab.data.errors import BenchlabError
 from benchlab.data.samples import sample_path
 
@@ -101,6 +103,8 @@ class SortTaskDeclaration:
     simulated_policies: tuple[str, ...] = ("random", "oracle", "always-a")
     commands: Sequence[Command] = COMMANDS
     comparison: ComparisonSource | None = COMPARISON
+    trial_export: TrialRows = TRIALS  # benchlab export trials sort
+    session_layout: SessionLayout = LAYOUT  # its Sessions rows
 
     def default_dataset(self) -> Path:
         return sample_path("booksort")

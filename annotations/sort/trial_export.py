@@ -7,7 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from benchlab.annotations.trial_export import flags_text, session_files
+from benchlab.annotations.trial_rows import TrialExport, flags_text, session_files
 from benchlab.data.text_io import read_csv_header, read_csv_records
 
 #: Columns of the human file that are mapped to export columns (or too large to export: the excerpt text).
@@ -73,3 +73,26 @@ def rows(paths: list[Path], testset: Path | None) -> list[dict[str, Any]]:
         table = [dict(zip(records.header, row, strict=True)) for _line, row in records.rows]
         out += [_row(r, n, path) for n, r in enumerate(table) if r.get("participant")]
     return out
+
+
+TRIALS = TrialExport(
+    inputs="results CSVs or folders",
+    testset_needed=None,
+    shared_notes={"item": "configuration/book/excerpt/distance bin",
+                  "condition": "memory condition and configuration, e.g. 'stm e250-s20'", "response": "A, B or X"},
+    columns={
+        "memory": "stm (excerpt read just before) or ltm (no text shown)",
+        "excerpt_length": "excerpt length in words (L_E)",
+        "segment_length": "segment length in words (L_S)",
+        "distance_bin": "distance bin (its upper edge in words, start to start)",
+        "distance_words": "distance between the two segments' starts in words",
+        "book_idx": "book id", "excerpt_idx": "excerpt index",
+        "present_seg1_first": "1 when the earlier segment was shown as A",
+        "ground_truth": "the correct answer (A or B)",
+        "reading_ms": "STM: time spent reading the excerpt (ms)",
+        "delay_ms": "delay between reading and question (ms)",
+        "(more)": "any further column of the results file (e.g. of newer designs), verbatim; excerpt_text is "
+                  "left out",
+    },
+    rows=rows,
+)

@@ -15,11 +15,13 @@ from benchlab.annotations.options import Options, option
 from benchlab.annotations.session.plan import SessionPlan
 from benchlab.annotations.session.runner import SessionRunner, SessionText
 from benchlab.annotations.simulate import POLICIES
-from benchlab.annotations.task import Command, ComparisonSource, SessionOptions, dataset_of
+from benchlab.annotations.task import Command, ComparisonSource, SessionLayout, SessionOptions, TrialRows, dataset_of
 from benchlab.annotations.worldsense.commands import COMMANDS, sessions_results_folder
 from benchlab.annotations.worldsense.comparison import COMPARISON
 from benchlab.annotations.worldsense.plan import WorldSensePlanOptions
 from benchlab.annotations.worldsense.session import prepare_worldsense_session
+from benchlab.annotations.worldsense.session_status import LAYOUT
+from benchlab.annotations.worldsense.trial_export import TRIALS
 from benchlab.data.samples import sample_path
 from benchlab.data.worldsense.loader import find_trials_file, load_trials
 from benchlab.data.worldsense.records import Trial
@@ -79,6 +81,8 @@ class WorldSenseTaskDeclaration:
     simulated_policies: tuple[str, ...] = POLICIES
     commands: Sequence[Command] = COMMANDS
     comparison: ComparisonSource | None = COMPARISON
+    trial_export: TrialRows = TRIALS  # benchlab export trials worldsense
+    session_layout: SessionLayout = LAYOUT  # its Sessions rows
 
     def default_dataset(self) -> Path:
         return sample_path("worldsense")

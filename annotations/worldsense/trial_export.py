@@ -7,7 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from benchlab.annotations.trial_export import flags_text, session_files
+from benchlab.annotations.trial_rows import TrialExport, flags_text, session_files
 from benchlab.data.errors import BenchlabError
 
 
@@ -65,3 +65,17 @@ def rows(paths: list[Path], testset: Path | None) -> list[dict[str, Any]]:
             })
             seen.add(line.Key)
     return out
+
+
+TRIALS = TrialExport(
+    inputs="results folders or files (human-* files)",
+    testset_needed="gold answers and tuples",
+    shared_notes={"item": "the trial Key as text", "condition": "problem", "response": "option string"},
+    columns={
+        "tuple_id": "the tuple the item belongs to (the scoring unit: the items of one tuple are scored together)",
+        "problem": "problem name (Infer.trivial ... Compl.normal)",
+        "problem_size": "number of objects (3, 4, 5)",
+        "gold": "the correct option",
+    },
+    rows=rows,
+)
