@@ -284,9 +284,10 @@ class ChoiceTask:
     def __init__(
         self, *, name: str, title: str, description: str, items: Path, model_results: Path | None = None,
         instructions: Sequence[str] | None = None, items_per_stratum: int = 10, practice: int = 2,
-        block_size: int = 20,
+        block_size: int = 20, trial_kind: str = "choice",
     ) -> None:
         self.name = name
+        self.trial_kind = trial_kind
         self.title = title
         self.description = description
         self.items_path = Path(items)
@@ -403,12 +404,16 @@ class ChoiceTask:
 def make_choice_task(
     *, name: str, title: str, description: str, items: str | Path, model_results: str | Path | None = None,
     instructions: Sequence[str] | None = None, items_per_stratum: int = 10, practice: int = 2, block_size: int = 20,
+    trial_kind: str = "choice",
 ) -> ChoiceTask:
     """A complete task from an items JSONL file (``id``, ``text``, ``options``, ``gold``, ``stratum`` per line).
 
     ``model_results``: a results file or folder of model runs shown next to the people by ``compare`` and the
     Results screen; ``instructions``: markdown pages (default: the title, the description and how to answer);
-    ``items_per_stratum`` / ``practice`` / ``block_size``: the defaults of the plan options. The items file is
+    ``items_per_stratum`` / ``practice`` / ``block_size``: the defaults of the plan options; ``trial_kind``: the
+    screen of each trial (``"choice"``: text and numbered answer buttons; another kind, such as a rating scale,
+    names an entry of the ``benchlab.trial_screens`` group, whose factory gets the same ``prompt(item_id)``: the
+    item's text and options). The items file is
     read when a session, a score or a comparison needs it, so a broken file never stops ``benchlab`` from starting.
     """
     if not _ID_RE.match(name):
@@ -416,7 +421,7 @@ def make_choice_task(
     return ChoiceTask(name=name, title=title, description=description, items=Path(items),
                       model_results=Path(model_results) if model_results is not None else None,
                       instructions=instructions, items_per_stratum=items_per_stratum, practice=practice,
-                      block_size=block_size)
+                      block_size=block_size, trial_kind=trial_kind)
 
 
 if TYPE_CHECKING:  # mypy checks here that the kit satisfies the protocols the CLI, the app and the engine use
