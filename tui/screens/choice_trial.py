@@ -1,8 +1,9 @@
 """A trial with a text and a fixed set of answers: one button per option, answered by number key or click.
 
 Onset, response time, debouncing and the mouse rule are :class:`~benchlab.tui.screens.trial_base.TrialScreen`'s
-(shared with the SORT trial); this screen only lays the question out and maps keys 1..n to its options. :func:`choice_trial_screen` is the
-factory of the ``choice`` trial kind (declared in benchlab's ``pyproject.toml``, group ``benchlab.trial_screens``).
+(shared with the SORT trial); this screen only lays the question out and maps keys 1..n to its options.
+:func:`choice_trial_screen` is the factory of the ``choice`` trial kind (declared in benchlab's ``pyproject.toml``,
+group ``benchlab.trial_screens``).
 """
 
 from __future__ import annotations
