@@ -100,6 +100,9 @@ async def test_a_rating_session_runs_in_the_app_by_key_and_by_click(scale: Choic
     async with app.run_test(size=(100, 30)) as pilot:
         await settle(pilot)
         assert isinstance(app.screen, RatingTrialScreen)
+        await pilot.press("8")  # not a point of the scale: counted, not an answer
+        await settle(pilot)
+        assert isinstance(app.screen, RatingTrialScreen) and not app.screen.answered
         await pilot.press("4")
         await settle(pilot)
         assert isinstance(app.screen, RatingTrialScreen)
@@ -107,7 +110,7 @@ async def test_a_rating_session_runs_in_the_app_by_key_and_by_click(scale: Choic
         await settle(pilot)
         assert isinstance(app.screen, EndScreen)
     records = [json.loads(line) for line in (out / "results" / "P01.jsonl").read_text().splitlines()]
-    assert [(r["response"], r["input"]) for r in records] == [("4", "key"), ("6", "mouse")]
+    assert [(r["response"], r["input"], r["ignored_keys"]) for r in records] == [("4", "key", 1), ("6", "mouse", 0)]
     for r in records:
         assert r["participant"] == "P01" and r["task"] == "numbers-scale"
         assert isinstance(r["rt_ms"], float) and r["rt_ms"] >= 0
