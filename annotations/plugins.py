@@ -14,6 +14,7 @@ The groups (their consumers live in the layer that can use what they hold):
 
 from __future__ import annotations
 
+import inspect
 import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
@@ -80,8 +81,16 @@ def _one_line(exc: BaseException) -> str:
 
 
 def _resolve(obj: object) -> object:
-    """An entry point names an object or a function without arguments returning it."""
-    return obj() if isinstance(obj, FunctionType) else obj
+    """An entry point names an object or a function without arguments returning it (a function that takes
+    arguments, such as a trial-screen factory, is the object itself)."""
+    if isinstance(obj, FunctionType) and not _takes_arguments(obj):
+        return obj()
+    return obj
+
+
+def _takes_arguments(function: FunctionType) -> bool:
+    return any(p.default is p.empty and p.kind not in (p.VAR_POSITIONAL, p.VAR_KEYWORD)
+               for p in inspect.signature(function).parameters.values())
 
 
 def _ordered(eps: Iterable[EntryPoint]) -> list[EntryPoint]:

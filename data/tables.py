@@ -2,6 +2,11 @@
 
 Every ``score``/``compare`` command builds pandas DataFrames of already formatted cells and hands them here,
 so ``--format table|csv|json|markdown|latex`` behaves the same for every benchmark.
+
+CSV: one table is a ``# title`` line and the table (``pandas.read_csv(f, comment="#")`` reads it). Several tables
+are one tidy CSV that ``pandas.read_csv(f)`` reads as one frame (:func:`tidy_csv`): a leading ``table`` column with
+each row's table title, then the union of the tables' row-label and value columns (empty where a table has no such
+column); ``frame.groupby("table", sort=False)`` gives the tables back, ``.dropna(axis=1, how="all")`` their columns.
 """
 
 from __future__ import annotations
@@ -46,6 +51,8 @@ def render(tables: Sequence[Table], fmt: str = "table") -> str:
             for t in tables
         ]
         return json.dumps(payload, indent=2, ensure_ascii=False) + "\n"
+    if fmt == "csv" and len(tables) > 1:
+        return tidy_csv(tables)
     parts = [_render_one(t, fmt) for t in tables]
     sep = "\n" if fmt == "csv" else "\n\n"
     return sep.join(parts).rstrip("\n") + "\n"
@@ -149,6 +156,50 @@ def csv_files(tables: Sequence[Table]) -> dict[str, str]:
         frame.to_csv(buf)
         files[f"{number:02d}-{slug}.csv"] = buf.getvalue()
     return files
+
+
+#: The leading column of :func:`tidy_csv` (a choice task's stratum may not take this name).
+TABLE_COLUMN = "table"
+
+
+def tidy_csv(tables: Sequence[Table]) -> str:
+    """Several tables as one CSV for ``pandas.read_csv``: ``table`` (the title), then each table's row labels (its
+    index levels as columns, ``row`` for an unnamed one) and cells, under the union of all their column names in
+    first-seen order. A table without rows still gives one line (its title), so no table silently disappears."""
+    import pandas as pd
+
+    frames = []
+    for table in tables:
+        frame = table.frame.copy()
+        frame.columns = [_label(c) for c in frame.columns]
+        names = [_index_name(n, i) for i, n in enumerate(frame.index.names)]
+        frame.index = frame.index.set_names(names)
+        flat = frame.reset_index() if not frame.empty else pd.DataFrame([{}])
+        flat = _as_written(flat) if not frame.empty else flat
+        flat.insert(0, TABLE_COLUMN, table.title)
+        frames.append(flat)
+    buf = io.StringIO()
+    pd.concat(frames, ignore_index=True, sort=False).to_csv(buf, index=False)
+    return buf.getvalue()
+
+
+def _as_written(frame: pd.DataFrame) -> pd.DataFrame:
+    """The cells as text, exactly as ``to_csv`` writes this table alone (an integer column stays ``3``, not ``3.0``
+    beside another table's empty cells)."""
+    import pandas as pd
+
+    buf = io.StringIO()
+    frame.to_csv(buf, index=False)
+    buf.seek(0)
+    return pd.read_csv(buf, dtype=str, keep_default_na=False)
+
+
+def _index_name(name: object, level: int) -> str:
+    """A row-label column's name: the index's own, ``number`` for ``#`` (a comment mark to some CSV readers),
+    ``row`` (``row2`` ...) when unnamed."""
+    if name is None or str(name) == "":
+        return "row" if level == 0 else f"row{level + 1}"
+    return "number" if str(name) == "#" else str(name)
 
 
 def counted(n: int, noun: str, plural: str | None = None) -> str:

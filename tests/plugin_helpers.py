@@ -2,8 +2,8 @@
 
 ``importlib.metadata`` discovers entry points from ``<name>.dist-info/entry_points.txt`` in any ``sys.path``
 folder; a temporary folder holding the package and such a dist-info is therefore an installed plug-in to benchlab.
-The entry point line is read from the example's own ``pyproject.toml``, so the test checks the declaration a user
-copies.
+The entry point lines, every group the example declares (its tasks and its trial screen), are read from the
+example's own ``pyproject.toml``, so the tests check the declaration a user copies.
 """
 
 from __future__ import annotations
@@ -17,14 +17,15 @@ PACKAGE = "benchlab_example_task"
 
 
 def install_example(folder: Path) -> tuple[Path, dict[str, str]]:
-    """Copy the package into ``folder`` with a minimal dist-info; returns (folder, the declared entry points)."""
+    """Copy the package into ``folder`` with a minimal dist-info; returns (folder, the declared tasks)."""
     project = tomllib.loads((EXAMPLE / "pyproject.toml").read_text(encoding="utf-8"))["project"]
-    declared: dict[str, str] = project["entry-points"]["benchlab.tasks"]
+    groups: dict[str, dict[str, str]] = project["entry-points"]
     shutil.copytree(EXAMPLE / PACKAGE, folder / PACKAGE)
     info = folder / f"{PACKAGE}-{project['version']}.dist-info"
     info.mkdir()
     (info / "METADATA").write_text(
         f"Metadata-Version: 2.1\nName: {project['name']}\nVersion: {project['version']}\n", encoding="utf-8")
-    lines = "".join(f"{name} = {target}\n" for name, target in declared.items())
-    (info / "entry_points.txt").write_text(f"[benchlab.tasks]\n{lines}", encoding="utf-8")
-    return folder, declared
+    text = "".join(f"[{group}]\n" + "".join(f"{name} = {target}\n" for name, target in entries.items()) + "\n"
+                   for group, entries in groups.items())
+    (info / "entry_points.txt").write_text(text, encoding="utf-8")
+    return folder, groups["benchlab.tasks"]

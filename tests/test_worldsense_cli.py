@@ -43,8 +43,10 @@ def test_formats_csv_json_markdown(capsys: pytest.CaptureFixture[str]) -> None:
     gpt4 = next(r for r in payload[1]["rows"] if r["index"] == "basic / GPT4")
     assert gpt4["cells"]["Compl.trivial"] == "100.0 (0.0)"
     code, out, _ = run(["score", "worldsense", "-t", str(SAMPLE), "--format", "csv"], capsys)
-    rows = list(csv.reader(io.StringIO(out.split("\n\n")[0].split("\n", 1)[1])))
-    assert rows[0] == ["modelname", "basic"] and ["GPT4", "72.2 (8.1)"] in rows
+    rows = list(csv.DictReader(io.StringIO(out)))  # three tables: one tidy CSV, a `table` column naming each
+    first = [r for r in rows if r["table"].startswith("AVERAGE ACCURACY ACROSS ALL PROBLEMS")]
+    assert any(r["modelname"] == "GPT4" and r["basic"] == "72.2 (8.1)" for r in first)
+    assert len({r["table"] for r in rows}) == 3
     code, out, _ = run(["score", "worldsense", "-t", str(SAMPLE), "--format", "markdown"], capsys)
     assert "| basic / GPT4 | 88.9 (15.0) |" in out
 

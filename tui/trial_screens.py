@@ -1,53 +1,87 @@
-"""Which screen shows a trial, by the task's ``trial_kind``: the app's only per-kind code.
+"""Which screen shows a trial, by the task's ``trial_kind``: every kind, built-in or plug-in, is an entry point.
 
-``"choice"`` (text + numbered answer buttons) needs nothing from the task but its session's
-:meth:`~benchlab.annotations.task.ChoiceSession.prompt`, so a plug-in choice task needs no app code; ``"sort"`` is
-SORT's reading-then-question screen. A plug-in with its own kind of trial calls :func:`register_trial_screen`.
+The ``benchlab.trial_screens`` entry-point group maps a trial kind (the entry's name, the value of a task's
+``trial_kind``) to a factory ``(runner, step, context) -> Screen`` (:data:`TrialScreenFactory`). benchlab's own
+kinds are declared in its ``pyproject.toml`` like a plug-in's, so this module names no benchmark::
+
+    [project.entry-points."benchlab.trial_screens"]
+    rating-scale = "my_package.rating_screen:rating_trial_screen"
+
+A factory that fails to import, is not callable, has a name that cannot be a kind, or takes a kind already taken
+(a built-in's included: built-ins load first) is not used; it is kept with its one-line reason
+(:func:`trial_screen_report`, listed by ``benchlab plugins``), and a task asking for that kind gets one line naming
+the task, the kind, the known kinds and the reason.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import cache
+from typing import Any
 
 from textual.screen import Screen
 
+from benchlab.annotations.plugins import Entry, GroupReport, clash, load_group, name_problem, remember
 from benchlab.annotations.session.plan import PlannedStep
 from benchlab.annotations.session.runner import SessionRunner
-from benchlab.annotations.task import ChoiceSession
 from benchlab.data.errors import BenchlabError
 from benchlab.tui.trial_context import TrialContext
+
+ENTRY_POINT_GROUP = "benchlab.trial_screens"
 
 TrialScreenFactory = Callable[[SessionRunner, PlannedStep, TrialContext], Screen[None]]
 
 
-def choice_trial_screen(runner: SessionRunner, step: PlannedStep, context: TrialContext) -> Screen[None]:
-    from benchlab.tui.screens.choice_trial import ChoiceTrialScreen
-
-    task = runner.task
-    if not isinstance(task, ChoiceSession):
-        raise BenchlabError(f"task {task.name} has choice trials but its session has no prompt(item_id)")
-    prompt = task.prompt(step.item_id)
-    return ChoiceTrialScreen(prompt.text, prompt.options, context)
+def _problem(entry: Entry, obj: Any) -> str | None:
+    """Why a loaded object cannot show trials (``None`` when it can)."""
+    if not callable(obj):
+        return f"{type(obj).__name__} is not a trial screen factory: it is not callable as (runner, step, context)"
+    return name_problem(entry.name, "trial kind")
 
 
-def sort_trial_screen(runner: SessionRunner, step: PlannedStep, context: TrialContext) -> Screen[None]:
-    from benchlab.tui.sort.trial_screen import sort_trial_screen as make
+@cache
+def _loaded() -> tuple[GroupReport, dict[str, TrialScreenFactory]]:
+    """The group, loaded once per process: the report (kept for ``benchlab plugins``) and the factories by kind."""
+    report = remember(load_group(ENTRY_POINT_GROUP, _problem))
+    owners: dict[str, Entry] = {}
+    factories: dict[str, TrialScreenFactory] = {}
+    for entry, factory in list(report.loaded):
+        if entry.name in owners:
+            report.refuse(entry, clash("trial kind", entry.name, owners[entry.name], entry))
+            continue
+        owners[entry.name] = entry
+        factories[entry.name] = factory
+    return report, factories
 
-    return make(runner, step, context)
+
+def trial_screen_report() -> GroupReport:
+    """What the ``benchlab.trial_screens`` group gave: the kinds loaded and the broken entries with their reasons."""
+    return _loaded()[0]
 
 
-TRIAL_SCREENS: dict[str, TrialScreenFactory] = {"choice": choice_trial_screen, "sort": sort_trial_screen}
+def trial_screen_kinds() -> list[str]:
+    """The trial kinds a task may name, built-ins first."""
+    return list(_loaded()[1])
 
 
 def register_trial_screen(kind: str, factory: TrialScreenFactory) -> None:
-    """Show trials of ``kind`` with ``factory`` (for a plug-in task whose trials are not choices)."""
-    TRIAL_SCREENS[kind] = factory
+    """Show trials of ``kind`` with ``factory`` in this process only (notebooks, tests); a package declares its kind
+    in the ``benchlab.trial_screens`` group instead. A kind already taken is refused, as for an entry point."""
+    factories = _loaded()[1]
+    if kind in factories:
+        raise ValueError(f"trial kind {kind!r} already has a screen")
+    factories[kind] = factory
 
 
 def trial_screen(kind: str, runner: SessionRunner, step: PlannedStep, context: TrialContext) -> Screen[None]:
+    """The screen showing trial ``step`` of ``runner``'s session, made by the factory of ``kind``."""
+    report, factories = _loaded()
     try:
-        factory = TRIAL_SCREENS[kind]
+        factory = factories[kind]
     except KeyError:
-        known = ", ".join(TRIAL_SCREENS)
-        raise BenchlabError(f"no trial screen for trial kind {kind!r} (known: {known})") from None
+        known = ", ".join(factories) or "none"
+        broken = next((b for b in report.broken if b.entry.name == kind), None)
+        why = f"; {broken.entry.where()} did not load: {broken.reason}" if broken is not None else ""
+        raise BenchlabError(f"task {runner.task.name} has trials of kind {kind!r}, which no trial screen shows "
+                            f"(known: {known}){why}") from None
     return factory(runner, step, context)

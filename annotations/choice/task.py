@@ -11,10 +11,12 @@ launcher line with its plan options and the Results screen, all generated from t
 on the shared engine (:class:`~benchlab.annotations.session.runner.SessionRunner`): every response is fsynced
 before the next trial, a killed session resumes, and the records carry the same timing fields as WorldSense's.
 
-Plan: ``items_per_stratum`` items sampled in every stratum, ``practice`` items from outside that sample, the
-scored items shuffled and cut into blocks of ``block_size``; all drawn from the seed with string-seeded
-``random.Random`` generators and saved with the plan. Items a participant answered in an earlier session are not
-sampled again, so a second session adds new items to the same results file.
+Plan: ``items_per_stratum`` items sampled in every stratum, ``practice`` items from outside that sample (one from
+each stratum in turn), the scored items shuffled and cut into blocks of ``block_size``; so an items file fits the
+plan when every stratum has at least ``items_per_stratum`` items and the strata together have ``practice`` more
+(two strata of 8 items fit 7 per stratum and 2 practice, not 8 and 2: the error says so and names the fix); all
+drawn from the seed with string-seeded ``random.Random`` generators and saved with the plan. Items a participant
+answered in an earlier session are not sampled again, so a second session adds new items to the same results file.
 """
 
 from __future__ import annotations
@@ -30,6 +32,7 @@ from pydantic.fields import FieldInfo
 
 from benchlab.annotations.choice.session_status import ChoiceSessionLayout
 from benchlab.annotations.choice.trial_export import choice_trial_export
+from benchlab.annotations.command_output import warn
 from benchlab.annotations.options import OptionError, Options, option
 from benchlab.annotations.response_log import ResponseLog
 from benchlab.annotations.session.plan import PlannedStep, SessionPlan, load_or_build_plan
@@ -118,8 +121,8 @@ def build_choice_plan(
             if len(practice) < opts.practice and left[stratum]:
                 practice.append(left[stratum].pop())
     if len(practice) < opts.practice:
-        raise OptionError("practice", f"must be at most {len(practice)}: only {len(practice)} items are left "
-                          "outside the scored set", label="practice trials")
+        raise OptionError("practice", _practice_problem(len(practice), len(scored), len(items.strata), opts),
+                          label="practice trials")
     order = list(scored)
     random.Random(f"benchlab/{task}/order/{seed}/{participant}/{session}").shuffle(order)
     blocks = [order[i:i + opts.block_size] for i in range(0, len(order), opts.block_size)]
@@ -129,6 +132,17 @@ def build_choice_plan(
                 "block_size": opts.block_size, "strata": len(items.strata), "excluded_items": len(exclude)},
         practice=practice, blocks=blocks,
     )
+
+
+def _practice_problem(spare: int, scored: int, strata: int, opts: ChoicePlanOptions) -> str:
+    """Why the practice trials do not fit, and the items per stratum that would leave room for them (practice items
+    are never scored items, so they come out of what the scored sample leaves)."""
+    problem = (f"must be at most {spare}: {scored} items ({opts.items_per_stratum} in each of {strata} strata) are "
+               f"scored and only {spare} are left for practice")
+    fewer = opts.items_per_stratum - -(-(opts.practice - spare) // strata)  # ceil: each step frees one per stratum
+    if fewer >= 1:
+        problem += f"; {{items_per_stratum}} {fewer} leaves room for {opts.practice}"
+    return problem
 
 
 # -- the session ------------------------------------------------------------------------------------------------
@@ -298,9 +312,10 @@ class ChoiceTask:
     def __init__(
         self, *, name: str, title: str, description: str, items: Path, model_results: Path | None = None,
         instructions: Sequence[str] | None = None, items_per_stratum: int = 10, practice: int = 2,
-        block_size: int = 20,
+        block_size: int = 20, trial_kind: str = "choice",
     ) -> None:
         self.name = name
+        self.trial_kind = trial_kind
         self.title = title
         self.description = description
         self.items_path = Path(items)
@@ -382,8 +397,8 @@ class ChoiceTask:
 
         items = load_items(opts.items or self.items_path)
         paths = self.result_paths(opts.results, opts.items, opts.no_models)
-        return render([score_choice(items, paths, title=self.title, numeric=opts.fmt in ("csv", "json"))],
-                      opts.fmt).rstrip("\n")
+        return render([score_choice(items, paths, title=self.title, numeric=opts.fmt in ("csv", "json"),
+                                    on_warning=warn)], opts.fmt).rstrip("\n")
 
     def _compare(self, opts: ChoiceCompareOptions) -> str:
         from benchlab.data.analysis.stats import AttentionCriterion
@@ -395,7 +410,8 @@ class ChoiceTask:
                                        max_fast_share=opts.max_fast_share)
         comp = compare_choice(items, self.result_paths(opts.results, opts.items, opts.no_models), title=self.title,
                               criterion=criterion, exclude_flagged=opts.exclude_flagged,
-                              include_simulated=opts.include_simulated, n_boot=opts.n_boot, seed=opts.seed)
+                              include_simulated=opts.include_simulated, n_boot=opts.n_boot, seed=opts.seed,
+                              on_warning=warn)
         numeric = opts.fmt in ("csv", "json")
         return render(comp.tables(numeric=numeric, sections=opts.sections or None), opts.fmt).rstrip("\n")
 
@@ -419,12 +435,16 @@ class ChoiceTask:
 def make_choice_task(
     *, name: str, title: str, description: str, items: str | Path, model_results: str | Path | None = None,
     instructions: Sequence[str] | None = None, items_per_stratum: int = 10, practice: int = 2, block_size: int = 20,
+    trial_kind: str = "choice",
 ) -> ChoiceTask:
     """A complete task from an items JSONL file (``id``, ``text``, ``options``, ``gold``, ``stratum`` per line).
 
     ``model_results``: a results file or folder of model runs shown next to the people by ``compare`` and the
     Results screen; ``instructions``: markdown pages (default: the title, the description and how to answer);
-    ``items_per_stratum`` / ``practice`` / ``block_size``: the defaults of the plan options. The items file is
+    ``items_per_stratum`` / ``practice`` / ``block_size``: the defaults of the plan options; ``trial_kind``: the
+    screen of each trial (``"choice"``: text and numbered answer buttons; another kind, such as a rating scale,
+    names an entry of the ``benchlab.trial_screens`` group, whose factory gets the same ``prompt(item_id)``: the
+    item's text and options). The items file is
     read when a session, a score or a comparison needs it, so a broken file never stops ``benchlab`` from starting.
     """
     if not _ID_RE.match(name):
@@ -432,7 +452,7 @@ def make_choice_task(
     return ChoiceTask(name=name, title=title, description=description, items=Path(items),
                       model_results=Path(model_results) if model_results is not None else None,
                       instructions=instructions, items_per_stratum=items_per_stratum, practice=practice,
-                      block_size=block_size)
+                      block_size=block_size, trial_kind=trial_kind)
 
 
 if TYPE_CHECKING:  # mypy checks here that the kit satisfies the protocols the CLI, the app and the engine use

@@ -38,7 +38,7 @@ from benchlab.data.analysis.pipeline import (
 )
 from benchlab.data.analysis.stats import AttentionCriterion, FigureCell
 from benchlab.data.choice.items import ChoiceItem, ChoiceItems, items_of, load_choice_items
-from benchlab.data.choice.results import ResultsInput, read_choice_results, results_files
+from benchlab.data.choice.results import ResultsInput, Warn, read_choice_results, results_files
 from benchlab.data.errors import BenchlabError
 
 __all__ = ["ChoiceDesign", "compare_choice", "read_choice", "watched_files"]
@@ -117,9 +117,9 @@ def _participant(name: str, own: pd.DataFrame) -> Participant:
     return Participant(name, answers, simulated, float(own["correct"].mean()), rts)
 
 
-def read_choice(pool: Sequence[ChoiceItem], results: ResultsInput) -> Readings:
+def read_choice(pool: Sequence[ChoiceItem], results: ResultsInput, on_warning: Warn | None = None) -> Readings:
     """Choice results in the pipeline's terms: items as units, strata (in items-file order) as conditions."""
-    frame = read_choice_results(pool, results)
+    frame = read_choice_results(pool, results, on_warning=on_warning)
     if frame.empty:
         raise BenchlabError("no scored responses in these results (only practice, or no results files)")
     frame = frame.assign(unit=frame["item"], score=frame["correct"].astype(float))
@@ -135,10 +135,12 @@ def compare_choice(
     items: ChoiceItems | Sequence[ChoiceItem] | str | Path, results: ResultsInput, *, title: str = "choice task",
     criterion: AttentionCriterion | None = None, exclude_flagged: bool = False, include_simulated: bool = False,
     n_boot: int = stats.DEFAULT_BOOT, seed: int = stats.DEFAULT_SEED, rt_quantiles: int = 4,
+    on_warning: Warn | None = None,
 ) -> Comparison:
-    """Build the comparison from results files or folders (participants and models in the same format)."""
+    """Build the comparison from results files or folders (participants and models in the same format); answers
+    read but doubtful (a model's answer outside the options, a repeated answer) go to ``on_warning``."""
     pool = load_choice_items(items).items if isinstance(items, str | Path) else items_of(items)
     options = Options(criterion or AttentionCriterion(), exclude_flagged, n_boot, seed, rt_quantiles,
                       participant_tests=True, include_simulated=include_simulated)
     chance = float(np.mean([1 / len(item.options) for item in pool]))
-    return run_comparison(ChoiceDesign(title, options, chance), read_choice(pool, results), options)
+    return run_comparison(ChoiceDesign(title, options, chance), read_choice(pool, results, on_warning), options)

@@ -4,9 +4,11 @@ Each line is one item::
 
     {"id": "n01", "text": "Which number is larger?", "options": ["17", "71"], "gold": "71", "stratum": "easy"}
 
-``options`` are shown in order (keys 1..n), ``gold`` is one of them, ``stratum`` groups items for sampling and
-scoring (default ``"all"``). The file is the one source of the gold answers: results files hold only responses, so
-a corrected gold answer re-scores every participant and model.
+``options`` are shown in order (keys 1..n, so an item has 2 to 9 of them), ``gold`` is one of them, ``stratum``
+groups items for sampling and scoring (default ``"all"``; not one of :data:`RESERVED_STRATA`, the names the tables
+give their own rows and columns). A file breaking these rules is refused when it loads, naming its file and line,
+before any score, simulation or session uses it. The file is the one source of the gold answers: results files
+hold only responses, so a corrected gold answer re-scores every participant and model.
 """
 
 from __future__ import annotations
@@ -22,6 +24,12 @@ from benchlab.data.errors import BenchlabError
 from benchlab.data.jsonl import iter_json_lines, validate
 
 DEFAULT_STRATUM = "all"
+#: Options per item: the trial screens answer with the keys 1..9, so a 10th option could never be chosen.
+MIN_OPTIONS, MAX_OPTIONS = 2, 9
+#: Names a stratum cannot take, because the tables already use them: ``overall`` is the row and column of all
+#: strata together (``score`` and ``compare``; the comparison pipeline's ``OVERALL``), ``who`` the column of the
+#: row labels, ``table`` the column naming each table in ``--format csv`` of several tables.
+RESERVED_STRATA = ("overall", "who", "table")
 
 
 class ChoiceItem(BaseModel):
@@ -41,10 +49,26 @@ class ChoiceItem(BaseModel):
         # ids such as 17 are common in hand-written files; they name the same item as "17"
         return str(value) if isinstance(value, int) and not isinstance(value, bool) else value
 
+    @field_validator("stratum")
+    @classmethod
+    def _not_reserved(cls, value: str) -> str:
+        if value.strip().lower() in RESERVED_STRATA:
+            raise ValueError(f"{value!r} is a name the tables use for their own rows or columns "
+                             f"({', '.join(RESERVED_STRATA)}); name the stratum otherwise")
+        return value
+
+    @field_validator("options")
+    @classmethod
+    def _two_to_nine(cls, value: tuple[str, ...]) -> tuple[str, ...]:
+        if len(value) < MIN_OPTIONS:
+            raise ValueError(f"an item needs at least {MIN_OPTIONS} options")
+        if len(value) > MAX_OPTIONS:
+            raise ValueError(f"an item has at most {MAX_OPTIONS} options (answered with the keys 1..9); this one has "
+                             f"{len(value)}")
+        return value
+
     @model_validator(mode="after")
     def _gold_is_an_option(self) -> ChoiceItem:
-        if len(self.options) < 2:
-            raise ValueError("an item needs at least 2 options")
         if len(set(self.options)) != len(self.options):
             raise ValueError("two options of this item are the same")
         if self.gold not in self.options:

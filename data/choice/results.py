@@ -8,11 +8,17 @@ A model's results are the same lines with ``"model": "<name>"`` instead of ``par
 optional), so one reader and one scorer serve both and a model run can sit in the same folder as the people. The
 gold answers stay in the items file (:mod:`benchlab.data.choice.items`); a response is correct when it equals the
 item's ``gold``; ``""`` (no valid answer, a skipped trial) and anything that is not an option count as wrong.
+
+Two things are read but warned about (``on_warning``: one line per kind and file, with the count and the first
+line), not refused, so results files written before these checks still score as before: a model answer that is
+not ``""`` and not one of the item's options (it counts as wrong; usually an answer parser that kept the model's
+wording, ``"B"`` or ``"71."`` for ``"71"``), and a second answer of the same participant or model to the same item
+(only the first counts; usually a model run appended twice to one file).
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
@@ -30,6 +36,7 @@ if TYPE_CHECKING:
 OVERALL = "overall"
 Kind = Literal["participant", "model"]
 ResultsInput = str | Path | Sequence[str | Path]
+Warn = Callable[[str], None]
 
 
 class ChoiceRecord(BaseModel):
@@ -102,19 +109,41 @@ def read_choice_records(path: str | Path) -> list[ChoiceRecord]:
     return [validate(ChoiceRecord, obj, path, line) for line, obj in iter_json_lines(path, allow_torn_tail=True)]
 
 
+class _Odd:
+    """Answers of one file that are read but warned about: how many, and the first line."""
+
+    def __init__(self, what: str) -> None:
+        self.what = what
+        self.count = 0
+        self.first: int | None = None
+
+    def add(self, line: int) -> None:
+        self.count += 1
+        self.first = line if self.first is None else self.first
+
+    def report(self, file: Path, on_warning: Warn | None) -> None:
+        if self.count and on_warning is not None:
+            on_warning(f"{file}: {self.count} {self.what} (first on line {self.first})")
+
+
 def read_choice_results(items: ChoiceItems | Sequence[ChoiceItem] | str | Path, paths: ResultsInput,
-                        *, include_practice: bool = False) -> pd.DataFrame:
+                        *, include_practice: bool = False, on_warning: Warn | None = None) -> pd.DataFrame:
     """One row per (who, item), first answer kept, with the item's stratum and correctness.
 
     Columns: ``who``, ``kind`` (participant/model), ``simulated``, ``item``, ``stratum``, ``response``,
-    ``correct``, ``rt_ms``, ``file``, ``line``. An item the items file does not know is an error naming its line.
+    ``correct``, ``rt_ms``, ``file``, ``line``. An item the items file does not know is an error naming its line;
+    model answers outside the item's options and repeated answers go to ``on_warning`` (see the module docstring).
     """
     import pandas as pd
 
     pool = _items(items)
     by_id = {item.id: item for item in pool}
     rows: list[dict[str, Any]] = []
+    answered: set[tuple[Kind, str, str]] = set()
     for file in results_files(paths):
+        outside = _Odd("model answers are not one of their item's options (they count as wrong)")
+        repeated = _Odd("answers repeat an item the same participant or model already answered (only the first "
+                        "counts)")
         for line, obj in iter_json_lines(file, allow_torn_tail=True):
             record = validate(ChoiceRecord, obj, file, line)
             if record.practice and not include_practice:
@@ -122,11 +151,19 @@ def read_choice_results(items: ChoiceItems | Sequence[ChoiceItem] | str | Path, 
             item = by_id.get(record.item)
             if item is None:
                 raise BenchlabError(f"item {record.item!r} is not in the items file", file, line)
+            if record.kind == "model" and record.response != "" and record.response not in item.options:
+                outside.add(line)
+            key = (record.kind, record.who, record.item)
+            if key in answered:
+                repeated.add(line)
+            answered.add(key)
             rows.append({"who": record.who, "kind": record.kind, "simulated": record.simulated or "",
                          "item": record.item, "stratum": item.stratum, "response": record.response,
                          "correct": record.response == item.gold,
                          "rt_ms": float("nan") if record.rt_ms is None else float(record.rt_ms),
                          "file": str(file), "line": line})
+        outside.report(file, on_warning)
+        repeated.report(file, on_warning)
     columns = ["who", "kind", "simulated", "item", "stratum", "response", "correct", "rt_ms", "file", "line"]
     frame = pd.DataFrame(rows, columns=columns)
     return frame.drop_duplicates(["who", "item"], keep="first").reset_index(drop=True)
@@ -144,7 +181,7 @@ def label(who: str, simulated: str) -> str:
 
 
 def score_choice(items: ChoiceItems | Sequence[ChoiceItem] | str | Path, results: ResultsInput | pd.DataFrame,
-                 *, title: str = "choice task", numeric: bool = False) -> Table:
+                 *, title: str = "choice task", numeric: bool = False, on_warning: Warn | None = None) -> Table:
     """Accuracy of every participant and model per stratum and overall, with Wilson 95% CIs and n.
 
     ``overall`` is the share correct over all of one's trials (not a mean of strata), so its n is the number of
@@ -155,7 +192,8 @@ def score_choice(items: ChoiceItems | Sequence[ChoiceItem] | str | Path, results
     from benchlab.data.analysis.stats import wilson_ci
 
     pool = _items(items)
-    frame = results if isinstance(results, pd.DataFrame) else read_choice_results(pool, results)
+    frame = results if isinstance(results, pd.DataFrame) else read_choice_results(pool, results,
+                                                                                  on_warning=on_warning)
     strata = list(dict.fromkeys(item.stratum for item in pool))
     rows: list[dict[str, Any]] = []
     pairs: list[tuple[str, str]] = list(dict.fromkeys(zip(frame["kind"].astype(str), frame["who"].astype(str),

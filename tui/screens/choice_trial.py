@@ -2,6 +2,8 @@
 
 Onset, response time, debouncing and the mouse rule are :class:`~benchlab.tui.screens.trial_base.TrialScreen`'s
 (shared with the SORT trial); this screen only lays the question out and maps keys 1..n to its options.
+:func:`choice_trial_screen` is the factory of the ``choice`` trial kind (declared in benchlab's ``pyproject.toml``,
+group ``benchlab.trial_screens``).
 """
 
 from __future__ import annotations
@@ -13,6 +15,10 @@ from textual.containers import Horizontal, VerticalScroll
 from textual.geometry import Size
 from textual.widgets import Static
 
+from benchlab.annotations.session.plan import PlannedStep
+from benchlab.annotations.session.runner import SessionRunner
+from benchlab.annotations.task import ChoiceSession
+from benchlab.data.errors import BenchlabError
 from benchlab.tui.screens.size_guard import MIN_WIDTH, box_rows, button_row
 from benchlab.tui.screens.trial_base import TrialScreen
 from benchlab.tui.trial_context import TrialContext
@@ -61,3 +67,13 @@ class ChoiceTrialScreen(TrialScreen):
         rows = (box_rows(self.query_one(SessionProgress), width) + scroll.styles.gutter.height
                 + box_rows(self.query_one("#question", Static), inner) + buttons_rows + options.styles.gutter.height)
         return Size(need_width, rows)
+
+
+def choice_trial_screen(runner: SessionRunner, step: PlannedStep, context: TrialContext) -> ChoiceTrialScreen:
+    """The ``choice`` trial kind (entry point in ``benchlab.trial_screens``): the session's prompt, nothing else of
+    the task, so a plug-in choice task needs no screen of its own."""
+    task = runner.task
+    if not isinstance(task, ChoiceSession):
+        raise BenchlabError(f"task {task.name} has choice trials but its session has no prompt(item_id)")
+    prompt = task.prompt(step.item_id)
+    return ChoiceTrialScreen(prompt.text, prompt.options, context)
