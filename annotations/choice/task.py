@@ -28,6 +28,7 @@ from typing import TYPE_CHECKING, Any, Literal
 from pydantic import create_model
 from pydantic.fields import FieldInfo
 
+from benchlab.annotations.choice.power import choice_power_planning
 from benchlab.annotations.options import OptionError, Options, option
 from benchlab.annotations.response_log import ResponseLog
 from benchlab.annotations.session.plan import PlannedStep, SessionPlan, load_or_build_plan
@@ -39,7 +40,7 @@ from benchlab.annotations.session.runner import (
     SessionText,
     TaskSession,
 )
-from benchlab.annotations.task import ChoicePrompt, Command, ComparisonSource, SessionOptions, Task
+from benchlab.annotations.task import ChoicePrompt, Command, ComparisonSource, PowerPlanning, SessionOptions, Task
 from benchlab.data.analysis.defaults import DEFAULT_BOOT, DEFAULT_SEED
 from benchlab.data.choice.items import ChoiceItem, ChoiceItems, load_choice_items
 from benchlab.data.choice.results import ChoiceRecord
@@ -333,6 +334,10 @@ class ChoiceTask:
         c = plan.config
         return {"dataset": Path(plan.dataset), "seed": plan.seed, "items_per_stratum": c.get("items_per_stratum"),
                 "practice": c.get("practice", len(plan.practice)), "block_size": c.get("block_size")}
+
+    def power_planning(self) -> PowerPlanning:
+        return choice_power_planning(self.title, self.items_path, self.model_results,
+                                     self.plan_options.model_fields["items_per_stratum"].default)
 
     def instructions(self, plan: Any, session: SessionOptions) -> list[str]:
         pages = list(self.pages)

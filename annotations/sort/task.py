@@ -18,7 +18,8 @@ from benchlab.annotations.session.runner import SessionRunner, SessionText
 from benchlab.annotations.sort.commands import COMMANDS
 from benchlab.annotations.sort.comparison import COMPARISON
 from benchlab.annotations.sort.plan_options import SortPlanOptions
-from benchlab.annotations.task import Command, ComparisonSource, SessionOptions, dataset_of
+from benchlab.annotations.sort.power import POWER_PLANNING
+from benchlab.annotations.task import Command, ComparisonSource, PowerPlanning, SessionOptions, dataset_of
 from benchlab.data.errors import BenchlabError
 from benchlab.data.samples import sample_path
 
@@ -148,6 +149,9 @@ class SortTaskDeclaration:
         if plan.design == "whole-book" and Path(dataset) == self.default_dataset():
             return str(sample_path(WHOLE_BOOK_SAMPLE))
         return dataset
+
+    def power_planning(self) -> PowerPlanning:
+        return POWER_PLANNING
 
     def planned_values(self, plan: SessionPlan) -> dict[str, Any]:
         c = plan.config
