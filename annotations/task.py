@@ -295,6 +295,20 @@ class PlansPower(Protocol):
         ...
 
 
+# -- Reading records back (``benchlab bench faults``) ---------------------------------------------------------------
+
+
+@runtime_checkable
+class ReadsAnswers(Protocol):
+    """The session part (``runner.task``) of a task whose results a harness can check against what was asked: which
+    item a record answers and the answer it holds, in the task's own results format (a JSONL line or a CSV row
+    read as a dict). ``bench faults`` checks it with ``isinstance`` and names no field of any format."""
+
+    def item_id_of(self, record: dict[str, Any]) -> str: ...
+
+    def answer_of(self, record: dict[str, Any]) -> str: ...
+
+
 def dataset_of(session: SessionOptions, task: Task) -> str:
     """The data set a session uses: the one given, else the task's default."""
     return str(session.dataset) if session.dataset is not None else str(task.default_dataset())
@@ -312,6 +326,7 @@ __all__ = [
     "PlansPower",
     "PowerPlanning",
     "Ranked",
+    "ReadsAnswers",
     "Registry",
     "RunsSessions",
     "SessionOptions",

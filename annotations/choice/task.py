@@ -195,6 +195,9 @@ class ChoiceTaskSession:
     def item_id_of(self, record: dict[str, Any]) -> str:
         return str(record["item"])
 
+    def answer_of(self, record: dict[str, Any]) -> str:
+        return str(record["response"])
+
 
 def prepare_choice_session(
     name: str, items: ChoiceItems, *, dataset: str, participant: str, session: str = "1", out: str | Path,
