@@ -45,6 +45,7 @@ class CoverageOptions(FormatOptions, _CoverageOwn):
 
 
 def coverage(opts: CoverageOptions) -> str:
+    # deferred: numpy, scipy and pandas load only when the command runs (``benchlab --help`` stays quick)
     from benchlab.data.analysis.coverage import COVERAGE_TARGET, FPR_TARGET, coverage_table, run_coverage
     from benchlab.data.tables import Table, render
 
@@ -122,6 +123,7 @@ def power_options(name: str, planning: PowerPlanning) -> type[PowerOptions]:
 
 def power(opts: PowerOptions, name: str, planning: PowerPlanning) -> str:
     """The table and verdict of ``benchlab power NAME`` (how long the simulation took goes to stderr)."""
+    # deferred: numpy, scipy and pandas load only when the command runs (``benchlab --help`` stays quick)
     from benchlab.data.analysis.power import Design, plan, power_table
     from benchlab.data.tables import Table, render
 

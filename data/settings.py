@@ -9,7 +9,7 @@ variables (a data set's location, a download mirror) live in its folder's ``sett
 :func:`reset_settings` forgets them too.
 
 A plain frozen dataclass, not pydantic-settings: importing pydantic-settings costs ~170 ms, and the lean scoring
-path (``python -m benchlab.data.worldsense``, which reads the cache folder from here) loads no pydantic at all.
+path (a benchmark's ``python -m`` scorer, which reads the cache folder from here) loads no pydantic at all.
 
 User folders come from ``platformdirs`` (XDG on Linux) unless a variable overrides them. The shared datasets
 folder is ``$BENCHLAB_SHARED_DATASETS`` or ``../shared/datasets`` seen from the current directory (a lab's

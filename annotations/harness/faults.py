@@ -36,10 +36,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from benchlab.annotations.command_output import err
 from benchlab.annotations.options import Options, option
 from benchlab.annotations.plugins import reports
 from benchlab.annotations.registry import ENTRY_POINT_GROUP, registry
+from benchlab.annotations.session.opening import prepare_session
 from benchlab.annotations.session.plan import SessionPlan
+from benchlab.annotations.simulate import SimulatedParticipant
 from benchlab.annotations.task import Command, ReadsAnswers
 from benchlab.data.errors import BenchlabError
 
@@ -124,8 +127,6 @@ def _snapshot(out: Path) -> tuple[dict[str, list[dict[str, Any]]], int]:
 def _expected(task: str, out: Path, participant: str) -> tuple[dict[str, tuple[str, float]], ReadsAnswers | None]:
     """Per item, the answer and RT the simulated participant gives in an uninterrupted run of the saved plan; and
     the session's own reader of its records (``None`` when the task's session offers none)."""
-    from benchlab.annotations.session.opening import prepare_session
-    from benchlab.annotations.simulate import SimulatedParticipant
 
     runner = prepare_session(registry().get(task), participant=participant, out=str(out), resume=True)
     try:
@@ -319,8 +320,6 @@ def faults_table(tallies: dict[str, Tally], seed: int) -> str:
 
 
 def faults(opts: FaultsOptions) -> str:
-    from benchlab.annotations.command_output import err
-
     return faults_table(run_faults(opts.kills, opts.seed, opts.sim_delay, opts.keep, progress=err,
                                    tasks=opts.tasks), opts.seed)
 

@@ -15,7 +15,7 @@ from benchlab.data.errors import BenchlabError
 
 def pilot_sort(folder: Path) -> tuple[float, float, int]:
     """Mean accuracy and between-person SD of the real people in a SORT results folder (crossed moments)."""
-    # deferred: SORT's scoring and the simulation load only when --pilot is given (the command line stays quick)
+    # deferred: the scoring and the simulation load only when --pilot is given (the command line stays quick)
     from benchlab.data.analysis.power import pilot_moments
     from benchlab.data.sort.scoring import people_answers
 

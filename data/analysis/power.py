@@ -22,7 +22,7 @@ import numpy as np
 import pandas as pd
 from scipy.special import expit
 
-from benchlab.data.analysis.coverage import Population, population
+from benchlab.data.analysis.coverage import Population, _person_accuracy, population
 from benchlab.data.analysis.crossed import crossed_estimate, human_model_test
 
 PARTICIPANT_GRID = (2, 3, 4, 5, 6, 8, 10, 12, 15, 20, 25, 30, 40, 50, 60, 80, 100, 150, 200)
@@ -54,9 +54,7 @@ class PowerRow:
 
 def _model_offset(pop: Population, score: float) -> float:
     """The model's logit offset giving ``score`` over the item population."""
-    from scipy import optimize
-
-    from benchlab.data.analysis.coverage import _person_accuracy
+    from scipy import optimize  # deferred: scipy.optimize loads only when a plan is simulated
 
     return float(optimize.brentq(lambda m: float(_person_accuracy(np.array(m), pop.item_logit_sd)) - score,
                                  -12, 12))

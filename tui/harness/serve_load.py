@@ -99,7 +99,7 @@ class _Inotify:
     IN_CLOSE_WRITE = 0x08
 
     def __init__(self, folder: Path) -> None:
-        import ctypes
+        import ctypes  # deferred: only the Linux-only watcher needs it
 
         self._libc = ctypes.CDLL(None, use_errno=True)
         self.fd = self._libc.inotify_init1(os.O_NONBLOCK | os.O_CLOEXEC)
@@ -238,7 +238,7 @@ async def _light_client(url: str, keys: int, gap: tuple[float, float], level: Le
 
 async def _probe(chromium: str, url: str, keys: int, level: Level, out: Path) -> None:
     """One real page: the script presses keys and an independent rAF watcher sees when each question is painted."""
-    from playwright.async_api import async_playwright
+    from playwright.async_api import async_playwright  # deferred: only the probe (--probe) needs a browser driver
 
     async with async_playwright() as pw:
         browser = await pw.chromium.launch(executable_path=chromium, args=CHROMIUM_ARGS)
