@@ -56,8 +56,8 @@ class SectionsOptions(Options):
     """``--only``: print some of a comparison's tables."""
 
     sections: tuple[Section, ...] = option((), label="Tables", flag="--only",
-                                           help="Print only these tables (repeatable; bias is WorldSense only); "
-                                           "default: all.")
+                                           help="Print only these tables (repeatable; bias only where the "
+                                           "comparison has a bias table); default: all.")
 
 
 class PlotOptions(Options):
@@ -83,7 +83,8 @@ class AttentionOptions(Options):
 
     min_control_acc: float | None = option(None, label="Minimum control accuracy", ge=0, le=1,
                                            help="Flag participants below this accuracy on control items "
-                                           "(WorldSense: the trivial problems; SORT: all trials).")
+                                           "(the items the task counts as control: e.g. its trivial problems, or "
+                                           "every trial).")
     fast_ms: float | None = option(None, label="Too fast (ms)", ge=0,
                                    help="Responses faster than this (ms) count as too fast.")
     max_fast_share: float = option(0.1, label="Largest share of too-fast responses", ge=0, le=1,

@@ -15,7 +15,7 @@ class IdError(OptionError):
 
 
 def check_id(value: str, what: str) -> str:
-    """``value`` if it can name files (the WorldSense results name also splits on ``___``); ``what`` is the field
+    """``value`` if it can name files (a task's results file name may also split on ``___``); ``what`` is the field
     (``participant`` or ``session``)."""
     if not _ID_RE.match(value):
         raise IdError(what, f"{value!r} must be 1-64 letters, digits, '.' or '-' (starting with a letter or digit); "

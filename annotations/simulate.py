@@ -2,9 +2,9 @@
 
 Like jsPsych's simulation mode, a simulated run writes files with exactly the structure of a real session (marked
 ``simulated`` in every record). Three answerers with known expected scores check the whole chain down to the
-scorer: ``oracle`` answers correctly (100 %), ``random`` picks uniformly (about 50 %, and on WorldSense's
-completeness problems a bias of about +1/3), ``biased`` always picks the first option (TRUE / POSSIBLE / (1)):
-exactly 50 % accuracy with a bias of +1 on every problem.
+scorer: ``oracle`` answers correctly (100 %), ``random`` picks uniformly (about 50 % with two options, and a bias
+of about +1/3 on three-option problems whose third option is "cannot tell"), ``biased`` always picks the first
+option (TRUE / POSSIBLE / (1)): exactly 50 % accuracy with a bias of +1 on every problem.
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from collections.abc import Callable
 from benchlab.annotations.session.runner import ResponseTiming, SessionRunner, Stage, wall_clock_now
 
 POLICIES = ("random", "oracle", "biased")
-#: Other names of a policy, where a task names it by what it does (SORT's ``always-a`` is ``biased``).
+#: Other names of a policy, where a task names it by what it does (``always-a``, with options A/B, is ``biased``).
 ALIASES = {"always-a": "biased"}
 
 

@@ -1,19 +1,25 @@
 """Commands about the statistics every benchmark comparison shares (not one benchmark's): ``bench coverage`` and
-``power worldsense|sort``.
+``power NAME``.
 
 Declared here once, like a benchmark's commands (:class:`~benchlab.annotations.task.Command`); ``benchlab.tui``
 turns them into command-line commands. The harness itself lives beside what it measures
-(:mod:`benchlab.data.analysis.coverage`).
+(:mod:`benchlab.data.analysis.coverage`). ``power NAME`` is made for every declaration offering
+:class:`~benchlab.annotations.task.PlansPower` (:func:`power_commands`): the task gives its design and published
+scores, the simulation is the same for all.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from pathlib import Path
+from typing import Any
+
+from pydantic import create_model
 
 from benchlab.annotations.command_options import FormatOptions
 from benchlab.annotations.command_output import err
 from benchlab.annotations.options import Options, option
-from benchlab.annotations.task import Command, ToolGroup
+from benchlab.annotations.task import Benchmark, Command, PlansPower, PowerPlanning, ToolGroup
 from benchlab.data.errors import BenchlabError
 
 
@@ -39,6 +45,7 @@ class CoverageOptions(FormatOptions, _CoverageOwn):
 
 
 def coverage(opts: CoverageOptions) -> str:
+    # deferred: numpy, scipy and pandas load only when the command runs (``benchlab --help`` stays quick)
     from benchlab.data.analysis.coverage import COVERAGE_TARGET, FPR_TARGET, coverage_table, run_coverage
     from benchlab.data.tables import Table, render
 
@@ -63,7 +70,7 @@ COVERAGE = Command("bench", "Coverage of the pooled-human 95% intervals and fals
 
 
 
-# -- power worldsense|sort -------------------------------------------------------------------------------------------
+# -- power NAME --------------------------------------------------------------------------------------------------------
 POWER = ToolGroup("power", "Plan a study: expected pooled CI width and power against a model's published score, by "
                   "simulation through the comparison's own intervals and tests.")
 
@@ -84,43 +91,52 @@ class _PowerOwn(Options):
                                    help="Largest number of participants the search tries.")
 
 
-class PowerWorldSenseOptions(FormatOptions, _PowerOwn):
-    """``benchlab power worldsense``: cells = problem x size (6 x 3 in the benchmark), tuples per cell."""
+class PowerOptions(FormatOptions, _PowerOwn):
+    """``benchlab power NAME``. The design fields are placeholders here: :func:`power_options` gives each task's
+    command its own defaults and help texts (and ``--pilot`` where the task reads pilot data)."""
 
-    cells: int = option(18, label="Cells", ge=1, le=200, help="Problem x size cells in the design.")
-    items_per_cell: int = option(2, label="Tuples per cell", ge=1, le=500, help="Tuples each person answers per cell.")
-    model_score: float = option(0.756, label="Model's published score", gt=0, lt=1,
-                                help="The model's published accuracy (default: GPT-4's 75.6 on the test set).")
-
-
-class PowerSortOptions(FormatOptions, _PowerOwn):
-    """``benchlab power sort``: cells = distance bins (4 per configuration), trials per cell."""
-
-    cells: int = option(4, label="Cells", ge=1, le=200, help="Distance-bin cells in the design.")
-    items_per_cell: int = option(10, label="Trials per cell", ge=1, le=500, help="Trials each person answers per bin.")
-    model_score: float = option(0.53, label="Model's published score", gt=0, lt=1,
-                                help="The model's published accuracy (default: GPT-4's 0.53 on the paper's human "
-                                "LTM pairs).")
-    pilot: Path | None = option(None, label="Pilot results", widget="path",
-                                help="SORT results folder of the people tested so far: their accuracy and spread "
-                                "replace --human-accuracy and --person-sd.")
+    cells: int = option(1, label="Cells", ge=1, le=200, help="Cells (strata) in the design.")
+    items_per_cell: int = option(1, label="Units per cell", ge=1, le=500, help="Units each person answers per cell.")
+    model_score: float = option(0.5, label="Model's published score", gt=0, lt=1,
+                                help="The model's published accuracy.")
+    pilot: Path | None = option(None, label="Pilot results", widget="path", cli=False, form=False,
+                                help="Results folder of the people tested so far.")
 
 
-def _power(opts: PowerWorldSenseOptions | PowerSortOptions, benchmark: str) -> str:
+def power_options(name: str, planning: PowerPlanning) -> type[PowerOptions]:
+    """:class:`PowerOptions` with the task's design as defaults (bounds, flags and order unchanged)."""
+    unit = planning.unit.capitalize()
+    model, score = next(iter(planning.model_scores.items()))
+    fields: dict[str, Any] = {
+        "cells": (int, option(planning.cells, label="Cells", ge=1, le=200, help=planning.cells_help)),
+        "items_per_cell": (int, option(planning.units_per_cell, label=f"{unit} per cell", ge=1, le=500,
+                                       help=planning.units_per_cell_help or f"{unit} each person answers per cell.")),
+        "model_score": (float, option(score, label="Model's published score", gt=0, lt=1,
+                                      help=planning.model_score_help or "The model's published accuracy (default: "
+                                      f"{model}'s {score:g}).")),
+    }
+    if planning.pilot is not None:
+        fields["pilot"] = (Path | None, option(None, label="Pilot results", widget="path", help=planning.pilot_help))
+    return create_model(f"Power{name.title().replace('-', '').replace('.', '')}Options", __base__=PowerOptions,
+                        **fields)
+
+
+def power(opts: PowerOptions, name: str, planning: PowerPlanning) -> str:
+    """The table and verdict of ``benchlab power NAME`` (how long the simulation took goes to stderr)."""
+    # deferred: numpy, scipy and pandas load only when the command runs (``benchlab --help`` stays quick)
     from benchlab.data.analysis.power import Design, plan, power_table
     from benchlab.data.tables import Table, render
 
     accuracy, person_sd, source = opts.human_accuracy, opts.person_sd, "assumed"
-    pilot = getattr(opts, "pilot", None)
-    if pilot is not None:
-        accuracy, person_sd, people = _pilot_sort(pilot)
-        source = f"from the pilot data in {pilot} ({people} people)"
-    design = Design("worldsense" if benchmark == "worldsense" else "sort", opts.cells, opts.items_per_cell)
+    if opts.pilot is not None and planning.pilot is not None:
+        accuracy, person_sd, people = planning.pilot(opts.pilot)
+        source = f"from the pilot data in {opts.pilot} ({people} people)"
+    unit = planning.unit
+    design = Design(unit, planning.answers_per_unit, opts.cells, opts.items_per_cell)
     report = plan(design, accuracy, person_sd, opts.item_sd, opts.model_score, opts.participants, opts.simulations,
                   opts.seed, opts.target_power, opts.max_participants)
     err(f"{sum(r.simulations for r in report.rows):,} simulated studies in {report.seconds:.1f} s")
-    unit = "tuples" if benchmark == "worldsense" else "trials"
-    title = (f"{benchmark}: power of pooled humans vs a model (human accuracy {accuracy:.2f} and person SD "
+    title = (f"{name}: power of pooled humans vs a model (human accuracy {accuracy:.2f} and person SD "
              f"{person_sd:.2f} {source}; item logit SD {opts.item_sd:g}; model {opts.model_score:.3f}; "
              f"{opts.cells} cells x {opts.items_per_cell} {unit}; test: the comparison's crossed people x items "
              f"test, two-sided 5%; seed {opts.seed})")
@@ -137,37 +153,19 @@ def _power(opts: PowerWorldSenseOptions | PowerSortOptions, benchmark: str) -> s
     return render([Table(title, power_table(report))], opts.fmt) + "\n" + verdict
 
 
-def _pilot_sort(folder: Path) -> tuple[float, float, int]:
-    """Mean accuracy and between-person SD of the real people in a SORT results folder (crossed moments)."""
-    import math
-
-    import numpy as np
-
-    from benchlab.data.analysis.crossed import crossed_estimate
-    from benchlab.data.sort.scoring import people_answers
-
-    answers = people_answers([folder])
-    if answers.empty:
-        raise BenchlabError("no real participant's answers in the pilot folder", folder)
-    est = crossed_estimate(answers["who"].to_numpy(dtype=object), answers["item"].to_numpy(dtype=object),
-                           answers["correct"].to_numpy(dtype=float))
-    sd = math.sqrt(max(0.0, est.person_var)) if est.person_var == est.person_var else 0.08
-    return float(np.clip(est.value, 0.06, 0.98)), float(min(sd, 0.3)), est.n_people
+def power_command(benchmark: Benchmark) -> Command | None:
+    """``benchlab power NAME`` for a declaration that plans power (``None`` for one that does not)."""
+    if not isinstance(benchmark, PlansPower):
+        return None
+    planning = benchmark.power_planning()
+    name = benchmark.name
+    return Command("tool", planning.help, power_options(name, planning),
+                   lambda opts: power(opts, name, planning), name=name, tool=POWER)
 
 
-def power_worldsense(opts: PowerWorldSenseOptions) -> str:
-    return _power(opts, "worldsense")
+def power_commands(benchmarks: Iterable[Benchmark]) -> tuple[Command, ...]:
+    """``benchlab power NAME`` for every declaration offering :class:`~benchlab.annotations.task.PlansPower`."""
+    return tuple(cmd for cmd in map(power_command, benchmarks) if cmd is not None)
 
 
-def power_sort(opts: PowerSortOptions) -> str:
-    return _power(opts, "sort")
-
-
-POWER_WORLDSENSE = Command("tool", "WorldSense: expected pooled CI width and power against a model's published "
-                           "score, and the smallest number of participants for a target power.",
-                           PowerWorldSenseOptions, power_worldsense, name="worldsense", tool=POWER)
-POWER_SORT = Command("tool", "SORT: expected pooled CI width and power against a model's published score (or from "
-                     "pilot data), and the smallest number of participants for a target power.",
-                     PowerSortOptions, power_sort, name="sort", tool=POWER)
-
-COMMANDS = (COVERAGE, POWER_WORLDSENSE, POWER_SORT)
+COMMANDS = (COVERAGE,)

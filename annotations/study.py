@@ -81,7 +81,8 @@ class StudyFile(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     title: str = Field(description="The study's name, shown in the launcher and the preview.")
-    benchmark: str = Field(description="The registered benchmark to run (e.g. worldsense, sort).")
+    benchmark: str = Field(description="The registered benchmark to run (a task name, as `benchlab run NAME`"
+                           " takes).")
     out: str = Field(".", description="Output folder for every session (its results/ and sessions/), relative to "
                      "the study folder.")
     options: dict[str, Any] = Field(default_factory=dict, description="Options shared by every arm (as in benchlab "

@@ -338,6 +338,64 @@ class ShowsSessions(Protocol):
 
     @property
     def session_layout(self) -> SessionLayout: ...
+# -- Power planning (``benchlab power NAME``) ----------------------------------------------------------------------
+
+#: Reads the people tested so far from a results folder: (mean accuracy, between-person SD, number of people).
+#: Raises ``BenchlabError`` naming the folder when it holds no real participant's answers.
+PilotReader = Callable[[Path], tuple[float, float, int]]
+
+
+@dataclass(frozen=True)
+class PowerPlanning:
+    """What ``benchlab power NAME`` needs to plan a study of a task, as plain numbers and words: the generic
+    simulation (:mod:`benchlab.data.analysis.power`) knows no benchmark, so the task says what a unit is, how many
+    answers it holds, the design planned by default and the published scores to plan against."""
+
+    #: What a person answers and is scored on, plural, as tables and messages say it: "tuples", "trials", "items".
+    unit: str
+    #: Answers in one unit, scored as their mean: 2 for a tuple of two items, 1 for a single trial.
+    answers_per_unit: int
+    #: The design planned by default: cells (strata, equally weighted) and units per cell.
+    cells: int
+    units_per_cell: int
+    #: The models' published accuracies (0-1) to plan against, by model; the first is ``--model-score``'s default.
+    model_scores: Mapping[str, float]
+    #: The help of ``benchlab power NAME``.
+    help: str
+    #: Help texts of the design options (what a cell is, a unit per cell, where the default score comes from);
+    #: empty: a generic wording.
+    cells_help: str = "Cells (strata) in the design."
+    units_per_cell_help: str = ""
+    model_score_help: str = ""
+    #: Reads pilot data (``--pilot FOLDER``, offered only when given): its accuracy and spread replace the assumed.
+    pilot: PilotReader | None = None
+    pilot_help: str = ("Results folder of the people tested so far: their accuracy and spread replace "
+                       "--human-accuracy and --person-sd.")
+
+
+@runtime_checkable
+class PlansPower(Protocol):
+    """A task ``benchlab power NAME`` can plan a study for. Optional: the power commands are made for every
+    declaration with ``isinstance(benchmark, PlansPower)``."""
+
+    def power_planning(self) -> PowerPlanning:
+        """The task's design and published scores; called when the command line is built, so it reads nothing
+        slow (and never fails: a task whose data cannot be read gives its declared defaults)."""
+        ...
+
+
+# -- Reading records back (``benchlab bench faults``) ---------------------------------------------------------------
+
+
+@runtime_checkable
+class ReadsAnswers(Protocol):
+    """The session part (``runner.task``) of a task whose results a harness can check against what was asked: which
+    item a record answers and the answer it holds, in the task's own results format (a JSONL line or a CSV row
+    read as a dict). ``bench faults`` checks it with ``isinstance`` and names no field of any format."""
+
+    def item_id_of(self, record: dict[str, Any]) -> str: ...
+
+    def answer_of(self, record: dict[str, Any]) -> str: ...
 
 
 def dataset_of(session: SessionOptions, task: Task) -> str:
@@ -353,10 +411,14 @@ __all__ = [
     "Command",
     "CommandGroup",
     "ComparisonSource",
-    # trial export and Sessions rows
+    "DataChoices",
     "ExportsTrials",
     "LoggedAnswer",
+    "PilotReader",
+    "PlansPower",
+    "PowerPlanning",
     "Ranked",
+    "ReadsAnswers",
     "Registry",
     "RunsSessions",
     "SessionLayout",

@@ -1,4 +1,4 @@
-"""The append-only, one-record-per-item log that every human results file is (JSONL for WorldSense, CSV for SORT).
+"""The append-only, one-record-per-item log that every human results file is (JSONL or CSV, as the task's format).
 
 One place holds the guarantees the session engine relies on: a torn last record left by a killed process is cut on
 recovery, an item recorded twice is an error naming the line (it would silently break scoring), and ``append``
@@ -28,8 +28,8 @@ def first_records(ids: Sequence[str], lines: Sequence[int], path: str | Path,
     """Which records scoring keeps when an item is recorded more than once: the first of each, with one warning.
 
     A session never writes an item twice (``append`` refuses it), but a file copied into itself or rows pasted
-    again do; WorldSense's scorer keeps each trial's first answer and says so, and every benchmark's scoring
-    reader does the same through here, so n counts items, not rows. ``labels`` name the items in the warning
+    again do; every benchmark's scoring reader keeps each item's first answer through here and says so, so n
+    counts items, not rows. ``labels`` name the items in the warning
     (default: the ids).
     """
     seen: set[str] = set()

@@ -1,11 +1,15 @@
-"""Every ``BENCHLAB_*`` environment variable and every folder benchlab reads or writes by default, in one object.
+"""The ``BENCHLAB_*`` environment variables every benchmark shares and every folder benchlab reads or writes by
+default, in one object; and the rule by which a benchmark reads its own variables.
 
 Why one object: the variables used to be read wherever they were needed (and two modules guessed the datasets
 folder from where the package was installed, which is wrong for an installed copy). Now they are read once, here,
-typed and documented in the README's "Settings" table; every reader calls :func:`get_settings`.
+typed and documented in the README's "Settings" table; every reader calls :func:`get_settings`. A benchmark's own
+variables (a data set's location, a download mirror) live in its folder's ``settings.py``, read with :func:`env` /
+:func:`env_path` (an empty value counts as unset) and cached with :func:`settings_reader`, so
+:func:`reset_settings` forgets them too.
 
 A plain frozen dataclass, not pydantic-settings: importing pydantic-settings costs ~170 ms, and the lean scoring
-path (``python -m benchlab.data.worldsense``, which reads the cache folder from here) loads no pydantic at all.
+path (a benchmark's ``python -m`` scorer, which reads the cache folder from here) loads no pydantic at all.
 
 User folders come from ``platformdirs`` (XDG on Linux) unless a variable overrides them. The shared datasets
 folder is ``$BENCHLAB_SHARED_DATASETS`` or ``../shared/datasets`` seen from the current directory (a lab's
@@ -16,9 +20,11 @@ from __future__ import annotations
 
 import os
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
+from typing import TypeVar
 
 from platformdirs import user_cache_dir, user_config_dir, user_data_dir, user_log_dir
 
@@ -34,19 +40,20 @@ def _user_dir(kind: str) -> Path:
     return Path(finders[kind](APP_NAME, appauthor=False))
 
 
-def _env(name: str) -> str | None:
+def env(name: str) -> str | None:
     """``$BENCHLAB_<NAME>``; an empty value counts as unset."""
     value = os.environ.get(PREFIX + name.upper(), "").strip()
     return value or None
 
 
-def _path(name: str) -> Path | None:
-    value = _env(name)
+def env_path(name: str) -> Path | None:
+    """``$BENCHLAB_<NAME>`` as a path; an empty value counts as unset."""
+    value = env(name)
     return Path(value) if value is not None else None
 
 
 def _flag(name: str) -> bool:
-    value = _env(name)
+    value = env(name)
     if value is None or value.lower() in _FALSE:
         return False
     if value.lower() in _TRUE:
@@ -68,7 +75,7 @@ def _experimenter_keys() -> str:
     Why a word: a single chord is one random key among ~100 for a participant mashing keys (1,500 random keys opened
     the old Ctrl+X Ctrl+E menu twice), and a bash chord is one that people know; a 3-letter word after the chord is
     a one-in-a-million sequence by chance."""
-    value = _env("experimenter_keys")
+    value = env("experimenter_keys")
     if value is None:
         return DEFAULT_EXPERIMENTER_KEYS
     parts = value.lower().split()
@@ -84,36 +91,20 @@ class Settings:
     """benchlab's settings: field ``x`` is read from ``$BENCHLAB_X`` (see the README's "Settings" table)."""
 
     #: The full datasets (read-only); default ../shared/datasets from the current directory.
-    shared_datasets: Path = field(default_factory=lambda: _path("shared_datasets")
+    shared_datasets: Path = field(default_factory=lambda: env_path("shared_datasets")
                                   or Path.cwd().parent / "shared" / "datasets")
-    #: The fastbook-benchmark JSON opened by default.
-    fastbook_benchmark: Path | None = field(default_factory=lambda: _path("fastbook_benchmark"))
-    #: Name written in the fastbook change log (default: the login name).
-    curator: str | None = field(default_factory=lambda: _env("curator"))
-    #: Where ``benchlab fetch worldsense`` downloads from.
-    worldsense_base_url: str | None = field(default_factory=lambda: _env("worldsense_base_url"))
     #: Tests needing the full datasets fail instead of skipping.
     require_full_data: bool = field(default_factory=lambda: _flag("require_full_data"))
     #: Caches (safe to delete).
-    cache_dir: Path = field(default_factory=lambda: _path("cache_dir") or _user_dir("cache"))
+    cache_dir: Path = field(default_factory=lambda: env_path("cache_dir") or _user_dir("cache"))
     #: User configuration.
-    config_dir: Path = field(default_factory=lambda: _path("config_dir") or _user_dir("config"))
+    config_dir: Path = field(default_factory=lambda: env_path("config_dir") or _user_dir("config"))
     #: Downloaded data.
-    data_dir: Path = field(default_factory=lambda: _path("data_dir") or _user_dir("data"))
+    data_dir: Path = field(default_factory=lambda: env_path("data_dir") or _user_dir("data"))
     #: The keys that open the experimenter menu in a participant session: a chord, then a word typed after it.
     experimenter_keys: str = field(default_factory=_experimenter_keys)
     #: Crash reports.
-    crash_dir: Path = field(default_factory=lambda: _path("crash_dir") or _user_dir("log") / "crash")
-
-    @property
-    def fastbook_dataset_dir(self) -> Path:
-        """The full fastbook-benchmark folder under the shared datasets."""
-        return self.shared_datasets / "fastbook-benchmark"
-
-    @property
-    def booksort_texts_dir(self) -> Path:
-        """The nine Gutenberg books of BookSORT under the shared datasets."""
-        return self.shared_datasets / "booksort" / "pg_full_text"
+    crash_dir: Path = field(default_factory=lambda: env_path("crash_dir") or _user_dir("log") / "crash")
 
 
 @lru_cache(maxsize=1)
@@ -122,6 +113,21 @@ def get_settings() -> Settings:
     return Settings()
 
 
+T = TypeVar("T")
+_READERS: list[Callable[[], None]] = []
+
+
+def settings_reader(read: Callable[[], T]) -> Callable[[], T]:
+    """``read`` (a benchmark's own settings) run on first use and kept, like :func:`get_settings`, until
+    :func:`reset_settings`."""
+    cached = lru_cache(maxsize=1)(read)
+    _READERS.append(cached.cache_clear)
+    return cached
+
+
 def reset_settings() -> None:
-    """Forget the settings read so far (tests that change the environment call this)."""
+    """Forget the settings read so far, the benchmarks' own included (tests that change the environment call
+    this)."""
     get_settings.cache_clear()
+    for forget in _READERS:
+        forget()

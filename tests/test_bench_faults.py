@@ -47,9 +47,21 @@ def test_the_harness_counts_a_lost_and_a_duplicated_record(tmp_path: Path, monke
             results.write_text("".join([lines[0], *lines[2:], lines[-1]]))  # sort: header kept, row 1 dropped
         return done
 
+    # the task's reader of its records comes from an uninterrupted run (the damaged session cannot be reopened)
+    reader = session_faults._calibrate("sort", tmp_path, 0.001).reader
     monkeypatch.setattr(session_faults.subprocess, "run", damaging_run)
-    tally = session_faults._one_kill("sort", 0, tmp_path, _KillAtTheEnd(1), session_faults.Span(120.0, 120.0), 0.001)
+    span = session_faults.Span(120.0, 120.0, reader)
+    tally = session_faults._one_kill("sort", 0, tmp_path, _KillAtTheEnd(1), span, 0.001)
     assert tally.lost >= 1 and tally.duplicated == 1 and tally.resumed == 0
     table = faults_table({"sort": tally}, seed=1)
     assert "duplicated 1" in table and "problem: sort kill 0" in table
     assert isinstance(tally, Tally)
+
+
+def test_the_campaign_kills_the_builtin_tasks_with_simulated_participants_by_default() -> None:
+    """Why: the task list was written into the harness; it now comes from the registry (launcher order)."""
+    from benchlab.data.errors import BenchlabError
+
+    assert session_faults.default_tasks() == ["worldsense", "sort"]
+    with pytest.raises(BenchlabError, match="unknown task 'nope'"):
+        session_faults.run_faults(1, tasks=["nope"])

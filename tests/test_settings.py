@@ -87,3 +87,22 @@ def test_bench_booksort_looks_for_the_books_beside_the_current_directory(
     err = capsys.readouterr().err
     expected = tmp_path / "lab" / "shared" / "datasets" / "booksort" / "pg_full_text"
     assert err == f"benchlab: error: {expected}: no book texts here (pass --texts FOLDER)\n"
+
+
+def test_a_benchmarks_own_variables_follow_the_same_rules(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Why: the benchmark-specific variables moved into the benchmarks' folders; an empty value still counts as
+    unset, and reset_settings() still makes a changed environment seen."""
+    monkeypatch.setenv("BENCHLAB_WORLDSENSE_BASE_URL", "http://first.example/")
+    reset_settings()
+    assert default_base_url() == "http://first.example/"
+    monkeypatch.setenv("BENCHLAB_WORLDSENSE_BASE_URL", "http://second.example/")
+    assert default_base_url() == "http://first.example/"  # read once ...
+    reset_settings()
+    assert default_base_url() == "http://second.example/"  # ... until the settings are reset
+    monkeypatch.setenv("BENCHLAB_WORLDSENSE_BASE_URL", "  ")
+    monkeypatch.setenv("BENCHLAB_CURATOR", "")
+    monkeypatch.setenv("USER", "login-name")
+    monkeypatch.setenv("LOGNAME", "login-name")
+    reset_settings()
+    assert default_base_url().startswith("https://raw.githubusercontent.com/")
+    assert default_curator() == "login-name"

@@ -30,6 +30,7 @@ from typing import TYPE_CHECKING, Any, Literal
 from pydantic import create_model
 from pydantic.fields import FieldInfo
 
+from benchlab.annotations.choice.power import choice_power_planning
 from benchlab.annotations.choice.session_status import ChoiceSessionLayout
 from benchlab.annotations.choice.trial_export import choice_trial_export
 from benchlab.annotations.command_output import warn
@@ -49,6 +50,7 @@ from benchlab.annotations.task import (
     Command,
     ComparisonSource,
     ExportsTrials,
+    PowerPlanning,
     SessionLayout,
     SessionOptions,
     ShowsSessions,
@@ -220,6 +222,9 @@ class ChoiceTaskSession:
     def item_id_of(self, record: dict[str, Any]) -> str:
         return str(record["item"])
 
+    def answer_of(self, record: dict[str, Any]) -> str:
+        return str(record["response"])
+
 
 def prepare_choice_session(
     name: str, items: ChoiceItems, *, dataset: str, participant: str, session: str = "1", out: str | Path,
@@ -364,6 +369,10 @@ class ChoiceTask:
         c = plan.config
         return {"dataset": Path(plan.dataset), "seed": plan.seed, "items_per_stratum": c.get("items_per_stratum"),
                 "practice": c.get("practice", len(plan.practice)), "block_size": c.get("block_size")}
+
+    def power_planning(self) -> PowerPlanning:
+        return choice_power_planning(self.title, self.items_path, self.model_results,
+                                     self.plan_options.model_fields["items_per_stratum"].default)
 
     def instructions(self, plan: Any, session: SessionOptions) -> list[str]:
         pages = list(self.pages)

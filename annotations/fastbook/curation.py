@@ -39,7 +39,7 @@ from benchlab.data.fastbook.benchmark import (
     load_benchmark,
     save_benchmark,
 )
-from benchlab.data.settings import get_settings
+from benchlab.data.fastbook.settings import fastbook_settings
 
 
 class SaveConflict(BenchlabError):
@@ -55,7 +55,7 @@ class SaveResult:
 
 def default_curator() -> str:
     """``$BENCHLAB_CURATOR``, else the login name, for the change log's "who"."""
-    name = get_settings().curator
+    name = fastbook_settings().curator
     if name:
         return name
     try:

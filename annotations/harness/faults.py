@@ -31,18 +31,22 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from benchlab.annotations.command_output import err
 from benchlab.annotations.options import Options, option
+from benchlab.annotations.plugins import reports
+from benchlab.annotations.registry import ENTRY_POINT_GROUP, registry
+from benchlab.annotations.session.opening import prepare_session
 from benchlab.annotations.session.plan import SessionPlan
-from benchlab.annotations.task import Command
+from benchlab.annotations.simulate import SimulatedParticipant
+from benchlab.annotations.task import Command, ReadsAnswers
 from benchlab.data.errors import BenchlabError
 
-#: The tasks the campaign runs, and the record field holding the answer in each one's results format.
-ANSWER_FIELD = {"worldsense": "resp", "sort": "answer"}
+#: The simulated participant every killed session runs (a task offering it can be in the campaign).
 POLICY = "random"
 
 
@@ -50,13 +54,16 @@ class FaultsOptions(Options):
     """``benchlab bench faults``."""
 
     kills: int = option(50, label="Kills", ge=1, help="How many sessions to kill (-9) at a random moment and resume "
-                        "(split over WorldSense and SORT).")
+                        "(split over the tasks, in turn).")
     seed: int = option(0, label="Seed", help="Seed of the kill moments and the sessions' plans.")
     sim_delay: float = option(0.01, label="Simulated seconds per trial", gt=0, le=1,
                               help="Seconds the simulated participant waits per trial.")
     keep: Path | None = option(None, label="Keep the sessions in", widget="folder",
                                help="Folder to keep every killed session's files in (default: a temporary folder, "
                                "removed at the end).")
+    tasks: tuple[str, ...] = option((), label="Tasks", flag="--task",
+                                    help="A task to kill sessions of (repeatable; it must offer --simulate random). "
+                                    "Default: every built-in task that runs sessions with simulated participants.")
 
 
 @dataclass
@@ -105,11 +112,7 @@ def _files(out: Path, kind: str) -> Iterator[Path]:
         yield from sorted(p for p in folder.iterdir() if p.suffix in (".jsonl", ".csv"))
 
 
-def _item(task: str, record: dict[str, Any]) -> str:
-    return str(record["Key"] if task == "worldsense" else record["trial_id"])
-
-
-def _snapshot(task: str, out: Path) -> tuple[dict[str, list[dict[str, Any]]], int]:
+def _snapshot(out: Path) -> tuple[dict[str, list[dict[str, Any]]], int]:
     """Per kind (results / practice): the complete records on disk now; and how many files had a torn tail."""
     found: dict[str, list[dict[str, Any]]] = {"results": [], "practice": []}
     torn = 0
@@ -121,11 +124,9 @@ def _snapshot(task: str, out: Path) -> tuple[dict[str, list[dict[str, Any]]], in
     return found, torn
 
 
-def _expected(task: str, out: Path, participant: str) -> dict[str, tuple[str, float]]:
-    """Per item, the answer and RT the simulated participant gives in an uninterrupted run of the saved plan."""
-    from benchlab.annotations.registry import registry
-    from benchlab.annotations.session.opening import prepare_session
-    from benchlab.annotations.simulate import SimulatedParticipant
+def _expected(task: str, out: Path, participant: str) -> tuple[dict[str, tuple[str, float]], ReadsAnswers | None]:
+    """Per item, the answer and RT the simulated participant gives in an uninterrupted run of the saved plan; and
+    the session's own reader of its records (``None`` when the task's session offers none)."""
 
     runner = prepare_session(registry().get(task), participant=participant, out=str(out), resume=True)
     try:
@@ -135,17 +136,19 @@ def _expected(task: str, out: Path, participant: str) -> dict[str, tuple[str, fl
         for step in plan.steps():
             answer = sim.choose(runner.task.options(step.item_id), runner.task.gold(step.item_id))
             expected[("p:" if step.practice else "m:") + step.item_id] = (answer, sim.rt_s() * 1000.0)
-        return expected
+        return expected, runner.task if isinstance(runner.task, ReadsAnswers) else None
     finally:
         runner.close()
 
 
 @dataclass(frozen=True)
 class Span:
-    """How long a simulated run of a task takes: start-up (until its plan is saved), then its trials."""
+    """How long a simulated run of a task takes: start-up (until its plan is saved), then its trials; and the
+    task's reader of its records, from that run (for a kill whose session cannot be reopened)."""
 
     startup_s: float
     session_s: float
+    reader: ReadsAnswers | None = None
 
 
 #: The share of kills drawn during start-up (interpreter, data, plan), the rest during the trials.
@@ -181,7 +184,7 @@ def _one_kill(task: str, index: int, root: Path, rng: random.Random, span: Span,
     proc.wait(30)
     if proc.stderr is not None:
         proc.stderr.close()
-    before, torn = _snapshot(task, out)
+    before, torn = _snapshot(out)
     tally.torn += torn
     resume = subprocess.run(_cli(task, participant, out, seed, 0.0, "--resume"), capture_output=True, text=True,
                             timeout=600)
@@ -199,32 +202,36 @@ def _one_kill(task: str, index: int, root: Path, rng: random.Random, span: Span,
         tally.problems.append(f"{task} kill {index}: {len(plans)} saved plans after the resume")
         return tally
     plan = SessionPlan.load(plans[0])
+    reader = span.reader
     try:
-        expected = _expected(task, out, participant)
+        expected, reader = _expected(task, out, participant)
     except BenchlabError as exc:  # the engine refuses its own files (e.g. an item twice): counted below
         expected = {}
         tally.problems.append(f"{task} kill {index}: the session cannot be reopened: {exc}")
-    after, _ = _snapshot(task, out)
-    answer = ANSWER_FIELD[task]
+    if reader is None:
+        tally.problems.append(f"{task} kill {index}: the task's session cannot read its records back (no answer_of)")
+        return tally
+    after, _ = _snapshot(out)
+    item_of, answer_of = reader.item_id_of, reader.answer_of
     for kind, prefix, order in (("results", "m:", plan.main_items), ("practice", "p:", plan.practice)):
-        items = [_item(task, r) for r in before[kind]]
+        items = [item_of(r) for r in before[kind]]
         tally.on_disk += len(items)
         if items != order[: len(items)]:
             tally.lost += 1
             tally.problems.append(f"{task} kill {index}: {kind} on disk at the kill are not the plan's first "
                                   f"{len(items)} trials")
         for record in before[kind]:
-            want_answer, want_rt = expected.get(prefix + _item(task, record), ("", -1.0))
-            if record[answer] == want_answer and abs(float(record["rt_ms"]) - want_rt) < 0.01:
+            want_answer, want_rt = expected.get(prefix + item_of(record), ("", -1.0))
+            if answer_of(record) == want_answer and abs(float(record["rt_ms"]) - want_rt) < 0.01:
                 tally.as_simulated += 1
-        final = [_item(task, r) for r in after[kind]]
+        final = [item_of(r) for r in after[kind]]
         tally.duplicated += len(final) - len(set(final))
-        kept = {_item(task, r): r[answer] for r in after[kind]}
+        kept = {item_of(r): answer_of(r) for r in after[kind]}
         for record in before[kind]:
-            if kept.get(_item(task, record)) != record[answer]:
+            if kept.get(item_of(record)) != answer_of(record):
                 tally.lost += 1
-                tally.problems.append(f"{task} kill {index}: {kind} trial {_item(task, record)} lost or changed")
-    final_main = {_item(task, r) for r in after["results"]}
+                tally.problems.append(f"{task} kill {index}: {kind} trial {item_of(record)} lost or changed")
+    final_main = {item_of(r) for r in after["results"]}
     if final_main == set(plan.main_items):
         tally.resumed += 1
     else:
@@ -242,16 +249,33 @@ def _calibrate(task: str, root: Path, delay: float) -> Span:
     _, stderr = proc.communicate(timeout=600)
     if proc.returncode != 0:
         raise BenchlabError(f"a simulated {task} session does not run here: {stderr.decode(errors='replace')}")
-    return Span(planned - start, time.monotonic() - planned)
+    span = Span(planned - start, time.monotonic() - planned)
+    _, reader = _expected(task, out, "CAL")
+    if reader is None:
+        raise BenchlabError(f"bench faults cannot check task {task!r}: its session does not say which item and "
+                            "answer a record holds (item_id_of, answer_of)")
+    return Span(span.startup_s, span.session_s, reader)
+
+
+def default_tasks() -> list[str]:
+    """Every built-in task that runs sessions with the campaign's simulated participant, in launcher order (a
+    plug-in's tasks are killed only when named with ``--task``)."""
+    tasks = registry()
+    builtin = {obj.name for report in reports() if report.group == ENTRY_POINT_GROUP
+               for entry, obj in report.loaded if entry.builtin}
+    return [task.name for task in tasks if task.name in builtin and POLICY in task.simulated_policies]
 
 
 def run_faults(kills: int, seed: int = 0, sim_delay: float = 0.01, keep: Path | None = None,
-               progress: Callable[[str], None] | None = None) -> dict[str, Tally]:
-    """Kill ``kills`` sessions (alternately WorldSense and SORT) and resume each; the tally per task."""
+               progress: Callable[[str], None] | None = None, tasks: Sequence[str] = ()) -> dict[str, Tally]:
+    """Kill ``kills`` sessions (of ``tasks`` in turn; default :func:`default_tasks`) and resume each; the tally
+    per task."""
     rng = random.Random(f"benchlab/faults/{seed}")
+    tasks = _checked(tasks) if tasks else default_tasks()
+    if not tasks:
+        raise BenchlabError("no task to kill: no built-in task runs sessions with --simulate random")
     root = Path(keep) if keep is not None else Path(tempfile.mkdtemp(prefix="benchlab-faults-"))
     root.mkdir(parents=True, exist_ok=True)
-    tasks = list(ANSWER_FIELD)
     try:
         spans = {task: _calibrate(task, root, sim_delay) for task in tasks}
         tallies = {task: Tally() for task in tasks}
@@ -264,6 +288,14 @@ def run_faults(kills: int, seed: int = 0, sim_delay: float = 0.01, keep: Path | 
     finally:
         if keep is None:
             shutil.rmtree(root, ignore_errors=True)
+
+
+def _checked(names: Sequence[str]) -> list[str]:
+    """The named tasks, each one that runs sessions and offers the campaign's simulated participant."""
+    for name in names:
+        if POLICY not in registry().get(name).simulated_policies:
+            raise BenchlabError(f"--task {name}: the task has no simulated participant {POLICY!r}")
+    return list(dict.fromkeys(names))
 
 
 def faults_table(tallies: dict[str, Tally], seed: int) -> str:
@@ -288,10 +320,9 @@ def faults_table(tallies: dict[str, Tally], seed: int) -> str:
 
 
 def faults(opts: FaultsOptions) -> str:
-    from benchlab.annotations.command_output import err
+    return faults_table(run_faults(opts.kills, opts.seed, opts.sim_delay, opts.keep, progress=err,
+                                   tasks=opts.tasks), opts.seed)
 
-    return faults_table(run_faults(opts.kills, opts.seed, opts.sim_delay, opts.keep, progress=err), opts.seed)
 
-
-FAULTS = Command("bench", "Kill -9 simulated WorldSense and SORT sessions at random moments, resume each, and print "
-                 "lost / duplicated / resumed counts.", FaultsOptions, faults, name="faults")
+FAULTS = Command("bench", "Kill -9 simulated sessions of every built-in task at random moments, resume each, and "
+                 "print lost / duplicated / resumed counts.", FaultsOptions, faults, name="faults")

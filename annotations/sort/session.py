@@ -237,6 +237,9 @@ class SortTask:
     def item_id_of(self, record: dict[str, Any]) -> str:
         return str(record["trial_id"])
 
+    def answer_of(self, record: dict[str, Any]) -> str:
+        return str(record["answer"])
+
 
 @dataclass
 class SortSessionRequest:

@@ -18,9 +18,18 @@ from benchlab.annotations.session.runner import SessionRunner, SessionText
 from benchlab.annotations.sort.commands import COMMANDS
 from benchlab.annotations.sort.comparison import COMPARISON
 from benchlab.annotations.sort.plan_options import SortPlanOptions
+from benchlab.annotations.sort.power import POWER_PLANNING
 from benchlab.annotations.sort.session_status import LAYOUT
 from benchlab.annotations.sort.trial_export import TRIALS
-from benchlab.annotations.task import Command, ComparisonSource, SessionLayout, SessionOptions, TrialRows, dataset_of
+from benchlab.annotations.task import (
+    Command,
+    ComparisonSource,
+    PowerPlanning,
+    SessionLayout,
+    SessionOptions,
+    TrialRows,
+    dataset_of,
+)
 from benchlab.data.errors import BenchlabError
 from benchlab.data.samples import sample_path
 
@@ -152,6 +161,9 @@ class SortTaskDeclaration:
         if plan.design == "whole-book" and Path(dataset) == self.default_dataset():
             return str(sample_path(WHOLE_BOOK_SAMPLE))
         return dataset
+
+    def power_planning(self) -> PowerPlanning:
+        return POWER_PLANNING
 
     def planned_values(self, plan: SessionPlan) -> dict[str, Any]:
         c = plan.config

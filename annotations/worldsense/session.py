@@ -114,6 +114,9 @@ class WorldSenseTask:
             raise ValueError(f"Key {key!r} is not an integer")
         return str(key)
 
+    def answer_of(self, record: dict[str, Any]) -> str:
+        return str(record["resp"])
+
 
 def prepare_worldsense_session(
     trials: Sequence[Trial], *, dataset: str | Path, participant: str, session: str = "1", out: str | Path,

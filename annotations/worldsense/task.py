@@ -15,10 +15,19 @@ from benchlab.annotations.options import Options, option
 from benchlab.annotations.session.plan import SessionPlan
 from benchlab.annotations.session.runner import SessionRunner, SessionText
 from benchlab.annotations.simulate import POLICIES
-from benchlab.annotations.task import Command, ComparisonSource, SessionLayout, SessionOptions, TrialRows, dataset_of
+from benchlab.annotations.task import (
+    Command,
+    ComparisonSource,
+    PowerPlanning,
+    SessionLayout,
+    SessionOptions,
+    TrialRows,
+    dataset_of,
+)
 from benchlab.annotations.worldsense.commands import COMMANDS, sessions_results_folder
 from benchlab.annotations.worldsense.comparison import COMPARISON
 from benchlab.annotations.worldsense.plan import WorldSensePlanOptions
+from benchlab.annotations.worldsense.power import POWER_PLANNING
 from benchlab.annotations.worldsense.session import prepare_worldsense_session
 from benchlab.annotations.worldsense.session_status import LAYOUT
 from benchlab.annotations.worldsense.trial_export import TRIALS
@@ -101,6 +110,9 @@ class WorldSenseTaskDeclaration:
             trials, dataset=dataset, participant=session.participant, session=session.session, out=out,
             seed=session.seed, options=plan, resume=session.resume, text=text, simulated=session.simulate,
         )
+
+    def power_planning(self) -> PowerPlanning:
+        return POWER_PLANNING
 
     def planned_values(self, plan: SessionPlan) -> dict[str, Any]:
         c = plan.config

@@ -1,7 +1,7 @@
 """The benchmark-independent part of a humans-vs-models comparison: the result object and its tables.
 
-:func:`benchlab.data.analysis.pipeline.run_comparison` fills a :class:`Comparison` for every benchmark (the
-adapters :mod:`benchlab.data.worldsense.compare`, :mod:`benchlab.data.sort.compare` only declare and read): one
+:func:`benchlab.data.analysis.pipeline.run_comparison` fills a :class:`Comparison` for every benchmark (each
+benchmark's adapter, ``benchlab.data.<benchmark>.compare``, only declares and reads): one
 :class:`~benchlab.data.analysis.stats.FigureCell` per (row, condition) for every participant, the pooled humans
 and every model; the human-model tests; per-participant spread and attention flags; response times; agreement.
 The CLI, the plots and the Results screen all read this one object, so they always agree.

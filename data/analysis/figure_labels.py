@@ -73,7 +73,8 @@ def condition_label(code: str) -> ConditionLabel:
         row = ", ".join(bins)
         return ConditionLabel(code, panel, row, f"{panel}, {row}" if panel else row)
     text = ", ".join(attrs)
-    # a design cell on its own (SORT's e250-s20): its panel, row "all" (the bins follow in the same panel)
+    # a design cell on its own (a configuration code such as e250-s20): its panel, row "all" (the bins follow in
+    # the same panel)
     if any(_CONFIG.match(t) for t in code.split()):
         return ConditionLabel(code, text, "all distances", text)
     return ConditionLabel(code, "", text, text)

@@ -1,13 +1,15 @@
-"""Study planning (``benchlab power worldsense|sort``): expected interval width and power before anyone is tested.
+"""Study planning (``benchlab power NAME``): expected interval width and power before anyone is tested.
 
 A planned study is simulated many times with what the planner assumes (people's mean accuracy and their spread,
 item difficulty spread, the design's cells and items per cell) and analysed with the same functions ``compare``
 uses (:func:`benchlab.data.analysis.crossed.crossed_estimate` for the pooled interval,
 :func:`benchlab.data.analysis.crossed.human_model_test` for pooled humans against a model), with the model's
 published score as its accuracy on every simulated item set. Power is the share of simulated studies where that
-test gives p < .05; the CI width is the mean width of the pooled 95% interval. A WorldSense unit is a two-item
-tuple scored as the mean of its two answers (the TF/PI problems), a SORT unit one trial; cells (problem x size, or
-distance bins) are the strata, equally weighted, as the benchmarks rebalance.
+test gives p < .05; the CI width is the mean width of the pooled 95% interval. The design is plain numbers, named
+by no benchmark: a unit (what a person answers and is scored on) holds ``answers_per_unit`` items and is scored as
+the mean of their answers (a tuple of two items, or one trial); cells are the strata, equally weighted, as the
+benchmarks rebalance. Each task's declaration provides its design (see ``PlansPower`` in
+``benchlab.annotations.task``).
 """
 
 from __future__ import annotations
@@ -15,24 +17,24 @@ from __future__ import annotations
 import math
 import time
 from dataclasses import dataclass
-from typing import Literal
 
 import numpy as np
 import pandas as pd
 from scipy.special import expit
 
-from benchlab.data.analysis.coverage import Population, population
+from benchlab.data.analysis.coverage import Population, _person_accuracy, population
 from benchlab.data.analysis.crossed import crossed_estimate, human_model_test
 
-Benchmark = Literal["worldsense", "sort"]
-#: answers per unit: a WorldSense TF/PI tuple has two items, a SORT trial one
-ANSWERS_PER_UNIT: dict[Benchmark, int] = {"worldsense": 2, "sort": 1}
 PARTICIPANT_GRID = (2, 3, 4, 5, 6, 8, 10, 12, 15, 20, 25, 30, 40, 50, 60, 80, 100, 150, 200)
 
 
 @dataclass(frozen=True)
 class Design:
-    benchmark: Benchmark
+    """What a planned study gives each person: ``cells`` strata of ``items_per_cell`` units, each unit scored as
+    the mean of ``answers_per_unit`` answers; ``unit`` names a unit in tables ("tuples", "trials", "items")."""
+
+    unit: str
+    answers_per_unit: int
     cells: int
     items_per_cell: int
 
@@ -52,9 +54,7 @@ class PowerRow:
 
 def _model_offset(pop: Population, score: float) -> float:
     """The model's logit offset giving ``score`` over the item population."""
-    from scipy import optimize
-
-    from benchlab.data.analysis.coverage import _person_accuracy
+    from scipy import optimize  # deferred: scipy.optimize loads only when a plan is simulated
 
     return float(optimize.brentq(lambda m: float(_person_accuracy(np.array(m), pop.item_logit_sd)) - score,
                                  -12, 12))
@@ -63,7 +63,7 @@ def _model_offset(pop: Population, score: float) -> float:
 def simulate(design: Design, pop: Population, model_score: float, participants: int, simulations: int,
              rng: np.random.Generator, n_perm: int = 500) -> PowerRow:
     """``simulations`` studies of ``participants`` people on ``design``; the pooled CI width and the power."""
-    k = ANSWERS_PER_UNIT[design.benchmark]
+    k = design.answers_per_unit
     units = design.units
     offset = _model_offset(pop, model_score)
     who = np.repeat(np.arange(participants), units)
@@ -142,9 +142,16 @@ def plan(design: Design, accuracy: float, person_sd: float, item_sd: float, mode
     return PowerReport(design, pop, model_score, rows, smallest, target, time.perf_counter() - started, plateau)
 
 
+def pilot_moments(who: np.ndarray, item: np.ndarray, correct: np.ndarray) -> tuple[float, float, int]:
+    """Mean accuracy and between-person SD of the people tested so far (crossed moments), and how many they are:
+    what ``--pilot`` puts in place of the assumed accuracy and spread (clipped to what the planner accepts)."""
+    est = crossed_estimate(who, item, correct)
+    sd = math.sqrt(max(0.0, est.person_var)) if est.person_var == est.person_var else 0.08
+    return float(np.clip(est.value, 0.06, 0.98)), float(min(sd, 0.3)), est.n_people
+
+
 def power_table(report: PowerReport) -> pd.DataFrame:
-    rows = [{"participants": r.participants, f"{'tuples' if report.design.benchmark == 'worldsense' else 'trials'}"
-             " per person": r.units, "simulations": r.simulations,
+    rows = [{"participants": r.participants, f"{report.design.unit} per person": r.units, "simulations": r.simulations,
              "expected CI width (points)": "n/a" if r.ci_width != r.ci_width else f"{100 * r.ci_width:.1f}",
              "power": f"{100 * r.power:.0f}%",
              "reaches target": "yes" if r.power >= report.target else "no"} for r in report.rows]

@@ -42,8 +42,8 @@ Warn = Callable[[str], None]
 class ChoiceRecord(BaseModel):
     """One line of a results file: a participant's timed answer, or a model's answer (``model`` set).
 
-    The timing and provenance fields are those of WorldSense's human records, so response-time analyses read both
-    tasks alike. Unknown fields are kept (a model run may carry its raw output or its prompt).
+    The timing and provenance fields are those of the built-in tasks' human records, so response-time analyses read
+    every task alike. Unknown fields are kept (a model run may carry its raw output or its prompt).
     """
 
     model_config = ConfigDict(extra="allow")

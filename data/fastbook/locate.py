@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from benchlab.data.fastbook.settings import fastbook_settings
 from benchlab.data.samples import sample_path
-from benchlab.data.settings import get_settings
 
 FILE_NAME = "fastbook-benchmark.json"
 KEYWORDS_NAME = "fts_keywords.csv"
@@ -23,10 +23,10 @@ def sample_benchmark_path() -> Path:
 
 def full_benchmark_path() -> Path | None:
     """The full dataset if one is found, else ``None``."""
-    settings = get_settings()
-    if settings.fastbook_benchmark is not None:
-        return settings.fastbook_benchmark
-    candidate = settings.fastbook_dataset_dir / FILE_NAME
+    settings = fastbook_settings()
+    if settings.benchmark is not None:
+        return settings.benchmark
+    candidate = settings.dataset_dir / FILE_NAME
     return candidate.resolve() if candidate.is_file() else None
 
 

@@ -25,6 +25,7 @@ from pydantic import BaseModel
 from benchlab.data.atomic import fsync_dir
 from benchlab.data.errors import BenchlabError
 from benchlab.data.settings import get_settings
+from benchlab.data.worldsense.settings import worldsense_settings
 
 MANIFEST_PATH = Path(__file__).with_name("fetch_manifest.json")
 CHUNK = 256 * 1024
@@ -53,7 +54,7 @@ def load_manifest() -> Manifest:
 
 def default_base_url(manifest: Manifest | None = None) -> str:
     """The repository root at the pinned commit (or ``$BENCHLAB_WORLDSENSE_BASE_URL``)."""
-    override = get_settings().worldsense_base_url
+    override = worldsense_settings().base_url
     if override:
         return override
     m = manifest or load_manifest()

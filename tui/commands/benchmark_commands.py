@@ -15,6 +15,7 @@ from benchlab.annotations.fastbook.commands import COMMANDS as FASTBOOK_COMMANDS
 from benchlab.annotations.harness.faults import FAULTS
 from benchlab.annotations.registry import registry
 from benchlab.annotations.stats_commands import COMMANDS as STATS_COMMANDS
+from benchlab.annotations.stats_commands import power_commands
 from benchlab.annotations.study_commands import COMMANDS as STUDY_COMMANDS
 from benchlab.annotations.task import Command
 from benchlab.annotations.trial_export import COMMANDS as EXPORT_COMMANDS
@@ -53,6 +54,7 @@ for _task in registry():  # built-in tasks, then plug-ins (``benchlab.tasks`` en
     register(_task.commands, _task.name)
 register(FASTBOOK_COMMANDS)
 register(STATS_COMMANDS)
+register(power_commands(registry().benchmarks.values()))  # ``benchlab power NAME`` for each task that plans power
 register(STUDY_COMMANDS)
 register(EXPORT_COMMANDS)
 register((SCREEN_BENCH, FAULTS))

@@ -168,7 +168,7 @@ _add_run_commands()
 @click.option("--seed", type=int, default=1, show_default=True, help="Seed of the scripted RTs.")
 @click.option("--keep", type=click.Path(path_type=Path), default=None, help="Keep the session files in this folder.")
 @click.option("-t", "--testset", type=click.Path(path_type=Path), default=None,
-              help="WorldSense test set whose questions are shown (default: the bundled sample).")
+              help="Data set whose questions are shown (default: the task's bundled sample).")
 def timing_check(trials: int, min_delay: float, max_delay: float, seed: int, keep: Path | None,
                  testset: Path | None) -> None:
     """Measure response-time and onset accuracy of the trial screen in a pseudo-terminal (prints figures)."""

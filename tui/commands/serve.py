@@ -131,8 +131,8 @@ _add_serve_commands()
 @click.option("--keep", type=click.Path(path_type=Path), default=None, help="Keep the session files here.")
 def bench_serve(sessions: str, keys: int, min_gap: float, max_gap: float, probe: bool,
                 keep: Path | None) -> None:
-    """Load test of ``benchlab serve`` (WorldSense sessions on the bundled sample): key -> record latency, start
-    time, CPU and memory per session, and a Chromium probe's client_rt_ms error."""
+    """Load test of ``benchlab serve`` (sessions of the first choice task on its bundled sample): key -> record
+    latency, start time, CPU and memory per session, and a Chromium probe's client_rt_ms error."""
     from benchlab.tui.harness.serve_load import run_bench
 
     try:
@@ -141,4 +141,4 @@ def bench_serve(sessions: str, keys: int, min_gap: float, max_gap: float, probe:
         raise BenchlabError(f"--sessions: expected numbers separated by commas, not {sessions!r}") from None
     if not levels or min(levels) < 1:
         raise BenchlabError("--sessions: every level must be at least 1")
-    click.echo(run_bench("worldsense", levels, keys=keys, gap=(min_gap, max_gap), probe=probe, keep=keep), nl=False)
+    click.echo(run_bench(levels, keys=keys, gap=(min_gap, max_gap), probe=probe, keep=keep), nl=False)

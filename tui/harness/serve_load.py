@@ -1,8 +1,9 @@
 """``benchlab bench serve``: how many browser participants one machine holds.
 
-Per level (N concurrent sessions of a WorldSense plan on the bundled sample, served by a real ``benchlab serve``
-process on 127.0.0.1) it starts N light WebSocket clients at once, each answering one question every 2.5-5 s as a
-page would (onset and key stamps, then the key bytes), plus one real Chromium page as a probe. It prints:
+Per level (N concurrent sessions of a choice task's plan on its bundled data set, served by a real ``benchlab
+serve`` process on 127.0.0.1; the task is the first registered one with choice trials, or the one named) it starts
+N light WebSocket clients at once, each answering one question every 2.5-5 s as a page would (onset and key
+stamps, then the key bytes), plus one real Chromium page as a probe. It prints:
 
 - start: link opened -> first frame on the client (the start queue included);
 - key -> handled: the key sent -> the app's ``response_mono`` (same CLOCK_MONOTONIC on Linux);
@@ -37,9 +38,16 @@ from typing import Any
 
 import aiohttp
 
+from benchlab.annotations.task import Task
 from benchlab.data.errors import BenchlabError
+from benchlab.tui.harness.driven_task import dataset_flag, driven_task, plan_flags
 
-PLAN = ["--no-instructions", "--practice", "0", "--block-size", "1000", "--seed", "11"]
+
+def _plan(task: Task) -> list[str]:
+    """No instructions, no practice, one block, a fixed seed: every level runs the same plan."""
+    return ["--no-instructions", *plan_flags(task, practice=0, block_size=1000), "--seed", "11"]
+
+
 ONSET = re.compile(rb"\x1b\]7717;onset;([^\x07]*)\x07")
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
                  "--disable-background-networking", "--disable-component-update", "--disable-sync"]
@@ -61,10 +69,11 @@ class Level:
     failures: int = 0
 
 
-def run_bench(task: str, levels: Sequence[int], *, keys: int, gap: tuple[float, float], probe: bool,
-              keep: Path | None) -> str:
-    if task != "worldsense":
-        raise BenchlabError("bench serve drives WorldSense sessions only (one key per question)")
+def run_bench(levels: Sequence[int], *, keys: int, gap: tuple[float, float], probe: bool, keep: Path | None,
+              task: str | None = None) -> str:
+    """Run every level and return the table. ``task``: the choice task served (default: the first registered
+    one; a task with other trials is refused, the light clients answer one key per question)."""
+    served = driven_task(task, "bench serve")
     chromium = shutil.which("chromium") or shutil.which("chromium-browser")
     if probe and chromium is None:
         raise BenchlabError("the probe needs Chromium (apt-get install chromium) or --no-probe")
@@ -72,11 +81,12 @@ def run_bench(task: str, levels: Sequence[int], *, keys: int, gap: tuple[float, 
     rows = []
     try:
         for n in levels:
-            rows.append(asyncio.run(_level(root / f"sessions-{n}", n, keys, gap, chromium if probe else None)))
+            rows.append(asyncio.run(_level(served, root / f"sessions-{n}", n, keys, gap,
+                                           chromium if probe else None)))
     finally:
         if keep is None:
             shutil.rmtree(root, ignore_errors=True)
-    return _table(rows, keys, gap)
+    return _table(served.title, rows, keys, gap)
 
 
 class _Inotify:
@@ -89,7 +99,7 @@ class _Inotify:
     IN_CLOSE_WRITE = 0x08
 
     def __init__(self, folder: Path) -> None:
-        import ctypes
+        import ctypes  # deferred: only the Linux-only watcher needs it
 
         self._libc = ctypes.CDLL(None, use_errno=True)
         self.fd = self._libc.inotify_init1(os.O_NONBLOCK | os.O_CLOEXEC)
@@ -121,15 +131,16 @@ def _free_port() -> int:
         return int(s.getsockname()[1])
 
 
-async def _level(out: Path, n: int, keys: int, gap: tuple[float, float], chromium: str | None) -> Level:
+async def _level(task: Task, out: Path, n: int, keys: int, gap: tuple[float, float],
+                 chromium: str | None) -> Level:
     out.mkdir(parents=True, exist_ok=True)
     people = [f"L{i:03d}" for i in range(1, n + 1)] + (["PROBE"] if chromium else [])
     (out / "people.csv").write_text("id\n" + "".join(p + "\n" for p in people))
     port = _free_port()
     server = subprocess.Popen([sys.executable, "-c", "from benchlab.tui.cli import main; main()", "serve",
-                               "worldsense", *PLAN, "--participants", str(out / "people.csv"), "--out",
-                               str(out / "out"), "--port", str(port)], stdout=subprocess.DEVNULL,
-                              stderr=subprocess.PIPE)
+                               task.name, *dataset_flag(task, task.default_dataset()), *_plan(task),
+                               "--participants", str(out / "people.csv"), "--out", str(out / "out"), "--port",
+                               str(port)], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     level = Level(n)
     try:
         links = await _links(out / "out", port, server)
@@ -227,7 +238,7 @@ async def _light_client(url: str, keys: int, gap: tuple[float, float], level: Le
 
 async def _probe(chromium: str, url: str, keys: int, level: Level, out: Path) -> None:
     """One real page: the script presses keys and an independent rAF watcher sees when each question is painted."""
-    from playwright.async_api import async_playwright
+    from playwright.async_api import async_playwright  # deferred: only the probe (--probe) needs a browser driver
 
     async with async_playwright() as pw:
         browser = await pw.chromium.launch(executable_path=chromium, args=CHROMIUM_ARGS)
@@ -323,7 +334,7 @@ def _cpu(pid: int) -> float:
 def _handled(out: Path, sent: dict[str, list[float]], level: Level, closed: dict[str, list[float]]) -> None:
     """Key sent -> the app's handler (``response_mono``) and -> the results file closed after its fsync."""
     for pid, times in sent.items():
-        for f in (out / "results").glob(f"*human-{pid}___*"):
+        for f in (out / "results").glob(f"*{pid}*.jsonl"):  # the results file naming the participant
             recs = [json.loads(line) for line in f.read_text().splitlines() if line.strip()]
             for rec, t in zip(recs, times, strict=False):
                 if rec.get("response_mono") is not None:
@@ -343,7 +354,7 @@ def _stats(values: list[float], digits: int = 1) -> str:
     return f"{statistics.median(ordered):.{digits}f} / {p95:.{digits}f} / {ordered[-1]:.{digits}f}"
 
 
-def _table(rows: list[Level], keys: int, gap: tuple[float, float]) -> str:
+def _table(title: str, rows: list[Level], keys: int, gap: tuple[float, float]) -> str:
     header = ("sessions", "start s (med/p95/max)", "key->handled ms", "key->fsynced ms", "key->next frame ms",
               "CPU %/session", "RSS MiB/session", "server CPU %", "client_rt err vs script ms", "vs keydown ms",
               "failed")
@@ -355,7 +366,7 @@ def _table(rows: list[Level], keys: int, gap: tuple[float, float]) -> str:
                      f"{statistics.mean(r.rss_mib):.0f}" if r.rss_mib else "-", f"{r.server_cpu_pct:.1f}",
                      _stats(r.probe_err_ms, 2), _stats(r.probe_onset_err_ms, 2), str(r.failures)))
     widths = [max(len(h), *(len(b[i]) for b in body)) for i, h in enumerate(header)]
-    lines = [f"benchlab bench serve: WorldSense sample, {keys} keys per light client every {gap[0]:g}-{gap[1]:g} s "
+    lines = [f"benchlab bench serve: {title} sample, {keys} keys per light client every {gap[0]:g}-{gap[1]:g} s "
              f"(+1 Chromium probe); latencies median / p95 / max; {os.cpu_count()} CPUs"]
     for line in (header, tuple("-" * w for w in widths), *body):
         lines.append("  ".join(c.rjust(w) if i else c.ljust(w) for i, (c, w) in enumerate(zip(line, widths,

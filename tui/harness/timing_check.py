@@ -1,8 +1,8 @@
 """``benchlab timing-check``: how accurate are the recorded response times, on this machine, right now?
 
-A real WorldSense session runs in a pseudo-terminal. For each trial the checker waits until the question's frame
-arrives at the terminal (``seen``), waits a scripted delay, writes a key (``sent``), and afterwards compares with
-what the session recorded:
+A real session of a choice task (the first registered one, or the one named) runs in a pseudo-terminal. For each
+trial the checker waits until the question's frame arrives at the terminal (``seen``), waits a scripted delay,
+writes a key (``sent``), and afterwards compares with what the session recorded:
 
 * key stamp latency  = recorded ``response_mono`` - ``sent``  (pty -> Textual input thread -> Key event time);
 * onset stamp offset = recorded ``onset_mono``  - ``seen``   (when the app stamped onset, relative to the frame
@@ -25,12 +25,16 @@ import time
 from pathlib import Path
 from typing import Any
 
+from benchlab.annotations.task import Task
 from benchlab.data.errors import BenchlabError
 from benchlab.data.jsonl import iter_json_lines
-from benchlab.data.samples import sample_path
 from benchlab.data.version import __version__
 from benchlab.tui.experimenter_keys import DEFAULT_KEYS
+from benchlab.tui.harness.driven_task import dataset_flag, driven_task, plan_flags
 from benchlab.tui.harness.pty_driver import PtyApp
+
+#: The participant id of the checked session (it names the results file).
+TIMING_PARTICIPANT = "timing-check"
 
 
 def _stats(values: list[float]) -> str:
@@ -42,25 +46,29 @@ def _stats(values: list[float]) -> str:
 
 def run_timing_check(
     *, n_trials: int = 60, min_delay: float = 0.3, max_delay: float = 0.8, seed: int = 1, keep: Path | None = None,
-    testset: str | None = None, size: tuple[int, int] = (100, 30),
+    testset: str | None = None, size: tuple[int, int] = (100, 30), task: str | None = None,
 ) -> str:
-    """Run the check and return the report (figures only; nothing is asserted)."""
+    """Run the check and return the report (figures only; nothing is asserted). ``task``: the choice task whose
+    session is driven (default: the first registered one); ``testset``: its data set (default: its bundled one)."""
     if n_trials < 1 or min_delay < 0.2 or max_delay < min_delay:
         raise BenchlabError("need --trials >= 1 and 0.2 <= --min-delay <= --max-delay (the app ignores RTs < 150 ms)")
-    dataset = testset or str(sample_path("worldsense"))
+    driven = driven_task(task, "timing-check")
+    dataset = testset or str(driven.default_dataset())
     folder = keep or Path(tempfile.mkdtemp(prefix="benchlab-timing-"))
     out = folder / f"session-{time.strftime('%Y%m%dT%H%M%S')}"
-    seen, sent = _drive_session(_session_argv(dataset, seed, out), size, n_trials, min_delay, max_delay, seed)
+    seen, sent = _drive_session(_session_argv(driven, dataset, seed, out), size, n_trials, min_delay, max_delay,
+                                seed)
     records = _read_results(out)
     source = "bundled sample" if testset is None else Path(dataset).name
-    return _report(records, seen, sent, source, size, out if keep is not None else None)
+    return _report(records, seen, sent, f"{driven.title} trial screen, {source}", size,
+                   out if keep is not None else None)
 
 
-def _session_argv(dataset: str, seed: int, out: Path) -> list[str]:
-    """The ``benchlab run worldsense`` command line: no practice, no instructions, one block, results in ``out``."""
-    return [sys.executable, "-m", "benchlab.tui.cli", "run", "worldsense", "-t", dataset, "--participant",
-            "timing-check", "--practice", "0", "--no-instructions",
-            "--block-size", "100000", "--seed", str(seed), "--out", str(out)]
+def _session_argv(task: Task, dataset: str, seed: int, out: Path) -> list[str]:
+    """The ``benchlab run NAME`` command line: no practice, no instructions, one block, results in ``out``."""
+    return [sys.executable, "-m", "benchlab.tui.cli", "run", task.name, *dataset_flag(task, dataset),
+            "--participant", TIMING_PARTICIPANT, *plan_flags(task, practice=0), "--no-instructions",
+            *plan_flags(task, block_size=100000), "--seed", str(seed), "--out", str(out)]
 
 
 def _drive_session(argv: list[str], size: tuple[int, int], n_trials: int, min_delay: float, max_delay: float,
@@ -101,10 +109,13 @@ def _end_session(app: PtyApp, offset: int) -> None:
 
 
 def _read_results(out: Path) -> list[dict[str, Any]]:
-    """The session's result records in trial order."""
-    results = out / "results" / "basic___human-timing-check___results.jsonl"
-    if not results.exists():
-        raise BenchlabError("the session wrote no results", results)
+    """The session's result records in trial order (the one results file naming the participant, whatever the
+    task calls it)."""
+    found = sorted((out / "results").glob(f"*{TIMING_PARTICIPANT}*.jsonl"))
+    if len(found) != 1:
+        raise BenchlabError("the session wrote no results" if not found else "the session wrote several results "
+                            "files", out / "results")
+    results = found[0]
     records = [record for _line, record in iter_json_lines(results)]  # strict UTF-8, errors name file:line
     records.sort(key=lambda r: r["trial_index"])
     return records
@@ -112,7 +123,8 @@ def _read_results(out: Path) -> list[dict[str, Any]]:
 
 def _report(records: list[dict[str, Any]], seen: list[float], sent: list[float], source: str,
             size: tuple[int, int], kept_in: Path | None) -> str:
-    """The printed report; with ``kept_in``, also the per-trial figures as ``timing-check.json`` there."""
+    """The printed report (``source``: which trial screen and data set); with ``kept_in``, also the per-trial
+    figures as ``timing-check.json`` there."""
     n = min(len(records), len(sent))
     key_lat = [(records[i]["response_mono"] - sent[i]) * 1000 for i in range(n)]
     onset_off = [(records[i]["onset_mono"] - seen[i]) * 1000 for i in range(n)]
@@ -120,7 +132,7 @@ def _report(records: list[dict[str, Any]], seen: list[float], sent: list[float],
     scripted = [(sent[i] - seen[i]) * 1000 for i in range(n)]
     lines = [
         f"benchlab {__version__} timing check: {n} scripted key presses in a {size[0]}x{size[1]} pseudo-terminal "
-        f"(WorldSense trial screen, {source}), scripted RTs {min(scripted):.0f}-{max(scripted):.0f} ms",
+        f"({source}), scripted RTs {min(scripted):.0f}-{max(scripted):.0f} ms",
         f"  RT error (recorded - scripted): {_stats(rt_err)}",
         f"  key stamp latency (event.time - write): {_stats(key_lat)}",
         f"  onset stamp - frame seen at terminal:   {_stats(onset_off)}",

@@ -1,0 +1,42 @@
+"""SORT's study design for ``benchlab power sort`` (:class:`~benchlab.annotations.task.PlansPower`).
+
+A unit is one trial; the cells are the distance bins (4 per configuration); the default score to plan against is
+GPT-4's published 0.53 on the paper's human LTM pairs. ``--pilot`` reads a SORT results folder of the people
+tested so far.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from benchlab.annotations.task import PowerPlanning
+from benchlab.data.errors import BenchlabError
+
+
+def pilot_sort(folder: Path) -> tuple[float, float, int]:
+    """Mean accuracy and between-person SD of the real people in a SORT results folder (crossed moments)."""
+    # deferred: the scoring and the simulation load only when --pilot is given (the command line stays quick)
+    from benchlab.data.analysis.power import pilot_moments
+    from benchlab.data.sort.scoring import people_answers
+
+    answers = people_answers([folder])
+    if answers.empty:
+        raise BenchlabError("no real participant's answers in the pilot folder", folder)
+    return pilot_moments(answers["who"].to_numpy(dtype=object), answers["item"].to_numpy(dtype=object),
+                         answers["correct"].to_numpy(dtype=float))
+
+POWER_PLANNING = PowerPlanning(
+    unit="trials",
+    answers_per_unit=1,
+    cells=4,
+    units_per_cell=10,
+    model_scores={"GPT-4": 0.53},
+    help="SORT: expected pooled CI width and power against a model's published score (or from pilot data), and the "
+    "smallest number of participants for a target power.",
+    cells_help="Distance-bin cells in the design.",
+    units_per_cell_help="Trials each person answers per bin.",
+    model_score_help="The model's published accuracy (default: GPT-4's 0.53 on the paper's human LTM pairs).",
+    pilot=pilot_sort,
+    pilot_help="SORT results folder of the people tested so far: their accuracy and spread replace "
+    "--human-accuracy and --person-sd.",
+)

@@ -1,0 +1,21 @@
+"""WorldSense's study design for ``benchlab power worldsense`` (:class:`~benchlab.annotations.task.PlansPower`).
+
+A unit is a TF/PI tuple of two items scored as the mean of its two answers; the cells are the benchmark's
+problem x size strata (6 x 3); the default score to plan against is GPT-4's published 75.6 on the test set.
+"""
+
+from __future__ import annotations
+
+from benchlab.annotations.task import PowerPlanning
+
+POWER_PLANNING = PowerPlanning(
+    unit="tuples",
+    answers_per_unit=2,
+    cells=18,
+    units_per_cell=2,
+    model_scores={"GPT-4": 0.756},
+    help="WorldSense: expected pooled CI width and power against a model's published score, and the smallest "
+    "number of participants for a target power.",
+    cells_help="Problem x size cells in the design.",
+    model_score_help="The model's published accuracy (default: GPT-4's 75.6 on the test set).",
+)
