@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal, Protocol, runtime_checkable
 
 from benchlab.annotations.options import Options, option
+from benchlab.annotations.session.parts import SessionParts
 from benchlab.annotations.session.plan import SessionPlan
 from benchlab.annotations.session.runner import SessionRunner, SessionText
 from benchlab.data.errors import BenchlabError
@@ -126,7 +127,7 @@ class Choice:
 
 @runtime_checkable
 class ChoiceSession(Protocol):
-    """The session part (``runner.task``) of a task whose ``trial_kind`` is ``"choice"``: what trial ``item_id``
+    """The session part (``runner.task_session``) of a task whose ``trial_kind`` is ``"choice"``: what trial ``item_id``
     shows. The app's choice screen needs nothing else, so a plug-in choice task needs no app code."""
 
     def prompt(self, item_id: str) -> ChoicePrompt: ...
@@ -198,6 +199,8 @@ class Task(Benchmark, Protocol):
     def prepare(self, session: SessionOptions, plan: Any, text: SessionText) -> SessionRunner:
         """Load the data, build (or with ``session.resume`` reload) the plan, open the runner (holding the lock).
 
+        Front ends call :func:`~benchlab.annotations.session.opening.open_session` instead; a task that declares
+        :class:`OpensSessions` implements this as ``return open_session(self, session, plan, text)``.
         Raises :class:`~benchlab.annotations.options.OptionError` for a wrong field, ``BenchlabError`` otherwise.
         """
         ...
@@ -249,6 +252,22 @@ class Registry:
         return iter(self.tasks.values())
 
 
+# -- Opening sessions (the sessions slice) --------------------------------------------------------------------
+
+
+@runtime_checkable
+class OpensSessions(Protocol):
+    """A :class:`Task` that contributes only its own part to opening a session (its data, where the files go, how
+    a plan is built, its :class:`~benchlab.annotations.session.runner.TaskSession`); the steps every task shares
+    (ids, new or resume from the files, the lock, saving the plan) are
+    :func:`~benchlab.annotations.session.opening.open_session`'s. Optional: a task without it opens its runner in
+    its own :meth:`Task.prepare`."""
+
+    def session_parts(self, session: SessionOptions, plan: Any) -> SessionParts:
+        """Load the session's data and describe the session (slow: data sets are read here)."""
+        ...
+
+
 def dataset_of(session: SessionOptions, task: Task) -> str:
     """The data set a session uses: the one given, else the task's default."""
     return str(session.dataset) if session.dataset is not None else str(task.default_dataset())
@@ -262,6 +281,7 @@ __all__ = [
     "Command",
     "CommandGroup",
     "ComparisonSource",
+    "OpensSessions",
     "Ranked",
     "Registry",
     "RunsSessions",
