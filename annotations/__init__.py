@@ -33,6 +33,8 @@ _LAZY: dict[str, tuple[str, str]] = {
     "open_session": ("benchlab.annotations.session.opening", "open_session"),
     "open_session_from_values": ("benchlab.annotations.session.opening", "open_session_from_values"),
     "session_state": ("benchlab.annotations.session.state", "session_state"),
+    "SessionParts": ("benchlab.annotations.session.parts", "SessionParts"),
+    "SessionFiles": ("benchlab.annotations.session.runner", "SessionFiles"),
     "SessionPlan": ("benchlab.annotations.session.plan", "SessionPlan"),
     "SessionRunner": ("benchlab.annotations.session.runner", "SessionRunner"),
     "SessionText": ("benchlab.annotations.session.runner", "SessionText"),
@@ -56,7 +58,9 @@ __all__ = [  # a literal list, so linters and IDEs read it; a test checks it mat
     "ComparisonSource",
     "Options",
     "ResponseTiming",
+    "SessionFiles",
     "SessionOptions",
+    "SessionParts",
     "SessionPlan",
     "SessionRunner",
     "SessionText",
@@ -87,8 +91,9 @@ if TYPE_CHECKING:  # what type checkers and IDEs see; at run time the names load
     from benchlab.annotations.registry import register
     from benchlab.annotations.registry import registry as task_registry
     from benchlab.annotations.session.opening import open_session, open_session_from_values
+    from benchlab.annotations.session.parts import SessionParts
     from benchlab.annotations.session.plan import SessionPlan
-    from benchlab.annotations.session.runner import ResponseTiming, SessionRunner, SessionText
+    from benchlab.annotations.session.runner import ResponseTiming, SessionFiles, SessionRunner, SessionText
     from benchlab.annotations.session.state import session_state
     from benchlab.annotations.simulate import SimulatedParticipant, simulate_session
     from benchlab.annotations.sort.session import prepare_sort_session
