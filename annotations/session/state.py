@@ -19,6 +19,9 @@ from benchlab.data.errors import BenchlabError
 
 
 class SessionStage(StrEnum):
+    """Where a session stands as its files show it (between runs; the runner's own
+    :class:`~benchlab.annotations.session.runner.Stage` is where a running session is: consent, a trial, ...)."""
+
     #: Nothing of this session on disk.
     NEW = "new"
     #: The plan is saved (the session started) and not every scored trial is answered yet.
