@@ -28,14 +28,20 @@ _LAZY: dict[str, tuple[str, str]] = {
     # (``task_registry``, not ``registry``: importing the submodule ``registry`` would rebind that package name)
     "task_registry": ("benchlab.annotations.registry", "registry"),
     "register": ("benchlab.annotations.registry", "register"),
-    # sessions: plans, the engine, simulated participants
+    # sessions: opening one (every task, new or resumed), what a session's files say, plans, the engine, simulated
+    # participants
+    "open_session": ("benchlab.annotations.session.opening", "open_session"),
+    "open_session_from_values": ("benchlab.annotations.session.opening", "open_session_from_values"),
+    "session_state": ("benchlab.annotations.session.state", "session_state"),
+    "SessionParts": ("benchlab.annotations.session.parts", "SessionParts"),
+    "SessionFiles": ("benchlab.annotations.session.runner", "SessionFiles"),
     "SessionPlan": ("benchlab.annotations.session.plan", "SessionPlan"),
     "SessionRunner": ("benchlab.annotations.session.runner", "SessionRunner"),
     "SessionText": ("benchlab.annotations.session.runner", "SessionText"),
     "ResponseTiming": ("benchlab.annotations.session.runner", "ResponseTiming"),
     "SimulatedParticipant": ("benchlab.annotations.simulate", "SimulatedParticipant"),
     "simulate_session": ("benchlab.annotations.simulate", "simulate_session"),
-    # preparing sessions of the built-in benchmarks directly
+    # sessions of the built-in benchmarks over data already loaded (open_parts underneath, as open_session)
     "prepare_worldsense_session": ("benchlab.annotations.worldsense.session", "prepare_worldsense_session"),
     "WorldSensePlanOptions": ("benchlab.annotations.worldsense.plan", "WorldSensePlanOptions"),
     "prepare_sort_session": ("benchlab.annotations.sort.session", "prepare_sort_session"),
@@ -52,7 +58,9 @@ __all__ = [  # a literal list, so linters and IDEs read it; a test checks it mat
     "ComparisonSource",
     "Options",
     "ResponseTiming",
+    "SessionFiles",
     "SessionOptions",
+    "SessionParts",
     "SessionPlan",
     "SessionRunner",
     "SessionText",
@@ -60,12 +68,15 @@ __all__ = [  # a literal list, so linters and IDEs read it; a test checks it mat
     "Task",
     "WorldSensePlanOptions",
     "make_choice_task",
+    "open_session",
+    "open_session_from_values",
     "option",
     "parse_options",
     "prepare_choice_session",
     "prepare_sort_session",
     "prepare_worldsense_session",
     "register",
+    "session_state",
     "simulate_session",
     "task_registry",
 ]
@@ -79,8 +90,11 @@ if TYPE_CHECKING:  # what type checkers and IDEs see; at run time the names load
     from benchlab.annotations.options import Options, option, parse_options
     from benchlab.annotations.registry import register
     from benchlab.annotations.registry import registry as task_registry
+    from benchlab.annotations.session.opening import open_session, open_session_from_values
+    from benchlab.annotations.session.parts import SessionParts
     from benchlab.annotations.session.plan import SessionPlan
-    from benchlab.annotations.session.runner import ResponseTiming, SessionRunner, SessionText
+    from benchlab.annotations.session.runner import ResponseTiming, SessionFiles, SessionRunner, SessionText
+    from benchlab.annotations.session.state import session_state
     from benchlab.annotations.simulate import SimulatedParticipant, simulate_session
     from benchlab.annotations.sort.session import prepare_sort_session
     from benchlab.annotations.task import ChoicePrompt, Command, ComparisonSource, SessionOptions, Task

@@ -66,7 +66,7 @@ def simulate_session(
             onset = time.monotonic()
             if delay_s > 0:
                 time.sleep(delay_s)
-            answer = participant.choose(runner.options(), runner.task.gold(step.item_id))
+            answer = participant.choose(runner.options(), runner.task_session.gold(step.item_id))
             rt = participant.rt_s()
             runner.respond(answer, ResponseTiming(
                 onset_mono=onset, response_mono=onset + rt, wall_clock=wall_clock_now(), requested_mono=onset,

@@ -31,7 +31,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 
 from benchlab.annotations.ids import IdError, check_id
 from benchlab.annotations.options import OptionError, Options, option_infos
-from benchlab.annotations.session.opening import session_options
+from benchlab.annotations.session.opening import open_session, session_options
 from benchlab.annotations.task import Registry, SessionOptions, Task
 from benchlab.data.atomic import append_line, atomic_write_text
 from benchlab.data.errors import BenchlabError
@@ -273,13 +273,11 @@ class Study:
         their session. Returns the (practice, scored) trial counts."""
         import tempfile
 
-        from benchlab.annotations.session.texts import session_text
-
         with tempfile.TemporaryDirectory(prefix="benchlab-study-check-") as tmp:
             values = {**self.arm_values(arm), "participant": "study-check", "out": tmp}
             try:
                 session, plan = session_options(self.task, values)
-                runner = self.task.prepare(session, plan, session_text(self.task, session, plan))
+                runner = open_session(self.task, session, plan)
             except OptionError as exc:
                 raise BenchlabError(f"arm {arm}: {exc}", self.path, _line_of(self.path, exc.field, arm)) from None
             except BenchlabError as exc:

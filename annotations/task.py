@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal, Protocol, runtime_checkable
 
 from benchlab.annotations.options import Options, option
+from benchlab.annotations.session.parts import SessionParts
 from benchlab.annotations.session.plan import SessionPlan
 from benchlab.annotations.session.runner import SessionFiles, SessionRunner, SessionText
 from benchlab.data.errors import BenchlabError
@@ -126,7 +127,7 @@ class Choice:
 
 @runtime_checkable
 class ChoiceSession(Protocol):
-    """The session part (``runner.task``) of a task whose ``trial_kind`` is ``"choice"``: what trial ``item_id``
+    """The session part (``runner.task_session``) of a task whose ``trial_kind`` is ``"choice"``: what trial ``item_id``
     shows. The app's choice screen needs nothing else, so a plug-in choice task needs no app code."""
 
     def prompt(self, item_id: str) -> ChoicePrompt: ...
@@ -198,6 +199,8 @@ class Task(Benchmark, Protocol):
     def prepare(self, session: SessionOptions, plan: Any, text: SessionText) -> SessionRunner:
         """Load the data, build (or with ``session.resume`` reload) the plan, open the runner (holding the lock).
 
+        Front ends call :func:`~benchlab.annotations.session.opening.open_session` instead; a task that declares
+        :class:`OpensSessions` implements this as ``return open_session(self, session, plan, text)``.
         Raises :class:`~benchlab.annotations.options.OptionError` for a wrong field, ``BenchlabError`` otherwise.
         """
         ...
@@ -338,6 +341,8 @@ class ShowsSessions(Protocol):
 
     @property
     def session_layout(self) -> SessionLayout: ...
+
+
 # -- Power planning (``benchlab power NAME``) ----------------------------------------------------------------------
 
 #: Reads the people tested so far from a results folder: (mean accuracy, between-person SD, number of people).
@@ -398,6 +403,22 @@ class ReadsAnswers(Protocol):
     def answer_of(self, record: dict[str, Any]) -> str: ...
 
 
+# -- Opening sessions (``open_session``) --------------------------------------------------------------------------
+
+
+@runtime_checkable
+class OpensSessions(Protocol):
+    """A :class:`Task` that contributes only its own part to opening a session (its data, where the files go, how
+    a plan is built, its :class:`~benchlab.annotations.session.runner.TaskSession`); the steps every task shares
+    (ids, new or resume from the files, the lock, saving the plan) are
+    :func:`~benchlab.annotations.session.opening.open_session`'s. Optional: a task without it opens its runner in
+    its own :meth:`Task.prepare`."""
+
+    def session_parts(self, session: SessionOptions, plan: Any) -> SessionParts:
+        """Load the session's data and describe the session (slow: data sets are read here)."""
+        ...
+
+
 def dataset_of(session: SessionOptions, task: Task) -> str:
     """The data set a session uses: the one given, else the task's default."""
     return str(session.dataset) if session.dataset is not None else str(task.default_dataset())
@@ -414,6 +435,7 @@ __all__ = [
     "DataChoices",
     "ExportsTrials",
     "LoggedAnswer",
+    "OpensSessions",
     "PilotReader",
     "PlansPower",
     "PowerPlanning",

@@ -86,7 +86,7 @@ def test_the_trial_screen_prompt_shows_text_and_options_but_not_the_gold(task: C
     session = SessionOptions(participant="P02", out=tmp_path, seed=1)
     runner = task.prepare(session, task.plan_options(), SessionText())
     try:
-        prompt = runner.task.prompt(runner.current.item_id)  # type: ignore[attr-defined]
+        prompt = runner.task_session.prompt(runner.current.item_id)  # type: ignore[attr-defined]
         assert isinstance(prompt, ChoicePrompt)
         assert prompt.text.startswith("Which number is larger") and len(prompt.options) == 2
         assert not hasattr(prompt, "gold")

@@ -17,7 +17,7 @@ from benchlab.annotations.session.plan import SessionPlan
 from benchlab.annotations.sort.session import SortPlanOptions
 from benchlab.annotations.task import SessionOptions
 from benchlab.annotations.worldsense.plan import WorldSensePlanOptions
-from benchlab.annotations.worldsense.task import WorldSenseTaskDeclaration
+from benchlab.annotations.worldsense.task import WorldSenseTask
 from benchlab.tui.app import BenchlabApp
 from benchlab.tui.cli import main
 from benchlab.tui.commands.run import run_command
@@ -31,7 +31,7 @@ class WarmupPlanOptions(WorldSensePlanOptions):
                          help="Unscored warm-up trials before the practice.")
 
 
-class WarmupTask(WorldSenseTaskDeclaration):
+class WarmupTask(WorldSenseTask):
     """A task built on WorldSense's session whose plan declares ``warmup`` (a plug-in needs no app or CLI code)."""
 
     name = "warmup-ws"
@@ -118,7 +118,7 @@ async def test_a_choice_task_needs_no_app_code(testset: Path, tmp_path: Path) ->
     task = WarmupTask()
     runner = prepare_session(task, dataset=str(testset), participant="P01", out=str(tmp_path / "out"), seed=2,
                              practice=0, no_instructions=True)
-    prompt = runner.task.prompt(runner.current.item_id)  # type: ignore[attr-defined]
+    prompt = runner.task_session.prompt(runner.current.item_id)  # type: ignore[attr-defined]
     app = BenchlabApp(session=(runner, task), guard_s=0.0, min_rt_s=0.0, repeat_window_s=0.0)
     async with app.run_test(size=(100, 30)) as pilot:
         await settle(pilot)

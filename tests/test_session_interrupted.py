@@ -18,7 +18,7 @@ from benchlab.annotations.session.opening import prepare_session
 from benchlab.annotations.session.plan import PlannedStep, SessionPlan
 from benchlab.annotations.session.runner import ResponseTiming
 from benchlab.annotations.sort.human_record import HUMAN_COLUMNS, LEGACY_HUMAN_COLUMNS, SortResultsLog
-from benchlab.annotations.sort.session import SortTask
+from benchlab.annotations.sort.session import SortTaskSession
 from benchlab.annotations.sort.task import load_trials as load_sort_trials
 from benchlab.data.sort.results import read_results
 from benchlab.tui import launcher_entries as _entries  # noqa: F401
@@ -116,7 +116,7 @@ async def test_sort_csv_marks_an_interrupted_trial(tmp_path: Path) -> None:
 def test_sort_files_written_before_the_new_columns_still_read_and_resume(tmp_path: Path) -> None:
     """An older file (header without ``interrupted``/``first_onset_mono``) is scored and appended to in its layout."""
     test, validation = load_sort_trials(str(registry().get("sort").default_dataset()), 250, 20, None)
-    task = SortTask([*test, *validation])
+    task = SortTaskSession([*test, *validation])
     plan = SessionPlan(task="sort", dataset="d", participant="P01", session="1", seed=1,
                        config={"condition": "stm"}, blocks=[[test[0].trial_id, test[1].trial_id]])
     rows = [task.make_record(plan, PlannedStep(item, False, i, 1), "A", ResponseTiming(1.0, 2.0), skipped=False,

@@ -184,7 +184,7 @@ class SessionFlow:
             self._fail(exc)
             return
         if step is not None and step.practice:
-            checked = feedback or self.runner.task.feedback(step.item_id, response)
+            checked = feedback or self.runner.task_session.feedback(step.item_id, response)
             self.runner.log_event("practice_answered", item_id=step.item_id,
                                   correct=checked.correct if checked is not None else None)
         if feedback is not None:

@@ -36,7 +36,9 @@ from benchlab.annotations.choice.trial_export import choice_trial_export
 from benchlab.annotations.command_output import warn
 from benchlab.annotations.options import OptionError, Options, option
 from benchlab.annotations.response_log import ResponseLog
-from benchlab.annotations.session.plan import PlannedStep, SessionPlan, load_or_build_plan
+from benchlab.annotations.session.opening import open_parts
+from benchlab.annotations.session.parts import SessionParts
+from benchlab.annotations.session.plan import PlannedStep, SessionPlan
 from benchlab.annotations.session.runner import (
     Feedback,
     ResponseTiming,
@@ -226,14 +228,11 @@ class ChoiceTaskSession:
         return str(record["response"])
 
 
-def prepare_choice_session(
+def choice_session_parts(
     name: str, items: ChoiceItems, *, dataset: str, participant: str, session: str = "1", out: str | Path,
-    seed: int | None = None, options: ChoicePlanOptions | None = None, resume: bool = False,
-    text: SessionText | None = None, simulated: str | None = None,
-) -> SessionRunner:
-    """Build (or with ``resume`` reload) the plan and return an opened runner holding the participant's lock."""
-    check_id(participant, "participant")
-    check_id(session, "session")
+    options: ChoicePlanOptions | None = None,
+) -> SessionParts:
+    """A session of choice task ``name`` over ``items``: its files, its part, and how its plan is built."""
     files = choice_files(out, participant, session)
     task = ChoiceTaskSession(name, items)
 
@@ -243,10 +242,22 @@ def prepare_choice_session(
         return build_choice_plan(items, task=name, dataset=dataset, participant=participant, session=session,
                                  seed=plan_seed, options=options, exclude=frozenset(earlier))
 
-    plan = load_or_build_plan(files.plan, task=name, participant=participant, session=session, resume=resume,
-                              build=build, seed=seed)
-    task.check_plan(plan)
-    return SessionRunner(plan, task, files, text, resume=resume, simulated=simulated).open()
+    return SessionParts(task=name, participant=participant, session=session, files=files, task_session=task,
+                        build=build)
+
+
+def prepare_choice_session(
+    name: str, items: ChoiceItems, *, dataset: str, participant: str, session: str = "1", out: str | Path,
+    seed: int | None = None, options: ChoicePlanOptions | None = None, resume: bool = False,
+    text: SessionText | None = None, simulated: str | None = None,
+) -> SessionRunner:
+    """Build (or with ``resume`` reload) the plan and return an opened runner holding the participant's lock
+    (opened like every session: :func:`~benchlab.annotations.session.opening.open_parts`)."""
+    check_id(participant, "participant")
+    check_id(session, "session")
+    parts = choice_session_parts(name, items, dataset=dataset, participant=participant, session=session, out=out,
+                                 options=options)
+    return open_parts(parts, seed=seed, resume=resume, text=text, simulated=simulated)
 
 
 def load_items(dataset: str | Path) -> ChoiceItems:

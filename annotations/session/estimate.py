@@ -62,7 +62,7 @@ def estimate_duration(runner: SessionRunner) -> DurationEstimate:
         if path == results or "results" not in path.name:
             continue
         try:
-            records = runner.task.response_log(path, runner.task.item_id_of).peek()
+            records = runner.task_session.response_log(path, runner.task_session.item_id_of).peek()
         except (BenchlabError, OSError, ValueError):
             continue  # not a results file of this task: the estimate does without it
         found = [s for s in map(_trial_seconds, records) if s is not None]

@@ -1,19 +1,37 @@
-"""Starting a task's session from plain values (a form's strings, a test's keywords): one call for every front end.
+"""Opening a session: one function for every task and every front end.
 
-The values are split between the task's session options and its plan options by field name, checked (a wrong
-one raises :class:`~benchlab.annotations.options.OptionError` naming its field), the texts are read, and the task
-prepares its runner.
+:func:`open_session` (checked options) and :func:`open_session_from_values` (a form's strings, a test's keywords)
+are how the CLI's ``run``, the launcher form, ``serve``'s web sessions, studies, the harnesses and the tests open a
+session. The steps every task shares are written here once:
+
+1. check the options (a simulated participant the task offers) and read the participant-facing texts;
+2. the task contributes its part (:meth:`~benchlab.annotations.task.OpensSessions.session_parts`: it loads its
+   data, says where the files go, how a plan is built, and its per-session part);
+3. :func:`open_parts`: check the ids, read what the session is from its files
+   (:func:`~benchlab.annotations.session.state.session_state`), decide new or resume from that, refuse to replace
+   a started session, check the plan against the data, then open the runner (it takes the participant's lock and
+   saves the plan when the session starts).
+
+``resume`` means "continue this session if its plan is saved, else start it" (a session killed before its plan
+was saved recorded nothing: it starts, and :attr:`SessionRunner.resume_note` says so). A web session always asks
+for that, so a reconnect continues and a first visit starts.
 """
 
 from __future__ import annotations
 
+import secrets
 from collections.abc import Mapping
 from typing import Any
 
+from benchlab.annotations.ids import check_id
 from benchlab.annotations.options import OptionError, Options, parse_options
-from benchlab.annotations.session.runner import SessionRunner
+from benchlab.annotations.session.parts import SessionParts
+from benchlab.annotations.session.plan import SessionPlan
+from benchlab.annotations.session.runner import SessionRunner, SessionText
+from benchlab.annotations.session.state import SessionState, session_state
 from benchlab.annotations.session.texts import session_text
-from benchlab.annotations.task import SessionOptions, Task
+from benchlab.annotations.task import OpensSessions, SessionOptions, Task
+from benchlab.data.errors import BenchlabError
 
 
 def session_options(task: Task, values: Mapping[str, Any]) -> tuple[SessionOptions, Options]:
@@ -28,7 +46,73 @@ def session_options(task: Task, values: Mapping[str, Any]) -> tuple[SessionOptio
     return session, plan
 
 
-def prepare_session(task: Task, values: Mapping[str, Any] | None = None, **kw: Any) -> SessionRunner:
-    """The opened runner of a session of ``task`` (see :meth:`Task.prepare`) from values by field name."""
+def open_session(task: Task, session: SessionOptions, plan: Options, text: SessionText | None = None) -> SessionRunner:
+    """The opened runner of a session of ``task`` (new, or resumed when ``session.resume`` and its plan is saved),
+    holding the participant's lock. Slow (it loads the task's data): screens call it from a worker.
+
+    ``text``: the participant-facing texts (default: read from the session options, see
+    :func:`~benchlab.annotations.session.texts.session_text`). Raises
+    :class:`~benchlab.annotations.options.OptionError` naming a field, or ``BenchlabError``.
+    """
+    if session.simulate is not None and session.simulate not in task.simulated_policies:
+        raise OptionError("simulate", f"must be one of {', '.join(task.simulated_policies)}",
+                          label="simulated participant")
+    if text is None:
+        text = session_text(task, session, plan)
+    if not isinstance(task, OpensSessions):
+        # A task that opens its runner itself (a plug-in written against Task.prepare alone); the choice kit's
+        # prepare comes back to open_parts, so its sessions share the steps too.
+        return task.prepare(session, plan, text)
+    parts = task.session_parts(session, plan)
+    return open_parts(parts, seed=session.seed, resume=session.resume, text=text, simulated=session.simulate)
+
+
+def open_session_from_values(task: Task, values: Mapping[str, Any] | None = None, **kw: Any) -> SessionRunner:
+    """:func:`open_session` from values by field name (session and plan options together, checked)."""
     session, plan = session_options(task, {**(values or {}), **kw})
-    return task.prepare(session, plan, session_text(task, session, plan))
+    return open_session(task, session, plan)
+
+
+#: The earlier name of :func:`open_session_from_values` (tests and the fault harness use it).
+prepare_session = open_session_from_values
+
+
+def open_parts(parts: SessionParts, *, seed: int | None = None, resume: bool = False,
+               text: SessionText | None = None, simulated: str | None = None) -> SessionRunner:
+    """The shared steps of opening (see the module docstring) for the session ``parts`` describes."""
+    check_id(parts.participant, "participant")
+    check_id(parts.session, "session")
+    state = session_state(parts.files, parts.task_session)
+    plan = saved_plan(parts) if state.started and resume else new_plan(parts, state, seed)
+    parts.task_session.check_plan(plan)
+    text = text or SessionText()
+    resuming = state.started and resume
+    if resuming and text.returning is not None:
+        text = text.returning
+    runner = SessionRunner(plan, parts.task_session, parts.files, text, resume=resuming, simulated=simulated,
+                           resume_note=_nothing_to_resume(parts) if resume and not resuming else None)
+    return runner.open()
+
+
+def saved_plan(parts: SessionParts) -> SessionPlan:
+    """The session's saved plan; it must be this participant's session of this task."""
+    plan = SessionPlan.load(parts.files.plan)
+    if plan.task != parts.task or plan.participant != parts.participant or plan.session != parts.session:
+        raise BenchlabError(f"this plan is for {plan.task} participant {plan.participant} session {plan.session}",
+                            parts.files.plan)
+    return plan
+
+
+def new_plan(parts: SessionParts, state: SessionState, seed: int | None) -> SessionPlan:
+    """A new plan (from ``seed``, or a fresh random one that the plan records). A started session is never silently
+    replaced: its plan on disk is refused, naming the way out."""
+    if state.started:
+        raise OptionError("session", f"{parts.session} of participant {parts.participant}{parts.design} was already "
+                          "started; add {resume} to continue it, or choose another {session}",
+                          path=parts.files.plan, lead=False)
+    return parts.build(seed if seed is not None else secrets.randbelow(2**31))
+
+
+def _nothing_to_resume(parts: SessionParts) -> str:
+    return (f"nothing was recorded yet for session {parts.session} of participant {parts.participant} (no saved "
+            "plan: it stopped before its first trial); starting it from the beginning")

@@ -8,8 +8,6 @@ the same order even if the data set, the defaults or the code's random generator
 from __future__ import annotations
 
 import json
-import secrets
-from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -17,7 +15,6 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
-from benchlab.annotations.options import OptionError
 from benchlab.data.atomic import atomic_write_text
 from benchlab.data.errors import BenchlabError
 from benchlab.data.jsonl import describe_validation_error
@@ -98,28 +95,3 @@ class PlannedStep:
     practice: bool
     index: int
     block: int
-
-
-def load_or_build_plan(
-    plan_path: Path, *, task: str, participant: str, session: str, resume: bool, build: Callable[[int], SessionPlan],
-    seed: int | None = None, what: str = "",
-) -> SessionPlan:
-    """The saved plan when resuming (it must be this participant's session of this task), else a new plan.
-
-    ``resume`` with no saved plan builds the plan: a session killed during start-up (before its plan was saved)
-    recorded nothing, so it simply starts (the runner says so, see :attr:`SessionRunner.resume_note`).
-
-    A started session is never silently replaced: a plan on disk without ``resume`` is refused, naming the way
-    out. ``build`` gets the seed (``seed``, or a fresh random one that the plan then records); ``what`` adds the
-    design to the refusal (e.g. " (stm, e250/s20)").
-    """
-    if resume and plan_path.exists():
-        plan = SessionPlan.load(plan_path)
-        if plan.task != task or plan.participant != participant or plan.session != session:
-            raise BenchlabError(
-                f"this plan is for {plan.task} participant {plan.participant} session {plan.session}", plan_path)
-        return plan
-    if plan_path.exists():
-        raise OptionError("session", f"{session} of participant {participant}{what} was already started; add "
-                          "{resume} to continue it, or choose another {session}", path=plan_path, lead=False)
-    return build(seed if seed is not None else secrets.randbelow(2**31))

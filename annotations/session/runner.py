@@ -105,7 +105,9 @@ class Feedback:
 
 
 class TaskSession(Protocol):
-    """The task-specific part of a session (WorldSense now; SORT and others plug in the same way)."""
+    """A task's part of one session (``runner.task_session``): the options and gold answer of an item, practice
+    feedback, the results record of a response and the log format it is written in. The task declaration (a
+    :class:`~benchlab.annotations.task.Task`) makes one per session, over the data that session loaded."""
 
     name: str
     @property
@@ -162,30 +164,35 @@ class SessionText:
     consent: str | None = None
     instructions: list[str] = field(default_factory=list)
     practice_feedback: bool = True
+    #: The texts of this session when it is resumed (``None``: these). A web session greets a returning participant
+    #: with a short "welcome back" page instead of the instructions, and never asks for consent again.
+    returning: SessionText | None = None
 
 
 class SessionRunner:
-    """Drives one participant through a saved plan, recording every response durably before moving on."""
+    """Drives one participant through a saved plan, recording every response durably before moving on.
+
+    Made by :func:`~benchlab.annotations.session.opening.open_session` (which decides ``resume`` from the session's
+    files). ``task_session`` is the task's part of this session (a :class:`TaskSession`, e.g. the WorldSense items
+    of this data set); ``task`` is its earlier name, kept for code written against it. The task *declaration* is
+    not held here: front ends pass it beside the runner.
+    """
 
     def __init__(
-        self, plan: SessionPlan, task: TaskSession, files: SessionFiles, text: SessionText | None = None, *,
-        resume: bool = False, simulated: str | None = None,
+        self, plan: SessionPlan, task_session: TaskSession, files: SessionFiles, text: SessionText | None = None, *,
+        resume: bool = False, simulated: str | None = None, resume_note: str | None = None,
     ) -> None:
         self.plan = plan
-        self.task = task
+        self.task_session = task_session
         self.files = files
         self.text = text or SessionText()
-        #: Set when ``resume`` found no saved plan: the session starts from its first trial, and says so.
-        self.resume_note: str | None = None
-        if resume and not files.plan.exists():
-            resume = False
-            self.resume_note = (f"nothing was recorded yet for session {plan.session} of participant "
-                                f"{plan.participant} (no saved plan: it stopped before its first trial); starting it "
-                                "from the beginning")
+        #: Set when a resume was asked for but no plan was saved (the session stopped before its first trial): it
+        #: starts from its first trial, and says so.
+        self.resume_note = resume_note
         self.resume = resume
         self.simulated = simulated
-        self.results_log = task.response_log(files.results, task.item_id_of)
-        self.practice_log = task.response_log(files.practice, task.item_id_of)
+        self.results_log = task_session.response_log(files.results, task_session.item_id_of)
+        self.practice_log = task_session.response_log(files.practice, task_session.item_id_of)
         self._lock = SessionLock(files.lock)
         self._guard = FolderGuard(files.root, files.all)
         self._started = False  # the plan is saved: events are written from now on
@@ -199,6 +206,11 @@ class SessionRunner:
         self.practice_this_run = 0
         #: The files opening this session created (plan, event log), for :meth:`discard`.
         self._created: list[Path] | None = None
+
+    @property
+    def task(self) -> TaskSession:
+        """The earlier name of :attr:`task_session` (it is the task's part of this session, not the task)."""
+        return self.task_session
 
     # -- lifecycle -------------------------------------------------------------------------------------------
 
@@ -345,12 +357,12 @@ class SessionRunner:
         return self._pending[self._pos]
 
     def options(self) -> tuple[str, ...]:
-        return self.task.options(self.current.item_id)
+        return self.task_session.options(self.current.item_id)
 
     def respond(self, response: str, timing: ResponseTiming) -> Feedback | None:
         """Record one answer (fsynced) and move on; returns practice feedback when there is any to show."""
         step = self.current
-        options = self.task.options(step.item_id)
+        options = self.task_session.options(step.item_id)
         if response not in options:
             raise ValueError(f"{response!r} is not an option of this trial ({', '.join(options)})")
         return self._record(step, response, timing, skipped=False)
@@ -361,7 +373,8 @@ class SessionRunner:
         self._record(self.current, "", timing, skipped=True)
 
     def _record(self, step: PlannedStep, response: str, timing: ResponseTiming, *, skipped: bool) -> Feedback | None:
-        record = self.task.make_record(self.plan, step, response, timing, skipped=skipped, simulated=self.simulated)
+        record = self.task_session.make_record(self.plan, step, response, timing, skipped=skipped,
+                                               simulated=self.simulated)
         log = self.practice_log if step.practice else self.results_log
         self._write(log.path, lambda: log.append(record))
         client = timing.client_fields
@@ -374,7 +387,7 @@ class SessionRunner:
             self.recorded_this_run += 1
         feedback = None
         if step.practice and self.text.practice_feedback and not skipped:
-            feedback = self.task.feedback(step.item_id, response)
+            feedback = self.task_session.feedback(step.item_id, response)
         self._advance(step)
         return feedback
 
@@ -419,11 +432,11 @@ class SessionRunner:
         """How many of ``items`` the file at ``path`` holds now (read again: the summary never counts what was
         only attempted, or what went to a folder that was moved away)."""
         try:
-            records = self.task.response_log(path, self.task.item_id_of).peek()
+            records = self.task_session.response_log(path, self.task_session.item_id_of).peek()
         except BenchlabError:
             return 0
         wanted = set(items)
-        return len({self.task.item_id_of(r) for r in records} & wanted)
+        return len({self.task_session.item_id_of(r) for r in records} & wanted)
 
     def remaining_steps(self) -> list[PlannedStep]:
         """The trials still to present in this run (practice included), in order."""

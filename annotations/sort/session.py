@@ -27,9 +27,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from benchlab.annotations.ids import check_id
 from benchlab.annotations.options import OptionError
-from benchlab.annotations.session.plan import PlannedStep, SessionPlan, load_or_build_plan
+from benchlab.annotations.session.opening import open_parts
+from benchlab.annotations.session.parts import SessionParts
+from benchlab.annotations.session.plan import PlannedStep, SessionPlan
 from benchlab.annotations.session.runner import (
     Feedback,
     ResponseTiming,
@@ -175,8 +176,9 @@ def sort_files(out: str | Path, participant: str, session: str, excerpt_length: 
     )
 
 
-class SortTask:
-    """The SORT part of a session: options A/B, the results row, practice feedback (gold never displayed)."""
+class SortTaskSession:
+    """The SORT part of one session (a :class:`~benchlab.annotations.session.runner.TaskSession`, the runner's
+    ``task_session``): options A/B, the results row, practice feedback (gold never displayed)."""
 
     name = "sort"
     #: The session runner writes this task's responses with this log type (CSV in the SORT results layout).
@@ -193,8 +195,10 @@ class SortTask:
             raise BenchlabError(f"the session plan names trial {item_id}, which is not in this data set") from None
 
     def check_plan(self, plan: SessionPlan) -> None:
+        """Every planned trial is in the data; a saved plan keeps its own condition (a resumed session)."""
         for item in [*plan.practice, *plan.main_items]:
             self.trial(item)
+        self.condition = plan.config.get("condition", self.condition)
 
     def options(self, item_id: str) -> tuple[str, ...]:
         return OPTIONS
@@ -254,13 +258,9 @@ class SortSessionRequest:
     options: SortPlanOptions = field(default_factory=SortPlanOptions)
 
 
-def prepare_sort_session(
-    test: Sequence[BookSortRecord], validation: Sequence[BookSortRecord], request: SortSessionRequest, *,
-    text: SessionText | None = None, simulated: str | None = None,
-) -> SessionRunner:
-    """Build (or, with ``resume``, reload) the plan and return an opened runner holding the participant's lock."""
-    check_id(request.participant, "participant")
-    check_id(request.session, "session")
+def sort_session_parts(test: Sequence[BookSortRecord], validation: Sequence[BookSortRecord],
+                       request: SortSessionRequest) -> SessionParts:
+    """A SORT session over one configuration's trials: its files, its part, and how its plan is built."""
     configs = {r.config for r in test}
     if len(configs) != 1:
         listing = ", ".join(f"e{le}/s{ls}" for le, ls in sorted(configs)) or "none"
@@ -268,7 +268,7 @@ def prepare_sort_session(
     (le, ls), = configs
     opts = request.options
     files = sort_files(request.out, request.participant, request.session, le, ls, opts.condition)
-    task = SortTask([*test, *validation], opts.condition)
+    task = SortTaskSession([*test, *validation], opts.condition)
 
     def build(plan_seed: int) -> SessionPlan:
         earlier = SortResultsLog(files.results).peek()
@@ -295,11 +295,15 @@ def prepare_sort_session(
                               f"{request.participant} has not done yet ({len(practised)} done in earlier sessions); "
                               "lower {practice} (0: no practice this time)", path=files.practice) from None
 
-    plan = load_or_build_plan(files.plan, task="sort", participant=request.participant, session=request.session,
-                              resume=request.resume, build=build, seed=request.seed,
-                              what=f" ({opts.condition}, e{le}/s{ls})")
-    if request.resume:
-        task.condition = plan.config.get("condition", opts.condition)
-    task.check_plan(plan)
-    runner = SessionRunner(plan, task, files, text, resume=request.resume, simulated=simulated)
-    return runner.open()
+    return SessionParts(task="sort", participant=request.participant, session=request.session, files=files,
+                        task_session=task, build=build, design=f" ({opts.condition}, e{le}/s{ls})")
+
+
+def prepare_sort_session(
+    test: Sequence[BookSortRecord], validation: Sequence[BookSortRecord], request: SortSessionRequest, *,
+    text: SessionText | None = None, simulated: str | None = None,
+) -> SessionRunner:
+    """A SORT session over trials already loaded (the notebook API): new, or with ``request.resume`` continued when
+    its plan is saved; opened like every session (:func:`~benchlab.annotations.session.opening.open_parts`)."""
+    return open_parts(sort_session_parts(test, validation, request), seed=request.seed, resume=request.resume,
+                      text=text, simulated=simulated)

@@ -13,6 +13,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from benchlab.annotations.options import Options, option
+from benchlab.annotations.session.opening import open_session
+from benchlab.annotations.session.parts import SessionParts
 from benchlab.annotations.session.plan import SessionPlan
 from benchlab.annotations.session.runner import SessionRunner, SessionText
 from benchlab.annotations.sort.commands import COMMANDS
@@ -98,8 +100,9 @@ def load_trials(path: str, le: int | None, ls: int | None, book: str | None,
     return tuple(test), tuple(validation)
 
 
-class SortTaskDeclaration:
-    """The SORT :class:`~benchlab.annotations.task.Task`."""
+class SortTask:
+    """The SORT :class:`~benchlab.annotations.task.Task` (its declaration; each session's own part is a
+    :class:`~benchlab.annotations.sort.session.SortTaskSession`)."""
 
     name: str = "sort"
     launcher_rank: int = 20
@@ -125,8 +128,10 @@ class SortTaskDeclaration:
             name = Path(dataset).parent.name or "booksort"
         return Path.cwd() / "benchlab-results" / "sort" / name
 
-    def prepare(self, session: SessionOptions, plan: Any, text: SessionText) -> SessionRunner:
-        from benchlab.annotations.sort.session import SortSessionRequest, prepare_sort_session
+    def session_parts(self, session: SessionOptions, plan: Any) -> SessionParts:
+        # deferred: the session module loads the SORT records and results formats, which `benchlab --help` and the
+        # registry (it imports this module at start-up) do not need
+        from benchlab.annotations.sort.session import SortSessionRequest, sort_session_parts
 
         assert isinstance(plan, SortPlanOptions)
         dataset = self.design_dataset(dataset_of(session, self), plan)
@@ -136,7 +141,10 @@ class SortTaskDeclaration:
         out = str(session.out) if session.out else str(self.default_out(dataset))
         request = SortSessionRequest(dataset=dataset, participant=session.participant, session=session.session,
                                      out=out, seed=session.seed, resume=session.resume, options=plan)
-        return prepare_sort_session(test, validation, request, text=text, simulated=session.simulate)
+        return sort_session_parts(test, validation, request)
+
+    def prepare(self, session: SessionOptions, plan: Any, text: SessionText) -> SessionRunner:
+        return open_session(self, session, plan, text)
 
     def data_choices(self, dataset: str) -> dict[str, tuple[str, ...]]:
         """The excerpt and segment lengths of ``dataset``, from its file names (``test_e250_s20.parquet``,
@@ -182,4 +190,4 @@ class SortTaskDeclaration:
         return [page.replace("{plan}", where) for page in pages]
 
 
-TASK = SortTaskDeclaration()
+TASK = SortTask()

@@ -13,9 +13,10 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from benchlab.annotations.ids import check_id
 from benchlab.annotations.response_log import ResponseLog
-from benchlab.annotations.session.plan import PlannedStep, SessionPlan, load_or_build_plan
+from benchlab.annotations.session.opening import open_parts
+from benchlab.annotations.session.parts import SessionParts
+from benchlab.annotations.session.plan import PlannedStep, SessionPlan
 from benchlab.annotations.session.runner import (
     Feedback,
     ResponseTiming,
@@ -50,8 +51,9 @@ def worldsense_files(out: str | Path, participant: str, session: str) -> Session
     )
 
 
-class WorldSenseTask:
-    """The WorldSense part of a session: options, records and practice feedback for items named by their Key."""
+class WorldSenseTaskSession:
+    """The WorldSense part of one session (a :class:`~benchlab.annotations.session.runner.TaskSession`, the
+    runner's ``task_session``): options, records and practice feedback for items named by their Key."""
 
     name = "worldsense"
     response_log = ResponseLog
@@ -118,16 +120,13 @@ class WorldSenseTask:
         return str(record["resp"])
 
 
-def prepare_worldsense_session(
+def worldsense_session_parts(
     trials: Sequence[Trial], *, dataset: str | Path, participant: str, session: str = "1", out: str | Path,
-    seed: int | None = None, options: WorldSensePlanOptions | None = None, resume: bool = False,
-    text: SessionText | None = None, simulated: str | None = None,
-) -> SessionRunner:
-    """Build (or, with ``resume``, reload) the plan and return an opened runner holding the participant's lock."""
-    check_id(participant, "participant")
-    check_id(session, "session")
+    options: WorldSensePlanOptions | None = None,
+) -> SessionParts:
+    """A WorldSense session over ``trials``: its files, its part, and how its plan is built."""
     files = worldsense_files(out, participant, session)
-    task = WorldSenseTask(trials)
+    task = WorldSenseTaskSession(trials)
 
     def build(plan_seed: int) -> SessionPlan:
         # Tuples this participant already saw (scored, or as practice with feedback) are not sampled again.
@@ -138,8 +137,17 @@ def prepare_worldsense_session(
         return build_worldsense_plan(trials, dataset=str(dataset), participant=participant, session=session,
                                      seed=plan_seed, options=options, exclude_tuples=exclude)
 
-    plan = load_or_build_plan(files.plan, task="worldsense", participant=participant, session=session,
-                              resume=resume, build=build, seed=seed)
-    task.check_plan(plan)
-    runner = SessionRunner(plan, task, files, text, resume=resume, simulated=simulated)
-    return runner.open()
+    return SessionParts(task="worldsense", participant=participant, session=session, files=files, task_session=task,
+                        build=build)
+
+
+def prepare_worldsense_session(
+    trials: Sequence[Trial], *, dataset: str | Path, participant: str, session: str = "1", out: str | Path,
+    seed: int | None = None, options: WorldSensePlanOptions | None = None, resume: bool = False,
+    text: SessionText | None = None, simulated: str | None = None,
+) -> SessionRunner:
+    """A WorldSense session over trials already loaded (the notebook API): new, or with ``resume`` continued when
+    its plan is saved; opened like every session (:func:`~benchlab.annotations.session.opening.open_parts`)."""
+    parts = worldsense_session_parts(trials, dataset=dataset, participant=participant, session=session, out=out,
+                                     options=options)
+    return open_parts(parts, seed=seed, resume=resume, text=text, simulated=simulated)

@@ -12,6 +12,8 @@ from pathlib import Path
 from typing import Any
 
 from benchlab.annotations.options import Options, option
+from benchlab.annotations.session.opening import open_session
+from benchlab.annotations.session.parts import SessionParts
 from benchlab.annotations.session.plan import SessionPlan
 from benchlab.annotations.session.runner import SessionRunner, SessionText
 from benchlab.annotations.simulate import POLICIES
@@ -28,7 +30,7 @@ from benchlab.annotations.worldsense.commands import COMMANDS, sessions_results_
 from benchlab.annotations.worldsense.comparison import COMPARISON
 from benchlab.annotations.worldsense.plan import WorldSensePlanOptions
 from benchlab.annotations.worldsense.power import POWER_PLANNING
-from benchlab.annotations.worldsense.session import prepare_worldsense_session
+from benchlab.annotations.worldsense.session import worldsense_session_parts
 from benchlab.annotations.worldsense.session_status import LAYOUT
 from benchlab.annotations.worldsense.trial_export import TRIALS
 from benchlab.data.samples import sample_path
@@ -77,8 +79,9 @@ def _load(path: str) -> tuple[Trial, ...]:
     return tuple(load_trials(path))
 
 
-class WorldSenseTaskDeclaration:
-    """The WorldSense :class:`~benchlab.annotations.task.Task`."""
+class WorldSenseTask:
+    """The WorldSense :class:`~benchlab.annotations.task.Task` (its declaration; each session's own part is a
+    :class:`~benchlab.annotations.worldsense.session.WorldSenseTaskSession`)."""
 
     name: str = "worldsense"
     launcher_rank: int = 10
@@ -101,15 +104,16 @@ class WorldSenseTaskDeclaration:
         different test sets never mix (``compare worldsense`` reads the same folder)."""
         return sessions_results_folder(Path(dataset)).parent
 
-    def prepare(self, session: SessionOptions, plan: Any, text: SessionText) -> SessionRunner:
+    def session_parts(self, session: SessionOptions, plan: Any) -> SessionParts:
         assert isinstance(plan, WorldSensePlanOptions)
         dataset = dataset_of(session, self)
         trials = _load(str(find_trials_file(dataset)))
         out = str(session.out) if session.out else str(self.default_out(dataset))
-        return prepare_worldsense_session(
-            trials, dataset=dataset, participant=session.participant, session=session.session, out=out,
-            seed=session.seed, options=plan, resume=session.resume, text=text, simulated=session.simulate,
-        )
+        return worldsense_session_parts(trials, dataset=dataset, participant=session.participant,
+                                        session=session.session, out=out, options=plan)
+
+    def prepare(self, session: SessionOptions, plan: Any, text: SessionText) -> SessionRunner:
+        return open_session(self, session, plan, text)
 
     def power_planning(self) -> PowerPlanning:
         return POWER_PLANNING
@@ -124,4 +128,4 @@ class WorldSenseTaskDeclaration:
         return list(INSTRUCTIONS)
 
 
-TASK = WorldSenseTaskDeclaration()
+TASK = WorldSenseTask()

@@ -15,8 +15,8 @@ import click
 
 from benchlab.annotations.options import OptionError
 from benchlab.annotations.registry import registry
+from benchlab.annotations.session.opening import open_session
 from benchlab.annotations.session.runner import SessionRunner
-from benchlab.annotations.session.texts import session_text
 from benchlab.annotations.study_commands import StudyRunOptions
 from benchlab.annotations.task import SessionOptions, Task
 from benchlab.tui.commands.declared import click_params, flags_of, model_from_click, reworded, typed_on_command_line
@@ -71,7 +71,7 @@ def run_session(task: Task, session: SessionOptions, plan: Any, *, given: Mappin
             raise reworded(exc, task.session_options, task.plan_options) from None
         return
     try:
-        runner = task.prepare(session, plan, session_text(task, session, plan))
+        runner = open_session(task, session, plan)
     except OptionError as exc:
         raise reworded(exc, task.session_options, task.plan_options) from None
     if runner.resume_note:

@@ -31,7 +31,7 @@ from textual.widgets import ContentSwitcher, Static
 
 from benchlab.annotations.session.plan import PlannedStep
 from benchlab.annotations.session.runner import SessionRunner, wall_clock_now
-from benchlab.annotations.sort.session import SortTask, SortTiming
+from benchlab.annotations.sort.session import SortTaskSession, SortTiming
 from benchlab.data.errors import BenchlabError
 from benchlab.data.sort.records import BookSortRecord
 from benchlab.tui.screens.size_guard import MIN_TEXT_ROWS, MIN_WIDTH, box_rows, box_width, button_row
@@ -327,8 +327,8 @@ def _escape(text: str) -> str:
 
 def sort_trial_screen(runner: SessionRunner, step: PlannedStep, context: TrialContext) -> SortTrialScreen:
     """The screen of trial ``step`` of a SORT session, with the condition and times saved in its plan."""
-    task = runner.task
-    if not isinstance(task, SortTask):
+    task = runner.task_session
+    if not isinstance(task, SortTaskSession):
         raise BenchlabError(f"task {task.name} is not a SORT session")
     config = runner.plan.config
     settings = SortTrialSettings(

@@ -1,9 +1,10 @@
 """``benchlab run NAME ... --web-session``: one participant's session in a browser, as ``benchlab serve`` starts it.
 
 The server starts the same command for a first visit and for every reconnect, so the session resumes when this
-participant's session is already in progress (its plan is saved) and starts otherwise; a resumed session opens on a
-short "welcome back" page instead of the instructions (and never shows consent again). Nothing is printed on
-stdout: it carries the page's packet stream.
+participant's session is already in progress (its plan is saved) and starts otherwise: that is what ``resume``
+means when the session is opened (:func:`~benchlab.annotations.session.opening.open_session` reads the session's
+files and decides). A resumed session opens on a short "welcome back" page instead of the instructions (and never
+shows consent again). Nothing is printed on stdout: it carries the page's packet stream.
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ import dataclasses
 from collections.abc import Callable
 from typing import Any
 
-from benchlab.annotations.options import OptionError
+from benchlab.annotations.session.opening import open_session
 from benchlab.annotations.session.runner import SessionRunner
 from benchlab.annotations.session.texts import session_text
 from benchlab.annotations.task import SessionOptions, Task
@@ -29,14 +30,11 @@ def welcome_back(runner: SessionRunner) -> str:
 def prepare_web_session(task: Task, session: SessionOptions, plan: Any) -> SessionRunner:
     """The opened runner: a new session, or (this participant's session was started before) the resumed one."""
     text = session_text(task, session, plan)
-    try:
-        return task.prepare(session.model_copy(update={"resume": False}), plan, text)
-    except OptionError as exc:
-        if exc.field != "session":  # "already started": the saved plan is this participant's session
-            raise
-    text = dataclasses.replace(text, consent=None, instructions=["# Welcome back"])
-    runner = task.prepare(session.model_copy(update={"resume": True}), plan, text)
-    runner.text.instructions = [welcome_back(runner)]  # with the counts, now that the answers are read back
+    returning = dataclasses.replace(text, consent=None, instructions=["# Welcome back"])
+    runner = open_session(task, session.model_copy(update={"resume": True}), plan,
+                          dataclasses.replace(text, returning=returning))
+    if runner.resume:
+        runner.text.instructions = [welcome_back(runner)]  # with the counts, now that the answers are read back
     return runner
 
 
