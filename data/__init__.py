@@ -23,9 +23,9 @@ _LAZY: dict[str, tuple[str, str]] = {
     "Table": ("benchlab.data.tables", "Table"),
     "render": ("benchlab.data.tables", "render"),
     "sample_path": ("benchlab.data.samples", "sample_path"),
-    "AttentionCriterion": ("benchlab.data.analysis.stats", "AttentionCriterion"),
+    "AttentionCriterion": ("benchlab.data.analysis.stats.response_times", "AttentionCriterion"),
     "Comparison": ("benchlab.data.analysis.compare", "Comparison"),
-    "wilson_ci": ("benchlab.data.analysis.stats", "wilson_ci"),
+    "wilson_ci": ("benchlab.data.analysis.stats.proportions", "wilson_ci"),
     "save_comparison_plot": ("benchlab.data.analysis.plots", "save_comparison_plot"),
     # WorldSense
     "load_trials": ("benchlab.data.worldsense.loader", "load_trials"),
@@ -84,7 +84,8 @@ __getattr__, __dir__ = lazy_attributes(globals(), _LAZY)
 if TYPE_CHECKING:  # what type checkers and IDEs see; at run time the names load on first use
     from benchlab.data.analysis.compare import Comparison
     from benchlab.data.analysis.plots import save_comparison_plot
-    from benchlab.data.analysis.stats import AttentionCriterion, wilson_ci
+    from benchlab.data.analysis.stats.proportions import wilson_ci
+    from benchlab.data.analysis.stats.response_times import AttentionCriterion
     from benchlab.data.choice.compare import compare_choice
     from benchlab.data.choice.items import load_choice_items
     from benchlab.data.choice.results import read_choice_results, score_choice

@@ -25,6 +25,7 @@ from benchlab.tui.experimenter_keys import DEFAULT_KEYS, ExperimenterKeys, KeyVe
 from benchlab.tui.screens.choice_trial import ChoiceTrialScreen
 from benchlab.tui.screens.experimenter_menu import ExperimenterMenu
 from benchlab.tui.screens.size_guard import SizeGuardedScreen
+from benchlab.tui.textual_private import app_driver
 
 FAST = {"guard_s": 0.0, "min_rt_s": 0.0, "repeat_window_s": 0.0}
 
@@ -121,7 +122,7 @@ async def test_ten_thousand_random_keys_never_open_the_menu(tmp_path: Path, monk
     started = time.monotonic()
     async with app.run_test(size=(100, 30)) as pilot:
         await pilot.pause()
-        driver = app._driver
+        driver = app_driver(app)
         assert driver is not None
         for at in range(0, len(keys), 40):
             for key in keys[at:at + 40]:

@@ -11,7 +11,6 @@ from typing import Any
 import pandas as pd
 import pytest
 from session_helpers import write_testset
-from textual._time import get_time
 from textual.geometry import Size
 from textual.pilot import Pilot
 from textual.widget import Widget
@@ -27,6 +26,7 @@ from benchlab.tui.screens.consent import ConsentScreen
 from benchlab.tui.screens.instructions import InstructionsScreen
 from benchlab.tui.screens.size_guard import SizeGuardedScreen
 from benchlab.tui.sort.trial_screen import SortTrialScreen
+from benchlab.tui.textual_private import app_driver, get_time
 from benchlab.tui.widgets.enlarge_notice import TITLE
 
 FAST = {"guard_s": 0.0, "min_rt_s": 0.0, "repeat_window_s": 0.0}
@@ -104,7 +104,7 @@ async def test_a_key_right_after_a_shrink_is_no_answer(tmp_path: Path) -> None:
         await settle(pilot)
         screen = app.screen
         assert isinstance(screen, ChoiceTrialScreen)
-        app._driver._size = Size(20, 5)  # type: ignore[union-attr]
+        app_driver(app)._size = Size(20, 5)  # type: ignore[union-attr]  # a resize the terminal would report
         app.post_message(Resize(Size(20, 5), Size(20, 5)))
         await pilot.press("1")
         await settle(pilot)

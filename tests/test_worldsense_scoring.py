@@ -14,7 +14,8 @@ from benchlab.data.samples import sample_path
 from benchlab.data.worldsense.bench import ours_as_rows, parse_original_tables
 from benchlab.data.worldsense.loader import load_trials, tuples_of
 from benchlab.data.worldsense.records import ResultLine, Trial
-from benchlab.data.worldsense.scoring import WorldSenseTables, format_cell, score_testset_dir, score_worldsense
+from benchlab.data.worldsense.score_tables import format_cell
+from benchlab.data.worldsense.scoring import WorldSenseTables, score_testset_dir, score_worldsense
 
 FIXTURES = Path(__file__).parent / "data" / "worldsense"
 SAMPLE = sample_path("worldsense")

@@ -10,9 +10,9 @@ curation with gold answers) or sees the session summary.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
-from rich.console import RenderableType
 from textual import events
 from textual.screen import Screen
 
@@ -31,6 +31,7 @@ from benchlab.tui.screens.session_summary import SessionSummaryScreen
 from benchlab.tui.screens.step_done import StepDone
 from benchlab.tui.screens.trial_base import TrialScreen
 from benchlab.tui.session_flow import SessionFlow
+from benchlab.tui.textual_private import FrameHookApp, app_driver
 from benchlab.tui.web.client import ClientState, WebClientConnected, WebDisconnected
 from benchlab.tui.web.driver import WebSessionDriver
 
@@ -39,7 +40,7 @@ LAUNCHER_RESUME_HINT = ("Resume later from the launcher: the same participant an
                         "(its responses so far are kept).")
 
 
-class BenchlabApp(CrashSafeApp[list[str]]):
+class BenchlabApp(FrameHookApp[list[str]], CrashSafeApp[list[str]]):
     """``BenchlabApp()`` opens the launcher; ``BenchlabApp(session=(runner, task))`` runs one session and exits."""
 
     CSS_PATH = "app.tcss"
@@ -147,7 +148,7 @@ class BenchlabApp(CrashSafeApp[list[str]]):
     @property
     def web_client(self) -> ClientState | None:
         """The page's stamps when the app runs on the web session driver (``None`` in a terminal)."""
-        driver = self._driver
+        driver = app_driver(self)
         return driver.client if isinstance(driver, WebSessionDriver) else None
 
     def _web_event(self, event: str, **fields: Any) -> None:
@@ -177,7 +178,7 @@ class BenchlabApp(CrashSafeApp[list[str]]):
 
     # -- stimulus onset ---------------------------------------------------------------------------------------
 
-    def _display(self, screen: Screen[Any], renderable: RenderableType | None) -> None:
+    def frame_display(self, screen: Screen[Any], write: Callable[[], None]) -> None:
         """Ask the frame clock to tell the screen when this frame is written to the terminal.
 
         A :class:`~benchlab.tui.screens.trial_base.TrialScreen` answers ``onset_hook()``: the callback for the stimulus
@@ -187,9 +188,10 @@ class BenchlabApp(CrashSafeApp[list[str]]):
         the next idle cycle, a frame or more later). Headless runs (tests) write nothing, so screens fall back to
         their ``call_after_refresh`` stamp there.
         """
-        clock = self._driver.frame_clock if isinstance(self._driver, TimedDriver) else None
+        driver = app_driver(self)
+        clock = driver.frame_clock if isinstance(driver, TimedDriver) else None
         before = clock.queued if clock is not None else 0
-        super()._display(screen, renderable)
+        write()
         if clock is None or not isinstance(screen, TrialScreen) or clock.queued == before or screen is not self.screen:
             return
         # Asked now, on the main thread, so the screen answers for what this very frame shows.
@@ -197,11 +199,11 @@ class BenchlabApp(CrashSafeApp[list[str]]):
         if hook is not None:
             clock.call_when_written(clock.queued, hook)
             onset = screen.showing()
-            if isinstance(self._driver, WebSessionDriver) and onset is not None:
+            if isinstance(driver, WebSessionDriver) and onset is not None:
                 # Right after the frame, in the same stream: the page stamps its paint and reports it.
                 self._onset_marks += 1
                 onset.mark = f"{screen.context.done}.{self._onset_marks}"
-                self._driver.write_onset_marker(onset.mark)
+                driver.write_onset_marker(onset.mark)
 
     # -- kiosk ----------------------------------------------------------------------------------------------
 
@@ -216,8 +218,9 @@ class BenchlabApp(CrashSafeApp[list[str]]):
 
     def on_end_screen_closing(self, message: EndScreen.Closing) -> None:
         """The browser's end page: every answer is on disk, so the page stops warning before the tab closes."""
-        if isinstance(self._driver, WebSessionDriver):
-            self._driver.write_end_marker()
+        driver = app_driver(self)
+        if isinstance(driver, WebSessionDriver):
+            driver.write_end_marker()
 
     async def on_event(self, event: events.Event) -> None:
         """In kiosk mode every key passes the experimenter's sequence detector first, before any binding or screen:

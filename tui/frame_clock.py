@@ -16,7 +16,7 @@ import threading
 from collections.abc import Callable
 from typing import Any, Protocol, TextIO, runtime_checkable
 
-from textual._time import get_time
+from benchlab.tui.textual_private import get_time, wrap_output_file
 
 FlushCallback = Callable[[float], None]
 
@@ -113,8 +113,8 @@ def timed_driver_class() -> type[Any] | None:
         def __init__(self, *args: Any, **kwargs: Any) -> None:
             super().__init__(*args, **kwargs)
             self.frame_clock = FrameClock()
-            if self._file is not None:
-                self._file = _TimedFile(self._file, self.frame_clock)  # type: ignore[assignment]
+            clock = self.frame_clock
+            wrap_output_file(self, lambda file: _TimedFile(file, clock))
 
         def write(self, data: str) -> None:
             super().write(self.frame_clock.number(data))

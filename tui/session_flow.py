@@ -10,7 +10,6 @@ import dataclasses
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from textual._time import get_time
 from textual.screen import Screen
 
 from benchlab.annotations.session.runner import (
@@ -32,6 +31,7 @@ from benchlab.tui.screens.feedback import FeedbackScreen
 from benchlab.tui.screens.instructions import InstructionsScreen
 from benchlab.tui.screens.step_done import StepDone
 from benchlab.tui.screens.trial_base import TrialScreen
+from benchlab.tui.textual_private import get_time
 from benchlab.tui.trial_context import TrialContext
 from benchlab.tui.trial_screens import trial_screen
 from benchlab.tui.web.client import ClientState

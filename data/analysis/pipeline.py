@@ -19,163 +19,50 @@ Units frames (``Readings.humans``, ``Readings.models``) have at least ``who`` (p
 ``unit`` (the paired-test unit: a WorldSense tuple, a SORT item; ``""`` when it cannot be identified) and
 ``score`` (the unit's score in [0, 1]), plus whatever columns the design's :meth:`Design.subset` and
 :meth:`Design.strata` read.
+
+The parts: the declaration and its cell helpers in :mod:`benchlab.data.analysis.design` (importable from here, as
+adapters and plug-ins do), the tests against models in :mod:`benchlab.data.analysis.model_tests`, spread, response
+times and agreement in :mod:`benchlab.data.analysis.participant_summaries`; the cells, partial rows and notes here.
 """
 
 from __future__ import annotations
-
-from abc import ABC, abstractmethod
-from collections.abc import Callable, Hashable
-from dataclasses import dataclass, field
-from typing import Literal
 
 import numpy as np
 import pandas as pd
 
 from benchlab.data.analysis import stats
-from benchlab.data.analysis.compare import POOLED, Comparison, Entry, TestRow, simulated_note
+from benchlab.data.analysis.compare import POOLED, Comparison, Entry, simulated_note
 from benchlab.data.analysis.crossed import METHOD as CROSSED_METHOD
-from benchlab.data.analysis.crossed import crossed_estimate, human_model_test
-from benchlab.data.analysis.stats import Agreement, AttentionCriterion, FigureCell, RTBin, RTSummary, Spread
-from benchlab.data.tables import Table
+from benchlab.data.analysis.crossed import crossed_estimate
+from benchlab.data.analysis.design import (
+    OVERALL,
+    Design,
+    Options,
+    Participant,
+    Readings,
+    RowKind,
+    Strata,
+    TestKind,
+    bootstrap_cell,
+    identified,
+    pool,
+    renamed,
+    wilson_cell,
+)
+from benchlab.data.analysis.model_tests import tests_against_models
+from benchlab.data.analysis.participant_summaries import (
+    agreement_between_people,
+    response_times,
+    rts_by_group,
+    spread_by_condition,
+)
+from benchlab.data.analysis.stats import FigureCell
 
-RowKind = Literal["participant", "humans", "model"]
-Strata = tuple[list[Hashable] | None, dict[Hashable, float] | None]
-TestKind = Literal["permutation", "mcnemar"]
-OVERALL = "overall"
-
-
-@dataclass(frozen=True)
-class Participant:
-    """One participant as the benchmark read them: who, whether simulated, and what the attention rule needs."""
-
-    name: str
-    #: answers, one row per answered item in presentation order: ``rt_ms`` (NaN if not recorded), ``correct``
-    #: (bool, the per-item rule), ``group`` (the coarse stratum: problem, configuration), ``item`` (the key people
-    #: share for agreement; None when it cannot be identified) and ``answer`` (the raw answer)
-    answers: pd.DataFrame
-    simulated: str = ""  # the simulation strategy of a pilot run ("" for a person)
-    control: float | None = None  # accuracy on the control items of the attention criterion (None: none answered)
-    flag_rts: np.ndarray = field(default_factory=lambda: np.empty(0))  # RTs the too-fast rule looks at
-
-
-@dataclass(frozen=True)
-class Readings:
-    """Everything a benchmark read, in the pipeline's terms."""
-
-    humans: pd.DataFrame  # the participants' scored units (see the module docstring)
-    models: pd.DataFrame  # the models' scored units
-    participants: list[Participant]  # in row order
-    models_order: list[str]
-    conditions: list[str]  # the columns of the tables (OVERALL first when there is more than one group)
-    groups: list[str]  # the coarse strata (problems, configurations) of the RT summaries and agreement
-
-
-@dataclass(frozen=True)
-class Options:
-    """The user's choices that every benchmark shares (CLI options of ``benchlab compare``)."""
-
-    criterion: AttentionCriterion
-    exclude_flagged: bool = False
-    n_boot: int = stats.DEFAULT_BOOT
-    seed: int = stats.DEFAULT_SEED
-    rt_quantiles: int = 4
-    participant_tests: bool = False
-    include_simulated: bool = False
-
-
-class Design(ABC):
-    """What a benchmark declares: its conditions, strata, CIs, tests and methods text."""
-
-    benchmark: str  # table titles
-    unit: str  # what the counts count ("tuples", "trials")
-    unit_word: str  # the paired unit in test names ("tuples", "items")
-    pooled_test: TestKind = "permutation"
-    participant_test: TestKind = "permutation"
-    unpaired_label: str  # method name of the unpaired fallback when a row and a model share no unit
-    unpaired_min: int = 1  # model units needed for the unpaired fallback
-    pool_first: tuple[str, ...] = ()  # columns a pooled unit carries over from its first answer
-    pool_means: tuple[str, ...] = ()  # columns averaged over people besides ``score``
-    overall_agreement: str = OVERALL  # row name of agreement across groups
-    overall_agreement_on_correctness: bool = False  # across groups compare right/wrong (answer sets differ)
-    #: agreement over items in sorted order, else in the order first answered; kept per benchmark because the
-    #: order of the items can move the last bit of a mean, and the printed tables must not change
-    agreement_items_sorted: bool = False
-    chance: float = 0.5  # the accuracy of guessing, drawn as a reference line (two options: 0.5)
-    #: pooled humans: CI and tests over people x items (:mod:`benchlab.data.analysis.crossed`); a design turns it
-    #: off only for a user's explicit choice of the benchmark's own formula (WorldSense ``--ci benchmark``)
-    pooled_crossed: bool = True
-    #: one answerer's interval replaced by Wilson (Kish n) where it has zero width; off only with the same choice
-    honest_cells: bool = True
-
-    @abstractmethod
-    def subset(self, frame: pd.DataFrame, condition: str) -> pd.DataFrame:
-        """The units of ``frame`` in ``condition``."""
-
-    @abstractmethod
-    def strata(self, frame: pd.DataFrame, condition: str) -> Strata:
-        """Stratum labels and weights of the score, the bootstrap and the paired test in ``condition``."""
-
-    @abstractmethod
-    def strata_note(self, condition: str) -> str:
-        """What the paired test was stratified by, appended to its method name (``""``: not stratified)."""
-
-    @abstractmethod
-    def cell(self, kind: RowKind, name: str, frame: pd.DataFrame, condition: str,
-             n_people: int) -> FigureCell | None:
-        """Score and CI of row ``name`` (all its units: ``frame``) in ``condition``; None when it has none there."""
-
-    @abstractmethod
-    def notes(self, simulated_line: str) -> list[str]:
-        """The methods table (``simulated_line`` says who was simulated and whether they were pooled)."""
-
-    def participant_tests_in(self, condition: str) -> bool:
-        """Whether each participant is tested against each model in ``condition`` (when asked for)."""
-        return True
-
-    def pooled_extra(self, units: pd.DataFrame) -> dict[str, object]:
-        """Extra numbers of a pooled-humans cell (``units``: its pooled units, with ``people``), for the export."""
-        return {}
-
-    def extra_tables(self, rows: list[tuple[str, pd.DataFrame]],
-                     labels: dict[str, str]) -> dict[str, tuple[Table, Table]]:
-        """Benchmark-specific tables after the accuracy table, from every row's units."""
-        return {}
-
-
-def wilson_cell(values: np.ndarray, n_people: int) -> FigureCell:
-    """The share of correct (1) values with its Wilson 95% CI: the figure of one person or model on its items."""
-    k, n = int(values.sum()), len(values)
-    lo, hi = stats.wilson_ci(k, n)
-    return FigureCell(k / n, lo, hi, n, n_people, "Wilson")
-
-
-def bootstrap_cell(values: np.ndarray, strata: Strata, n_people: int, method: str, options: Options,
-                   extra: dict[str, object] | None = None) -> FigureCell:
-    """The stratified mean with a percentile bootstrap CI (the default figure of a row)."""
-    labels, weights = strata
-    value = stats.stratified_mean(values, labels, weights)
-    lo, hi = stats.bootstrap_ci(values, labels, weights, n_boot=options.n_boot, seed=options.seed)
-    return FigureCell(value, lo, hi, len(values), n_people, method, extra or {})
-
-
-def renamed(res: stats.TestResult, method: str) -> stats.TestResult:
-    return stats.TestResult(method, res.estimate, res.ci_low, res.ci_high, res.p_value, res.statistic, res.n,
-                            res.note)
-
-
-def identified(frame: pd.DataFrame) -> pd.DataFrame:
-    """Units with an identity, each (row, unit) once (the first answer): what pooling and pairing use."""
-    known = frame[frame["unit"].astype(str) != ""]
-    return known.drop_duplicates(["who", "unit"], keep="first")
-
-
-def pool(rows: pd.DataFrame, design: Design) -> pd.DataFrame:
-    """One row per unit: the mean score over the people who answered it, and how many they were (``people``)."""
-    columns = ["unit", *design.pool_first, "score", *design.pool_means, "people"]
-    if rows.empty:
-        return pd.DataFrame(columns=columns)
-    how = {c: (c, "first") for c in design.pool_first} | {c: (c, "mean") for c in ("score", *design.pool_means)}
-    return rows.groupby("unit", sort=False).agg(**how, people=("who", "nunique")).reset_index()[columns]
+#: What a benchmark adapter (or a plug-in's comparison) imports from here: the declaration and the one call.
+__all__ = [
+    "OVERALL", "Design", "Options", "Participant", "Readings", "RowKind", "Strata", "TestKind", "bootstrap_cell",
+    "identified", "pool", "renamed", "run_comparison", "wilson_cell",
+]
 
 
 def run_comparison(design: Design, readings: Readings, options: Options) -> Comparison:
@@ -194,13 +81,14 @@ def run_comparison(design: Design, readings: Readings, options: Options) -> Comp
                for p in people]
     entries += [Entry(POOLED, "humans", partial=partial.get(POOLED, ""))] if not pooled.empty else []
     entries += [Entry(m, "model") for m in readings.models_order]
-    rt, rt_bins, rts_ms = _response_times(readings, options.rt_quantiles)
+    rt, rt_bins, rts_ms = response_times(readings, options.rt_quantiles)
     return Comparison(
         benchmark=design.benchmark, unit=design.unit, conditions=readings.conditions, entries=entries, cells=cells,
-        tests=_tests(design, readings, pooled, pooled_rows, options),
-        spread=_spread(readings.conditions, poolable, cells),
-        rt=rt, rt_quantiles=rt_bins, rts_ms=rts_ms, agreement=_agreement(design, readings, set(poolable)),
-        rts_by_group=_rts_by_group(readings),
+        tests=tests_against_models(design, readings, pooled, pooled_rows, options),
+        spread=spread_by_condition(readings.conditions, poolable, cells),
+        rt=rt, rt_quantiles=rt_bins, rts_ms=rts_ms,
+        agreement=agreement_between_people(design, readings, set(poolable)),
+        rts_by_group=rts_by_group(readings),
         notes=(design.notes(simulated_note(simulated, options.include_simulated)) + _na_notes(cells, entries)
                + partial_notes),
         extra_tables=design.extra_tables([(n, f) for _k, n, f in rows], {e.name: e.label for e in entries}),
@@ -343,180 +231,3 @@ def _honest_cell(design: Design, cell: FigureCell, units: pd.DataFrame, conditio
     lo, hi = stats.wilson_kish_ci(values, labels, weights)
     return FigureCell(cell.value, lo, hi, cell.n_units, cell.n_participants,
                       "Wilson, Kish effective n (a stratum without variation: nothing to bootstrap)", dict(cell.extra))
-
-
-def _tests(design: Design, readings: Readings, pooled: pd.DataFrame, pooled_rows: pd.DataFrame,
-           options: Options) -> list[TestRow]:
-    """Pooled humans (then each participant, when asked) against every model, per condition."""
-    humans = identified(readings.humans)
-    mine = {p.name: humans[humans["who"] == p.name] for p in readings.participants}
-    out: list[TestRow] = []
-    for m in readings.models_order:
-        everything = readings.models[readings.models["who"] == m]
-        paired = identified(everything).set_index("unit")["score"]
-        for c in readings.conditions:
-            groups = [(POOLED, pooled, design.pooled_test)] if not pooled.empty else []
-            if options.participant_tests and design.participant_tests_in(c):
-                groups += [(p, rows, design.participant_test) for p, rows in mine.items()]
-            model_rows = design.subset(everything, c)
-            for who, rows, kind in groups:
-                if who == POOLED and design.pooled_crossed:
-                    test = _crossed_test(design, design.subset(rows, c), design.subset(pooled_rows, c), paired,
-                                         model_rows, c, options)
-                    answers = design.subset(pooled_rows, c)
-                    people = int(answers.loc[answers["unit"].isin(paired.index), "who"].nunique())
-                else:
-                    test = TESTS[kind](design, design.subset(rows, c), paired, model_rows, c, options)
-                    people = 1 if who != POOLED else int(design.subset(pooled_rows, c)["who"].nunique())
-                if test is not None:
-                    out.append(TestRow(c, m, test[0], test[1], test[2], who=who, people=people))
-    return out
-
-
-def _crossed_test(design: Design, hp: pd.DataFrame, answers: pd.DataFrame, model: pd.Series,
-                  model_rows: pd.DataFrame, condition: str, options: Options) -> TestOutcome | None:
-    """Pooled humans minus a model on the shared units, people x items (the design's unpaired test without any)."""
-    if hp.empty:
-        return None
-    shared = hp[hp["unit"].isin(model.index)]
-    if not len(shared):
-        return _permutation_test(design, hp, model, model_rows, condition, options)
-    labels, weights = design.strata(shared, condition)
-    h = shared["score"].to_numpy(dtype=float)
-    mv = model.loc[shared["unit"]].to_numpy(dtype=float)
-    on_shared = answers[answers["unit"].isin(model.index)]
-    a_labels, a_weights = design.strata(on_shared, condition)
-    res, _est = human_model_test(on_shared["who"].to_numpy(dtype=object), on_shared["unit"].to_numpy(dtype=object),
-                                 on_shared["score"].to_numpy(dtype=float), model.to_dict(), a_labels, a_weights,
-                                 n_perm=options.n_boot, seed=options.seed, unit_word=design.unit_word)
-    res = renamed(res, res.method + design.strata_note(condition))
-    return stats.stratified_mean(h, labels, weights), stats.stratified_mean(mv, labels, weights), res
-
-
-TestOutcome = tuple[float, float, stats.TestResult]  # humans' score, the model's score on the same units, result
-
-
-def _permutation_test(design: Design, hp: pd.DataFrame, model: pd.Series, model_rows: pd.DataFrame,
-                      condition: str, options: Options) -> TestOutcome | None:
-    """Scores on shared units: stratified paired sign-flip test; without shared units an unpaired bootstrap."""
-    if hp.empty:
-        return None
-    shared = hp[hp["unit"].isin(model.index)]
-    if len(shared) >= 2:
-        labels, weights = design.strata(shared, condition)
-        h = shared["score"].to_numpy(dtype=float)
-        mv = model.loc[shared["unit"]].to_numpy(dtype=float)
-        res = stats.paired_permutation_test(h, mv, labels, weights, n_boot=options.n_boot, seed=options.seed)
-        res = renamed(res, f"{res.method} over shared {design.unit_word}{design.strata_note(condition)}")
-        return stats.stratified_mean(h, labels, weights), stats.stratified_mean(mv, labels, weights), res
-    if len(model_rows) < design.unpaired_min:
-        return None
-    # each side is the design's own (rebalanced) score, so "model" here is the accuracy table's number
-    hl, hw = design.strata(hp, condition)
-    ml, mw = design.strata(model_rows, condition)
-    res = stats.unpaired_bootstrap(hp["score"].to_numpy(dtype=float), model_rows["score"].to_numpy(dtype=float),
-                                   n_boot=options.n_boot, seed=options.seed, strata=(hl, hw, ml, mw))
-    h_score = stats.stratified_mean(hp["score"].to_numpy(dtype=float), hl, hw)
-    m_score = stats.stratified_mean(model_rows["score"].to_numpy(dtype=float), ml, mw)
-    return h_score, m_score, renamed(res, design.unpaired_label)
-
-
-def _mcnemar_test(design: Design, hp: pd.DataFrame, model: pd.Series, model_rows: pd.DataFrame,
-                  condition: str, options: Options) -> TestOutcome | None:
-    """Right/wrong on shared units: McNemar; without shared units a two-proportion z test."""
-    if hp.empty:
-        return None
-    shared = hp[hp["unit"].isin(model.index)]
-    if len(shared):
-        a = shared["score"].to_numpy(dtype=bool)
-        b = model.loc[shared["unit"]].to_numpy(dtype=bool)
-        return float(a.mean()), float(b.mean()), stats.mcnemar_test(a, b)
-    if not len(model_rows):
-        return None
-    res = stats.two_proportion_test(int(hp["score"].sum()), len(hp), int(model_rows["score"].sum()),
-                                    len(model_rows))
-    return float(hp["score"].mean()), float(model_rows["score"].mean()), res
-
-
-TESTS: dict[TestKind, Callable[[Design, pd.DataFrame, pd.Series, pd.DataFrame, str, Options], TestOutcome | None]] = {
-    "permutation": _permutation_test, "mcnemar": _mcnemar_test}
-
-
-def _spread(conditions: list[str], people: list[str], cells: dict[tuple[str, str], FigureCell]) -> dict[str, Spread]:
-    """Min / median / max over the people who may be pooled (flagged ones included), per condition."""
-    out = {}
-    for c in conditions:
-        vals = [cells[(p, c)].value for p in people if (p, c) in cells]
-        if vals:
-            out[c] = stats.spread(vals)
-    return out
-
-
-def _response_times(readings: Readings, quantiles: int) -> tuple[list[tuple[str, str, RTSummary]],
-                                                                 dict[str, list[RTBin]], dict[str, list[float]]]:
-    """Per participant: RT median/IQR overall and per group, item accuracy by RT quantile, the raw RTs."""
-    rows: list[tuple[str, str, RTSummary]] = []
-    bins: dict[str, list[RTBin]] = {}
-    raw: dict[str, list[float]] = {}
-    for p in readings.participants:
-        rts = p.answers["rt_ms"].to_numpy(dtype=float)
-        raw[p.name] = [float(x) for x in rts if not np.isnan(x)]
-        if not np.isfinite(rts).any():
-            continue
-        if len(readings.groups) > 1:
-            rows.append((p.name, OVERALL, stats.rt_summary(rts)))
-        group = p.answers["group"].to_numpy(dtype=object)
-        for g in readings.groups:
-            mask = group == g
-            if mask.any():
-                rows.append((p.name, g, stats.rt_summary(rts[mask])))
-        bins[p.name] = stats.accuracy_by_rt_quantile(rts, p.answers["correct"].to_numpy(dtype=bool), quantiles)
-    return rows, bins, raw
-
-
-def _rts_by_group(readings: Readings) -> dict[str, dict[str, list[float]]]:
-    """Every participant's recorded RTs per group, for figures that keep conditions apart."""
-    out: dict[str, dict[str, list[float]]] = {}
-    for p in readings.participants:
-        rts = p.answers["rt_ms"].to_numpy(dtype=float)
-        group = p.answers["group"].to_numpy(dtype=object)
-        for g in readings.groups:
-            vals = [float(x) for x in rts[group == g] if not np.isnan(x)]
-            if vals:
-                out.setdefault(p.name, {})[str(g)] = vals
-    return out
-
-
-def _agreement(design: Design, readings: Readings, people: set[str]) -> dict[str, Agreement]:
-    """Agreement on items answered by two or more people (first answers; simulated ones only when pooled)."""
-    answers: dict[Hashable, list[str]] = {}
-    right: dict[Hashable, list[bool]] = {}
-    group_of: dict[Hashable, object] = {}
-    for p in readings.participants:
-        if p.name not in people:
-            continue  # a simulated participant's answers are no evidence of agreement between people
-        seen: set[Hashable] = set()
-        a = p.answers
-        for item, answer, ok, group in zip(a["item"], a["answer"], a["correct"], a["group"], strict=True):
-            if item is None or item in seen:
-                continue
-            seen.add(item)
-            answers.setdefault(item, []).append(answer)
-            right.setdefault(item, []).append(bool(ok))
-            group_of.setdefault(item, group)
-    multi = [k for k, v in answers.items() if len(v) >= 2]
-    if design.agreement_items_sorted:
-        multi = sorted(multi, key=str)
-    out: dict[str, Agreement] = {}
-    if not multi:
-        return out
-    if len(readings.groups) > 1:
-        if design.overall_agreement_on_correctness:
-            out[design.overall_agreement] = stats.agreement([right[k] for k in multi])
-        else:
-            out[design.overall_agreement] = stats.agreement([answers[k] for k in multi])
-    for g in readings.groups:
-        in_group = [answers[k] for k in multi if group_of[k] == g]
-        if in_group:
-            out[g] = stats.agreement(in_group)
-    return out

@@ -20,20 +20,19 @@ from scipy import stats
 from benchlab.data.errors import BenchlabError
 from benchlab.data.sort.books import PreparedBook
 from benchlab.data.sort.records import N_VALIDATION_EXCERPTS, BookSortRecord, distance_bin_edges
+from benchlab.data.sort.sentence_starts import (
+    KS_THRESHOLD,
+    MAX_KS_ATTEMPTS,
+    BookIndex,
+    default_seed,
+    ends_sentence,
+    index_book,
+)
+from benchlab.data.sort.whole_book import check_whole_book
 
 N_EXCERPTS = 110
 EXTRA_EXCERPTS = 50
-KS_THRESHOLD = 0.05
-MAX_KS_ATTEMPTS = 100
 MAX_PAIR_TRIES = 10_000
-_NOT_SENTENCE_ENDS = frozenset({"mr.", "mrs.", "dr."})
-_SENTENCE_MARKS = frozenset(".?!;")
-
-
-def ends_sentence(word: str) -> bool:
-    """A word ends a sentence if it contains . ? ! or ; anywhere, except Mr. Mrs. Dr. (as published)."""
-    return word.lower() not in _NOT_SENTENCE_ENDS and not _SENTENCE_MARKS.isdisjoint(word)
-
 
 @dataclass
 class GenerationReport:
@@ -47,31 +46,6 @@ class GenerationReport:
     bad_excerpts: int = 0
     segment_ks_p: float = float("nan")
     problems: list[str] = field(default_factory=list)
-
-
-@dataclass
-class _Book:
-    """Per-book arrays computed once and reused for every configuration."""
-
-    words: list[str]
-    ends: np.ndarray  # ends[i]: word i ends a sentence
-    prev_start: np.ndarray  # prev_start[i]: the nearest sentence start at or before i
-
-
-def _index(book: PreparedBook) -> _Book:
-    words = book.words
-    ends = np.fromiter((ends_sentence(w) for w in words), dtype=bool, count=len(words))
-    is_start = np.empty(len(words), dtype=bool)
-    if len(words):
-        is_start[0] = True
-        is_start[1:] = ends[:-1]
-    prev_start = np.maximum.accumulate(np.where(is_start, np.arange(len(words)), 0)) if len(words) else ends
-    return _Book(words, ends, prev_start)
-
-
-def default_seed(book_idx: int, excerpt_length: int, segment_length: int) -> int:
-    """The published seed rule: book id + excerpt length + segment length."""
-    return book_idx + excerpt_length + segment_length
 
 
 def check_length(book: PreparedBook, excerpt_length: int, segment_length: int) -> None:
@@ -94,7 +68,7 @@ _Bin = tuple[int, np.ndarray, np.ndarray]  # (right edge, answers, presented pos
 
 def generate(book: PreparedBook, excerpt_length: int, segment_length: int, seed: int | None = None,
              *, n_excerpts: int = N_EXCERPTS, extra: int = EXTRA_EXCERPTS,
-             _index_cache: _Book | None = None) -> tuple[list[BookSortRecord], GenerationReport]:
+             _index_cache: BookIndex | None = None) -> tuple[list[BookSortRecord], GenerationReport]:
     """SORT trials for one book and configuration: ``n_excerpts`` excerpts x 4 distance bins, validated.
 
     The steps draw from one random stream in the published sampler's order, so the same seed gives the same
@@ -105,7 +79,7 @@ def generate(book: PreparedBook, excerpt_length: int, segment_length: int, seed:
         raise ValueError("n_excerpts + extra must be even so the answers can be balanced")
     seed = default_seed(book.book_idx, excerpt_length, segment_length) if seed is None else seed
     report = GenerationReport(book.book_idx, excerpt_length, segment_length, seed)
-    idx = _index_cache or _index(book)
+    idx = _index_cache or index_book(book)
     rs = np.random.RandomState(seed)
     n_total = n_excerpts + extra
     starts = _draw_excerpts(rs, book, idx, excerpt_length, n_total, report)
@@ -121,7 +95,7 @@ def generate(book: PreparedBook, excerpt_length: int, segment_length: int, seed:
     return records, report
 
 
-def _draw_excerpts(rs: np.random.RandomState, book: PreparedBook, idx: _Book, excerpt_length: int, n_total: int,
+def _draw_excerpts(rs: np.random.RandomState, book: PreparedBook, idx: BookIndex, excerpt_length: int, n_total: int,
                    report: GenerationReport) -> np.ndarray:
     """1. Excerpts: uniform start, moved back to a sentence start; redraw all if positions fail a KS test."""
     n_words = len(book.words)
@@ -138,7 +112,7 @@ def _draw_excerpts(rs: np.random.RandomState, book: PreparedBook, idx: _Book, ex
                         book.source)
 
 
-def _segment_candidates(idx: _Book, starts: np.ndarray, excerpt_length: int,
+def _segment_candidates(idx: BookIndex, starts: np.ndarray, excerpt_length: int,
                         segment_length: int) -> list[np.ndarray]:
     """Candidate segment starts per excerpt: sentence starts that leave room for a whole segment."""
     limit = excerpt_length - segment_length
@@ -273,8 +247,6 @@ def check_trials(records: Sequence[BookSortRecord], book_words: Sequence[str] | 
     if not records:
         return ["no trials"]
     if any(r.design != "excerpt" for r in records):
-        from benchlab.data.sort.whole_book import check_whole_book
-
         return check_whole_book(records, book_words)
     by_bin: dict[int, list[BookSortRecord]] = {}
     for r in records:
@@ -329,7 +301,7 @@ def excerpts_in_text(records: Sequence[BookSortRecord], book_words: Sequence[str
 def generate_many(book: PreparedBook, configs: Sequence[tuple[int, int]], seed: int | None = None,
                   ) -> tuple[list[BookSortRecord], list[GenerationReport], list[str]]:
     """Trials for several configurations of one book; configurations longer than the book are skipped (reported)."""
-    idx = _index(book)
+    idx = index_book(book)
     out: list[BookSortRecord] = []
     reports: list[GenerationReport] = []
     skipped: list[str] = []

@@ -6,7 +6,7 @@ pairs from across the whole book and analysed them by the *gap*, the words betwe
 and the start of the later one, in bins 0-400, 400-1k, 1k-1.5k, 1.5k-4k, 4k-10k, 10k-16.5k, 16.5k-25k and 25k-40k.
 This module makes that design from any prepared book, with the published sampler's rules where they apply:
 
-* segments start at sentence starts (the published rule, :func:`~benchlab.data.sort.generator.ends_sentence`) and
+* segments start at sentence starts (the published rule, :func:`~benchlab.data.sort.sentence_starts.ends_sentence`) and
   are exactly ``segment_length`` words; the two segments of a pair never overlap;
 * per gap bin, an anchor segment is drawn uniformly from all sentence starts of the book and its partner uniformly
   from the starts on *either* side at a gap inside the bin (as the published sampler draws its first segment and
@@ -34,8 +34,8 @@ from scipy import stats
 
 from benchlab.data.errors import BenchlabError
 from benchlab.data.sort.books import PreparedBook
-from benchlab.data.sort.generator import KS_THRESHOLD, MAX_KS_ATTEMPTS, _index, default_seed, ends_sentence
 from benchlab.data.sort.records import N_TEST_EXCERPTS, N_VALIDATION_EXCERPTS, BookSortRecord
+from benchlab.data.sort.sentence_starts import KS_THRESHOLD, MAX_KS_ATTEMPTS, default_seed, ends_sentence, index_book
 
 WHOLE_BOOK = "whole-book"
 #: Gap bin edges (words between the segments) of the paper's human analysis; bin k holds gaps in [edge k, edge k+1).
@@ -105,7 +105,7 @@ def generate_whole_book(book: PreparedBook, segment_length: int = 20,
         raise BenchlabError(f"text too short for the whole-book design: {n_words:,} words cannot hold two "
                             f"{segment_length}-word segments", book.source)
     report.bins = [hi for _, hi in bins]
-    idx = _index(book)
+    idx = index_book(book)
     starts = np.flatnonzero(np.concatenate(([True], idx.ends[:-1]))) if n_words else np.zeros(0, dtype=np.int64)
     candidates = starts[starts <= n_words - segment_length]
     rs = np.random.RandomState(seed)

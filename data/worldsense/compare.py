@@ -50,7 +50,8 @@ from benchlab.data.tables import Table
 from benchlab.data.worldsense.columns import TrialColumns, read_result_columns, read_trial_columns
 from benchlab.data.worldsense.results import ResultsFile, find_results, read_results
 from benchlab.data.worldsense.rules import MODEL_ORDER, PROBLEM_ORDER, is_correct
-from benchlab.data.worldsense.scoring import WorldSenseTables, score_worldsense, stats_by_group
+from benchlab.data.worldsense.score_tables import stats_by_group
+from benchlab.data.worldsense.scoring import WorldSenseTables, score_worldsense
 
 OVERALL_CORRECTNESS = "overall (right/wrong)"
 HUMAN_PREFIXES = ("human-", "human_", "human")

@@ -7,23 +7,18 @@ per participant (a ``condition`` column, a WorldSense ``list`` column).
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 import click
 
-from benchlab.annotations.options import option_infos
 from benchlab.annotations.registry import registry
 from benchlab.annotations.task import Task
 from benchlab.data.errors import BenchlabError
 from benchlab.tui.commands.declared import click_params, model_from_click, typed_on_command_line
 from benchlab.tui.commands.groups import bench, cli
-
-#: Session options a server decides itself (per participant, or always a web session).
-_NOT_SERVED = ("participant", "out", "resume", "simulate", "sim_delay")
-#: Plan options that clash with ``--participants FILE``; they come from the participants file's columns.
-_FROM_FILE = ("participants",)
+from benchlab.tui.web.serve_options import FROM_FILE, NOT_SERVED, plan_args, served_infos
 
 
 @cli.group()
@@ -31,44 +26,9 @@ def serve() -> None:
     """Serve sessions to participants in a web browser (one private link per participant)."""
 
 
-def served_infos(task: Task) -> list[Any]:
-    """The declared options ``benchlab serve NAME`` passes on to every participant's app."""
-    skip = set(_NOT_SERVED) | set(_FROM_FILE)
-    return [i for m in (task.session_options, task.plan_options) for i in option_infos(m)
-            if i.cli and not i.argument and i.name not in skip]
-
-
-def plan_args(task: Task, values: Mapping[str, Any]) -> list[str]:
-    """``values`` (field -> typed value) as the flags of ``benchlab run NAME`` (paths made absolute)."""
-    args: list[str] = []
-    for info in served_infos(task):
-        if info.name not in values or values[info.name] is None:
-            continue
-        value = values[info.name]
-        if info.kind == "bool":
-            if info.negate and not value:
-                args.append(info.negate)
-            elif not info.negate and value:
-                args.append(info.flag)
-            continue
-        for v in (value if info.multiple else (value,)):
-            args += [info.flag, str(Path(v).resolve()) if isinstance(v, Path) else str(v)]
-    return args
-
-
-def participant_args(task: Task, options: Mapping[str, str]) -> list[str]:
-    """A participant's own plan options (from the participants file's columns) as flags."""
-    flags = {i.name: i.flag for m in (task.session_options, task.plan_options) for i in option_infos(m)}
-    return [a for name, text in options.items() for a in (flags[name], text)]
-
-
-def column_names(task: Task) -> list[str]:
-    """Plan options a participants file may set per participant (columns named like the field)."""
-    return [i.name for i in option_infos(task.plan_options) if i.cli and not i.argument]
-
-
 def serve_command(task: Task) -> click.Command:
     def callback(**params: Any) -> None:
+        # Deferred: the server side (aiohttp) loads only when a server starts, not with every CLI command.
         from benchlab.tui.web.serve_main import ServeConfig, add_and_report, run_server
 
         ctx = click.get_current_context()
@@ -106,7 +66,7 @@ def serve_command(task: Task) -> click.Command:
         click.Option(["--max-starts"], type=click.IntRange(1, 64), default=2, show_default=True,
                      help="Sessions starting at once (others see a 'please wait' page)."),
     ]
-    params = click_params(task.session_options, task.plan_options, exclude=(*_NOT_SERVED, *_FROM_FILE))
+    params = click_params(task.session_options, task.plan_options, exclude=(*NOT_SERVED, *FROM_FILE))
     help_text = (f"Serve {task.title} sessions in a web browser: one private link per participant "
                  f"(printed and written to OUT/links.csv).\n\n{task.description}")
     return click.Command(task.name, params=[*params, *extra], callback=callback, help=help_text)

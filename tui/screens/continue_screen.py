@@ -12,12 +12,12 @@ from __future__ import annotations
 from typing import ClassVar
 
 from textual import events
-from textual._time import get_time
 from textual.geometry import Size
 from textual.widgets import Static
 
 from benchlab.tui.screens.size_guard import MIN_WIDTH, SizeGuardedScreen, box_rows
 from benchlab.tui.screens.step_done import StepDone
+from benchlab.tui.textual_private import get_time
 from benchlab.tui.widgets.session_progress import SessionProgress
 
 

@@ -21,12 +21,12 @@ from collections.abc import Mapping
 from functools import partial
 
 from textual import events
-from textual._time import get_time
 from textual.widgets import Button
 
 from benchlab.annotations.session.runner import ResponseTiming, wall_clock_now
 from benchlab.tui.frame_clock import FlushCallback
 from benchlab.tui.screens.size_guard import SizeGuardedScreen
+from benchlab.tui.textual_private import get_time
 from benchlab.tui.trial_context import TrialContext
 from benchlab.tui.widgets.option_button import OptionButton
 

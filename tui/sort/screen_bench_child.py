@@ -11,7 +11,6 @@ import time
 from pathlib import Path
 from typing import IO, Any
 
-from textual._time import get_time
 from textual.app import App, ComposeResult
 from textual.containers import VerticalScroll
 from textual.screen import Screen
@@ -22,6 +21,7 @@ from benchlab.tui.key_debounce import KeyDebounce
 from benchlab.tui.sort import trial_screen as sort_trial_module
 from benchlab.tui.sort.excerpt_view import ExcerptView
 from benchlab.tui.sort.trial_screen import SortTrialScreen, SortTrialSettings
+from benchlab.tui.textual_private import get_time
 from benchlab.tui.trial_context import TrialContext
 
 

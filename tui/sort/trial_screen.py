@@ -21,7 +21,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from textual import events
-from textual._time import get_time
 from textual.app import ComposeResult
 from textual.containers import Grid, Vertical
 from textual.geometry import Size
@@ -37,6 +36,7 @@ from benchlab.data.sort.records import BookSortRecord
 from benchlab.tui.screens.size_guard import MIN_TEXT_ROWS, MIN_WIDTH, box_rows, box_width, button_row
 from benchlab.tui.screens.trial_base import Onset, TrialScreen
 from benchlab.tui.sort.excerpt_view import ExcerptView
+from benchlab.tui.textual_private import get_time
 from benchlab.tui.trial_context import TrialContext
 from benchlab.tui.widgets.option_button import OptionButton
 from benchlab.tui.widgets.session_progress import SessionProgress

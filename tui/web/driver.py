@@ -29,12 +29,19 @@ from traceback import format_exc
 from typing import Any
 
 from textual import events, log
-from textual._time import get_time
-from textual._xterm_parser import XTermParser
-from textual.drivers._byte_stream import ByteStream
-from textual.drivers.web_driver import WebDriver, _ExitInput
+from textual.drivers.web_driver import WebDriver
 
 from benchlab.tui.frame_clock import FrameClock
+from benchlab.tui.textual_private import (
+    ByteStream,
+    ExitInput,
+    XTermParser,
+    driver_app,
+    driver_debug,
+    get_time,
+    replace_packet_writer,
+    web_input_reader,
+)
 from benchlab.tui.web.client import ClientState, KeyStamp, WebClientConnected, WebDisconnected
 
 #: The onset marker written right after a stimulus frame; xterm.js ignores OSC 7717 unless the page handles it.
@@ -72,7 +79,7 @@ class WebSessionDriver(WebDriver):
         self._pending_key: KeyStamp | None = None
         self._disconnected = False
         self._stdout_gone = False
-        self._write = self._write_all  # type: ignore[assignment]
+        replace_packet_writer(self, self._write_all)
 
     # -- output ---------------------------------------------------------------------------------------------
 
@@ -115,17 +122,18 @@ class WebSessionDriver(WebDriver):
         if self._disconnected:
             return
         self._disconnected = True
-        self._app.post_message(WebDisconnected(reason))
+        driver_app(self).post_message(WebDisconnected(reason))
 
     # -- input ----------------------------------------------------------------------------------------------
 
     def run_input_thread(self) -> None:
         """Textual's web input loop, plus: key stamps tied to their key events, bad meta dropped, EOF reported."""
-        parser = XTermParser(debug=self._debug)
+        parser = XTermParser(debug=driver_debug(self))
         decode = getincrementaldecoder("utf-8")(errors="replace").decode
         packets = ByteStream()
+        reader = web_input_reader(self)
         try:
-            for data in self._input_reader:
+            for data in reader:
                 if data:
                     for packet_type, payload in packets.feed(data):
                         if packet_type == "D":
@@ -134,12 +142,12 @@ class WebSessionDriver(WebDriver):
                             self._meta_packet(packet_type, payload)
                 for event in parser.tick():
                     self.process_message(event)
-        except _ExitInput:
+        except ExitInput:
             return
         except Exception:
             log(format_exc())
         finally:
-            self._input_reader.close()
+            reader.close()
         if not self.exit_event.is_set():
             self._disconnect("stdin closed")
 
@@ -162,7 +170,7 @@ class WebSessionDriver(WebDriver):
             return
         try:
             self.on_meta(meta["type"], meta)
-        except _ExitInput:
+        except ExitInput:
             raise
         except (KeyError, TypeError, ValueError):
             log.error(f"benchlab web driver: malformed {meta['type']!r} packet dropped")
@@ -182,7 +190,7 @@ class WebSessionDriver(WebDriver):
         elif packet_type == "benchlab_client":
             client.user_agent = str(payload.get("user_agent", ""))[:500]
             client.reconnect = payload.get("reconnect") is True
-            self._app.post_message(WebClientConnected(client.user_agent, client.reconnect))
+            driver_app(self).post_message(WebClientConnected(client.user_agent, client.reconnect))
         elif packet_type == "resize":
             width, height = payload["width"], payload["height"]
             if not (isinstance(width, int) and isinstance(height, int) and 0 < width <= 1000 and 0 < height <= 1000):

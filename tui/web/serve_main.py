@@ -36,6 +36,7 @@ from benchlab.tui.web.participants import (
     read_participants,
     write_links,
 )
+from benchlab.tui.web.serve_options import column_names, participant_args
 from benchlab.tui.web.server import Limits, SessionServer
 
 SERVE_LOCK = ".serve.lock"
@@ -66,15 +67,11 @@ class ServeConfig:
         return f"http://{host}:{port or self.port}"
 
     def spec(self, participant: Participant) -> AppSpec:
-        from benchlab.tui.commands.serve import participant_args
-
         args = [*self.plan_args, *participant_args(self.task, participant.options)]
         return AppSpec(app_argv(self.task.name, args, participant.id, str(self.out), self.python), self.extra_env)
 
 
 def load_participants(config: ServeConfig) -> dict[str, Participant]:
-    from benchlab.tui.commands.serve import column_names
-
     if config.participants_file is None:
         return {}
     return {p.id: p for p in read_participants(config.participants_file, column_names(config.task))}
@@ -99,8 +96,6 @@ def serving_lock(out: Path) -> Iterator[bool]:
 def add_and_report(config: ServeConfig, ids: Sequence[str]) -> bool:
     """Add ``ids`` to the participants file and make their links; ``True`` when a running server will serve them
     (this process then stops), ``False`` when this process should serve."""
-    from benchlab.tui.commands.serve import column_names
-
     if config.participants_file is None:
         raise BenchlabError("--add needs --participants FILE (the file the participants are added to)")
     added = append_participants(config.participants_file, ids, column_names(config.task))

@@ -16,7 +16,7 @@ import json
 import logging
 import re
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -26,6 +26,14 @@ from aiohttp import WSMsgType, web
 
 from benchlab.tui.web import pages
 from benchlab.tui.web.app_process import AppSpec, PacketReader, meta, packet, start_app, stop_app
+from benchlab.tui.web.page_socket import (
+    TokenBucket,
+    close_socket,
+    page_number,
+    page_size,
+    send_json,
+    wait_closed,
+)
 from benchlab.tui.web.participants import Participant
 
 log = logging.getLogger("benchlab.serve")
@@ -78,6 +86,44 @@ class Connection:
     ws: web.WebSocketResponse
     done: asyncio.Event = field(default_factory=asyncio.Event)
     closing: bool = False
+
+
+@dataclass(frozen=True)
+class _Hello:
+    """What a page says when it connects."""
+
+    width: int
+    height: int
+    user_agent: str
+    reconnect: bool
+
+
+class _StartSlot:
+    """A start slot taken from the server's semaphore, given back once: at the app's first frame, when it cannot
+    start, after the start timeout, or when the session ends, whichever comes first."""
+
+    def __init__(self, starts: asyncio.Semaphore) -> None:
+        self._starts = starts
+        self._released = False
+
+    def release(self) -> None:
+        if not self._released:
+            self._released = True
+            self._starts.release()
+
+
+@dataclass
+class _Running:
+    """One participant's running app and its page: what the relay steps of :meth:`SessionServer._serve` share."""
+
+    conn: Connection
+    request: web.Request
+    seen: Seen
+    proc: asyncio.subprocess.Process
+    stdin: asyncio.StreamWriter
+    slot: _StartSlot
+    ready: asyncio.Event  # set once enough output was shown: keys pass to the app from then on
+    release_timer: asyncio.TimerHandle
 
 
 class SessionServer:
@@ -157,8 +203,8 @@ class SessionServer:
                 await asyncio.wait_for(old.done.wait(), 3.0)
             old = self.live.get(pid)
         if old is not None:
-            await _send_json(ws, ["busy"])
-            await _close(ws, 4409, b"open in another tab")
+            await send_json(ws, ["busy"])
+            await close_socket(ws, 4409, b"open in another tab")
             return ws
         conn = Connection(pid, ws)
         self.live[pid] = conn
@@ -172,7 +218,7 @@ class SessionServer:
             if proc is not None:
                 await stop_app(proc)
                 self.seen[pid].exit_code = proc.returncode
-            await _close(ws)
+            await close_socket(ws)
             seen = self.seen[pid]
             if seen.state != "ended":
                 seen.state = "disconnected"
@@ -185,7 +231,7 @@ class SessionServer:
     async def _on_shutdown(self, app: web.Application) -> None:
         await self.stop_apps()
         for conn in list(self.live.values()):
-            await _close(conn.ws, 1001, b"server shutting down")
+            await close_socket(conn.ws, 1001, b"server shutting down")
 
     async def stop_apps(self) -> None:
         """Stop every app (process groups gone within about a second): the server is going away."""
@@ -196,124 +242,147 @@ class SessionServer:
     # --- one session ---------------------------------------------------------------------------------------
 
     async def _serve(self, conn: Connection, request: web.Request) -> None:
+        """One page's session: its hello, a start slot, the app started, bytes relayed both ways until either side
+        ends, then the app stopped (see the steps below)."""
+        hello = await self._hello(conn, request)
+        if hello is None:
+            return
+        slot = await self._wait_for_start(conn)
+        if not slot:
+            return
+        run = await self._start_app(conn, request, hello, _StartSlot(self.starts))
+        if run is None:
+            return
+        tasks = [asyncio.ensure_future(t) for t in (self._app_to_page(run), self._page_to_app(run),
+                                                     self._drain_stderr(run))]
+        try:
+            await asyncio.wait(tasks[:2], return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            await self._finish(run, tasks)
+
+    async def _hello(self, conn: Connection, request: web.Request) -> _Hello | None:
+        """The page's first message (its size, whether it reconnects); ``None`` for a page that sends none."""
         pid, ws, lim = conn.participant, conn.ws, self.limits
         try:
             hello = await ws.receive_json(timeout=lim.hello_timeout_s)
         except (TimeoutError, TypeError, ValueError, RuntimeError):
-            return
+            return None
         if not (isinstance(hello, list) and len(hello) == 2 and hello[0] == "hello" and isinstance(hello[1], dict)):
-            return
+            return None
         info = hello[1]
-        width, height = _size(info.get("width")), _size(info.get("height"), 24)
+        width, height = page_size(info.get("width")), page_size(info.get("height"), 24)
         user_agent = str(request.headers.get("User-Agent", ""))[:300]
         seen = self.seen[pid]
         reconnect = bool(info.get("reconnect")) or seen.connections > 0
         seen.connections += 1
         seen.state, seen.last_activity = "waiting to start", _now()
         log.info("%s connected (%s)", pid, "reconnect" if reconnect else "first connection")
+        return _Hello(width, height, user_agent, reconnect)
 
-        slot = await self._wait_for_start(conn)
-        if not slot:
-            return
-        released = False
-
-        def release() -> None:
-            nonlocal released
-            if not released:
-                released = True
-                self.starts.release()
-
+    async def _start_app(self, conn: Connection, request: web.Request, hello: _Hello,
+                         slot: _StartSlot) -> _Running | None:
+        """Start the participant's app and tell the page; the slot goes back at the first frame or after the start
+        timeout. ``None`` (the page told ``failed``) when the app cannot be started."""
+        pid, ws, lim = conn.participant, conn.ws, self.limits
+        seen = self.seen[pid]
         try:
-            proc = await start_app(self.app_spec(self.participants[pid]), width, height)
+            proc = await start_app(self.app_spec(self.participants[pid]), hello.width, hello.height)
         except OSError:
-            release()
+            slot.release()
             log.exception("cannot start the app of %s", pid)
-            await _send_json(ws, ["failed"])
-            return
+            await send_json(ws, ["failed"])
+            return None
         self.processes[pid] = proc
         seen.state = "connected"
         assert proc.stdin is not None and proc.stdout is not None and proc.stderr is not None
         stdin = proc.stdin
-        stdin.write(meta({"type": "benchlab_client", "user_agent": user_agent, "reconnect": reconnect}))
-        await _send_json(ws, ["started"])
+        stdin.write(meta({"type": "benchlab_client", "user_agent": hello.user_agent, "reconnect": hello.reconnect}))
+        await send_json(ws, ["started"])
         ready = asyncio.Event()
-        release_timer = asyncio.get_running_loop().call_later(lim.start_timeout_s, release)
+        release_timer = asyncio.get_running_loop().call_later(lim.start_timeout_s, slot.release)
+        return _Running(conn, request, seen, proc, stdin, slot, ready, release_timer)
 
-        async def app_to_page() -> None:
-            reader = PacketReader()
-            shown = 0
-            assert proc.stdout is not None
-            while True:
-                data = await proc.stdout.read(65536)
-                if not data:
-                    return
-                for kind, payload in reader.feed(data):
-                    if kind == b"D":
-                        shown += len(payload)
-                        await self._send(conn, request, payload)
-                        if shown >= lim.ready_bytes and not ready.is_set():
-                            ready.set()
-                            release()
-                            await _send_json(ws, ["ready"])
-                    elif kind == b"M":
-                        with contextlib.suppress(ValueError):
-                            if json.loads(payload).get("type") == "exit":
-                                seen.state = "ended"
+    async def _app_to_page(self, run: _Running) -> None:
+        """The app's terminal output to the page; keys pass once enough of it was shown (the first real frame)."""
+        lim, ws, seen, proc, ready = self.limits, run.conn.ws, run.seen, run.proc, run.ready
+        reader = PacketReader()
+        shown = 0
+        assert proc.stdout is not None
+        while True:
+            data = await proc.stdout.read(65536)
+            if not data:
+                return
+            for kind, payload in reader.feed(data):
+                if kind == b"D":
+                    shown += len(payload)
+                    await self._send(run.conn, run.request, payload)
+                    if shown >= lim.ready_bytes and not ready.is_set():
+                        ready.set()
+                        run.slot.release()
+                        await send_json(ws, ["ready"])
+                elif kind == b"M":
+                    with contextlib.suppress(ValueError):
+                        if json.loads(payload).get("type") == "exit":
+                            seen.state = "ended"
 
-        async def page_to_app() -> None:
-            bucket = _Bucket(lim.rate_per_s, lim.burst)
-            async for msg in ws:
-                if msg.type != WSMsgType.TEXT:
-                    if msg.type == WSMsgType.BINARY:
-                        await _close(ws, 1003, b"text messages only")
-                    return
-                if not bucket.take():
-                    log.warning("%s: too many messages, connection closed", pid)
-                    await _close(ws, 1008, b"too many messages")
-                    return
-                seen.last_activity = _now()
-                out = self._relay(msg.data, ready.is_set())
-                if out is None:
-                    await _close(ws, 1008, b"bad message")
-                    return
-                if isinstance(out, list):
-                    await _send_json(ws, out)
-                elif out:
-                    stdin.write(out)
-                    await stdin.drain()
+    async def _page_to_app(self, run: _Running) -> None:
+        """The page's messages to the app, rate-limited; a binary, flooding or malformed message closes the page."""
+        lim, pid, ws, seen, stdin, ready = (self.limits, run.conn.participant, run.conn.ws, run.seen, run.stdin,
+                                            run.ready)
+        bucket = TokenBucket(lim.rate_per_s, lim.burst)
+        async for msg in ws:
+            if msg.type != WSMsgType.TEXT:
+                if msg.type == WSMsgType.BINARY:
+                    await close_socket(ws, 1003, b"text messages only")
+                return
+            if not bucket.take():
+                log.warning("%s: too many messages, connection closed", pid)
+                await close_socket(ws, 1008, b"too many messages")
+                return
+            seen.last_activity = _now()
+            out = self._relay(msg.data, ready.is_set())
+            if out is None:
+                await close_socket(ws, 1008, b"bad message")
+                return
+            if isinstance(out, list):
+                await send_json(ws, out)
+            elif out:
+                stdin.write(out)
+                await stdin.drain()
 
-        async def drain_stderr() -> None:
-            assert proc.stderr is not None
-            tail = b""
-            while chunk := await proc.stderr.read(65536):
-                tail = (tail + chunk)[-4000:]
-            if tail.strip():
-                log.info("%s app output: %s", pid, tail.decode("utf-8", "replace").strip())
+    async def _drain_stderr(self, run: _Running) -> None:
+        """The app's stderr, read so it never blocks; its last 4000 bytes go to the log."""
+        proc = run.proc
+        assert proc.stderr is not None
+        tail = b""
+        while chunk := await proc.stderr.read(65536):
+            tail = (tail + chunk)[-4000:]
+        if tail.strip():
+            log.info("%s app output: %s", run.conn.participant, tail.decode("utf-8", "replace").strip())
 
-        tasks = [asyncio.ensure_future(t()) for t in (app_to_page, page_to_app, drain_stderr)]
-        try:
-            await asyncio.wait(tasks[:2], return_when=asyncio.FIRST_COMPLETED)
-        finally:
-            stopped_by_server = conn.closing  # the server is going away: the page reconnects, no end page
-            conn.closing = True  # a new tab of this participant may take over once the app is gone
-            release_timer.cancel()
-            release()
-            for t in tasks[:2]:
-                t.cancel()
-            app_ended = (not stopped_by_server and tasks[0].done() and not tasks[0].cancelled()
-                         and tasks[0].exception() is None)
-            if app_ended:
-                with contextlib.suppress(asyncio.TimeoutError):
-                    await asyncio.wait_for(proc.wait(), 2.0)
-                seen.exit_code = proc.returncode
-                seen.state = "ended" if proc.returncode == 0 else f"app error (exit {proc.returncode}, see the log)"
-                with contextlib.suppress(Exception):
-                    await _send_json(ws, ["end", proc.returncode])
-            await stop_app(proc)
-            self.processes.pop(pid, None)
+    async def _finish(self, run: _Running, tasks: Sequence[asyncio.Future[None]]) -> None:
+        """Either side ended: record how (an app that ended by itself tells the page its exit code), stop the app."""
+        conn, ws, seen, proc, pid = run.conn, run.conn.ws, run.seen, run.proc, run.conn.participant
+        stopped_by_server = conn.closing  # the server is going away: the page reconnects, no end page
+        conn.closing = True  # a new tab of this participant may take over once the app is gone
+        run.release_timer.cancel()
+        run.slot.release()
+        for t in tasks[:2]:
+            t.cancel()
+        app_ended = (not stopped_by_server and tasks[0].done() and not tasks[0].cancelled()
+                     and tasks[0].exception() is None)
+        if app_ended:
+            with contextlib.suppress(asyncio.TimeoutError):
+                await asyncio.wait_for(proc.wait(), 2.0)
+            seen.exit_code = proc.returncode
+            seen.state = "ended" if proc.returncode == 0 else f"app error (exit {proc.returncode}, see the log)"
             with contextlib.suppress(Exception):
-                await asyncio.wait_for(tasks[2], 1.0)
-            await asyncio.gather(*tasks, return_exceptions=True)
+                await send_json(ws, ["end", proc.returncode])
+        await stop_app(proc)
+        self.processes.pop(pid, None)
+        with contextlib.suppress(Exception):
+            await asyncio.wait_for(tasks[2], 1.0)
+        await asyncio.gather(*tasks, return_exceptions=True)
 
     async def _wait_for_start(self, conn: Connection) -> bool:
         """Take a start slot, telling the page its place in the queue meanwhile; ``False`` if the page left."""
@@ -323,10 +392,10 @@ class SessionServer:
             return True
         self._waiting.append(conn.participant)
         acquire = asyncio.ensure_future(sem.acquire())
-        gone = asyncio.ensure_future(_closed(conn.ws))
+        gone = asyncio.ensure_future(wait_closed(conn.ws))
         try:
             while True:
-                await _send_json(conn.ws, ["queued", self._waiting.index(conn.participant) + 1])
+                await send_json(conn.ws, ["queued", self._waiting.index(conn.participant) + 1])
                 await asyncio.wait({acquire, gone}, timeout=1.0, return_when=asyncio.FIRST_COMPLETED)
                 if acquire.done():
                     break
@@ -366,15 +435,16 @@ class SessionServer:
             if not ready:
                 return b""
             return meta({"type": "benchlab_key", "key": str(arg.get("key", ""))[:32],
-                         "page_ms": _number(arg.get("page_ms"))})
+                         "page_ms": page_number(arg.get("page_ms"))})
         if kind == "onset":
             return meta({"type": "benchlab_onset", "mark": str(arg.get("mark", ""))[:64],
-                         "page_ms": _number(arg.get("page_ms"))})
+                         "page_ms": page_number(arg.get("page_ms"))})
         if kind == "clock":
-            return meta({"type": "benchlab_clock", "offset_ms": _number(arg.get("offset_ms")),
-                         "rtt_ms": _number(arg.get("rtt_ms"))})
+            return meta({"type": "benchlab_clock", "offset_ms": page_number(arg.get("offset_ms")),
+                         "rtt_ms": page_number(arg.get("rtt_ms"))})
         if kind == "resize":
-            return meta({"type": "resize", "width": _size(arg.get("width")), "height": _size(arg.get("height"), 24)})
+            return meta({"type": "resize", "width": page_size(arg.get("width")),
+                         "height": page_size(arg.get("height"), 24)})
         return b""  # an unknown message from a newer page: ignored
 
     async def _send(self, conn: Connection, request: web.Request, payload: bytes) -> None:
@@ -383,22 +453,6 @@ class SessionServer:
         if transport is not None and transport.get_write_buffer_size() > self.limits.max_buffered_bytes:
             raise ConnectionError("the page stopped reading")
         await asyncio.wait_for(conn.ws.send_bytes(payload), self.limits.send_timeout_s)
-
-
-class _Bucket:
-    """A token bucket: ``rate`` messages a second on average, ``burst`` at once."""
-
-    def __init__(self, rate: float, burst: float) -> None:
-        self.rate, self.burst, self.level, self.at = rate, burst, burst, time.monotonic()
-
-    def take(self) -> bool:
-        now = time.monotonic()
-        self.level = min(self.burst, self.level + (now - self.at) * self.rate)
-        self.at = now
-        if self.level < 1:
-            return False
-        self.level -= 1
-        return True
 
 
 @web.middleware
@@ -426,53 +480,6 @@ def _html(text: str, status: int = 200) -> web.Response:
     return web.Response(text=text, status=status, content_type="text/html",
                         headers={"Cache-Control": "no-store", "X-Content-Type-Options": "nosniff",
                                  "Referrer-Policy": "no-referrer", "X-Frame-Options": "DENY"})
-
-
-async def _send_json(ws: web.WebSocketResponse, data: Any) -> None:
-    """A control message to the page; a page that does not take it within 5 s is dropped."""
-    if not ws.closed:
-        try:
-            await asyncio.wait_for(ws.send_str(json.dumps(data)), 5.0)
-        except TimeoutError:
-            _abort(ws)
-        except (ConnectionError, RuntimeError):
-            pass
-
-
-async def _close(ws: web.WebSocketResponse, code: int = 1000, message: bytes = b"") -> None:
-    """Close the WebSocket; a page that does not read is cut off instead of holding the close forever."""
-    if ws.closed:
-        return
-    try:
-        await asyncio.wait_for(ws.close(code=code, message=message), 3.0)
-    except TimeoutError:
-        _abort(ws)
-    except (ConnectionError, RuntimeError):
-        pass
-
-
-def _abort(ws: web.WebSocketResponse) -> None:
-    req = ws._req
-    transport = req.transport if req is not None else None
-    if transport is not None:
-        transport.abort()
-
-
-async def _closed(ws: web.WebSocketResponse) -> None:
-    """Returns when the page goes away while queued (messages meanwhile are ignored: keys are not ready yet)."""
-    async for _ in ws:
-        pass
-
-
-def _size(value: Any, default: int = 80) -> int:
-    try:
-        return max(10, min(400, int(value)))
-    except (TypeError, ValueError):
-        return default
-
-
-def _number(value: Any) -> float | None:
-    return float(value) if isinstance(value, int | float) and not isinstance(value, bool) else None
 
 
 def _now() -> datetime:

@@ -1,0 +1,157 @@
+"""What a benchmark declares for the shared comparison pipeline (:mod:`benchlab.data.analysis.pipeline`): its
+:class:`Design`, the :class:`Readings` of its files, the :class:`Options` of a run, and the helpers a design uses to
+make a figure cell (:func:`wilson_cell`, :func:`bootstrap_cell`) and to pool people's answers per unit.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Hashable
+from dataclasses import dataclass, field
+from typing import Literal
+
+import numpy as np
+import pandas as pd
+
+from benchlab.data.analysis import stats
+from benchlab.data.analysis.stats import AttentionCriterion, FigureCell
+from benchlab.data.tables import Table
+
+RowKind = Literal["participant", "humans", "model"]
+Strata = tuple[list[Hashable] | None, dict[Hashable, float] | None]
+TestKind = Literal["permutation", "mcnemar"]
+OVERALL = "overall"
+
+
+@dataclass(frozen=True)
+class Participant:
+    """One participant as the benchmark read them: who, whether simulated, and what the attention rule needs."""
+
+    name: str
+    #: answers, one row per answered item in presentation order: ``rt_ms`` (NaN if not recorded), ``correct``
+    #: (bool, the per-item rule), ``group`` (the coarse stratum: problem, configuration), ``item`` (the key people
+    #: share for agreement; None when it cannot be identified) and ``answer`` (the raw answer)
+    answers: pd.DataFrame
+    simulated: str = ""  # the simulation strategy of a pilot run ("" for a person)
+    control: float | None = None  # accuracy on the control items of the attention criterion (None: none answered)
+    flag_rts: np.ndarray = field(default_factory=lambda: np.empty(0))  # RTs the too-fast rule looks at
+
+
+@dataclass(frozen=True)
+class Readings:
+    """Everything a benchmark read, in the pipeline's terms."""
+
+    humans: pd.DataFrame  # the participants' scored units (see the module docstring)
+    models: pd.DataFrame  # the models' scored units
+    participants: list[Participant]  # in row order
+    models_order: list[str]
+    conditions: list[str]  # the columns of the tables (OVERALL first when there is more than one group)
+    groups: list[str]  # the coarse strata (problems, configurations) of the RT summaries and agreement
+
+
+@dataclass(frozen=True)
+class Options:
+    """The user's choices that every benchmark shares (CLI options of ``benchlab compare``)."""
+
+    criterion: AttentionCriterion
+    exclude_flagged: bool = False
+    n_boot: int = stats.DEFAULT_BOOT
+    seed: int = stats.DEFAULT_SEED
+    rt_quantiles: int = 4
+    participant_tests: bool = False
+    include_simulated: bool = False
+
+
+class Design(ABC):
+    """What a benchmark declares: its conditions, strata, CIs, tests and methods text."""
+
+    benchmark: str  # table titles
+    unit: str  # what the counts count ("tuples", "trials")
+    unit_word: str  # the paired unit in test names ("tuples", "items")
+    pooled_test: TestKind = "permutation"
+    participant_test: TestKind = "permutation"
+    unpaired_label: str  # method name of the unpaired fallback when a row and a model share no unit
+    unpaired_min: int = 1  # model units needed for the unpaired fallback
+    pool_first: tuple[str, ...] = ()  # columns a pooled unit carries over from its first answer
+    pool_means: tuple[str, ...] = ()  # columns averaged over people besides ``score``
+    overall_agreement: str = OVERALL  # row name of agreement across groups
+    overall_agreement_on_correctness: bool = False  # across groups compare right/wrong (answer sets differ)
+    #: agreement over items in sorted order, else in the order first answered; kept per benchmark because the
+    #: order of the items can move the last bit of a mean, and the printed tables must not change
+    agreement_items_sorted: bool = False
+    chance: float = 0.5  # the accuracy of guessing, drawn as a reference line (two options: 0.5)
+    #: pooled humans: CI and tests over people x items (:mod:`benchlab.data.analysis.crossed`); a design turns it
+    #: off only for a user's explicit choice of the benchmark's own formula (WorldSense ``--ci benchmark``)
+    pooled_crossed: bool = True
+    #: one answerer's interval replaced by Wilson (Kish n) where it has zero width; off only with the same choice
+    honest_cells: bool = True
+
+    @abstractmethod
+    def subset(self, frame: pd.DataFrame, condition: str) -> pd.DataFrame:
+        """The units of ``frame`` in ``condition``."""
+
+    @abstractmethod
+    def strata(self, frame: pd.DataFrame, condition: str) -> Strata:
+        """Stratum labels and weights of the score, the bootstrap and the paired test in ``condition``."""
+
+    @abstractmethod
+    def strata_note(self, condition: str) -> str:
+        """What the paired test was stratified by, appended to its method name (``""``: not stratified)."""
+
+    @abstractmethod
+    def cell(self, kind: RowKind, name: str, frame: pd.DataFrame, condition: str,
+             n_people: int) -> FigureCell | None:
+        """Score and CI of row ``name`` (all its units: ``frame``) in ``condition``; None when it has none there."""
+
+    @abstractmethod
+    def notes(self, simulated_line: str) -> list[str]:
+        """The methods table (``simulated_line`` says who was simulated and whether they were pooled)."""
+
+    def participant_tests_in(self, condition: str) -> bool:
+        """Whether each participant is tested against each model in ``condition`` (when asked for)."""
+        return True
+
+    def pooled_extra(self, units: pd.DataFrame) -> dict[str, object]:
+        """Extra numbers of a pooled-humans cell (``units``: its pooled units, with ``people``), for the export."""
+        return {}
+
+    def extra_tables(self, rows: list[tuple[str, pd.DataFrame]],
+                     labels: dict[str, str]) -> dict[str, tuple[Table, Table]]:
+        """Benchmark-specific tables after the accuracy table, from every row's units."""
+        return {}
+
+
+def wilson_cell(values: np.ndarray, n_people: int) -> FigureCell:
+    """The share of correct (1) values with its Wilson 95% CI: the figure of one person or model on its items."""
+    k, n = int(values.sum()), len(values)
+    lo, hi = stats.wilson_ci(k, n)
+    return FigureCell(k / n, lo, hi, n, n_people, "Wilson")
+
+
+def bootstrap_cell(values: np.ndarray, strata: Strata, n_people: int, method: str, options: Options,
+                   extra: dict[str, object] | None = None) -> FigureCell:
+    """The stratified mean with a percentile bootstrap CI (the default figure of a row)."""
+    labels, weights = strata
+    value = stats.stratified_mean(values, labels, weights)
+    lo, hi = stats.bootstrap_ci(values, labels, weights, n_boot=options.n_boot, seed=options.seed)
+    return FigureCell(value, lo, hi, len(values), n_people, method, extra or {})
+
+
+def renamed(res: stats.TestResult, method: str) -> stats.TestResult:
+    return stats.TestResult(method, res.estimate, res.ci_low, res.ci_high, res.p_value, res.statistic, res.n,
+                            res.note)
+
+
+def identified(frame: pd.DataFrame) -> pd.DataFrame:
+    """Units with an identity, each (row, unit) once (the first answer): what pooling and pairing use."""
+    known = frame[frame["unit"].astype(str) != ""]
+    return known.drop_duplicates(["who", "unit"], keep="first")
+
+
+def pool(rows: pd.DataFrame, design: Design) -> pd.DataFrame:
+    """One row per unit: the mean score over the people who answered it, and how many they were (``people``)."""
+    columns = ["unit", *design.pool_first, "score", *design.pool_means, "people"]
+    if rows.empty:
+        return pd.DataFrame(columns=columns)
+    how = {c: (c, "first") for c in design.pool_first} | {c: (c, "mean") for c in ("score", *design.pool_means)}
+    return rows.groupby("unit", sort=False).agg(**how, people=("who", "nunique")).reset_index()[columns]

@@ -1,0 +1,119 @@
+"""The pipeline's tests of people against models: the pooled humans (and each participant, when asked) against
+every model per condition, by the test the design names (sign-flip permutation, McNemar / two proportions, or the
+crossed people x items test for the pooled humans).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import pandas as pd
+
+from benchlab.data.analysis import stats
+from benchlab.data.analysis.compare import POOLED, TestRow
+from benchlab.data.analysis.crossed import human_model_test
+from benchlab.data.analysis.design import (
+    Design,
+    Options,
+    Readings,
+    TestKind,
+    identified,
+    renamed,
+)
+
+
+def tests_against_models(design: Design, readings: Readings, pooled: pd.DataFrame, pooled_rows: pd.DataFrame,
+                         options: Options) -> list[TestRow]:
+    """Pooled humans (then each participant, when asked) against every model, per condition."""
+    humans = identified(readings.humans)
+    mine = {p.name: humans[humans["who"] == p.name] for p in readings.participants}
+    out: list[TestRow] = []
+    for m in readings.models_order:
+        everything = readings.models[readings.models["who"] == m]
+        paired = identified(everything).set_index("unit")["score"]
+        for c in readings.conditions:
+            groups = [(POOLED, pooled, design.pooled_test)] if not pooled.empty else []
+            if options.participant_tests and design.participant_tests_in(c):
+                groups += [(p, rows, design.participant_test) for p, rows in mine.items()]
+            model_rows = design.subset(everything, c)
+            for who, rows, kind in groups:
+                if who == POOLED and design.pooled_crossed:
+                    test = _crossed_test(design, design.subset(rows, c), design.subset(pooled_rows, c), paired,
+                                         model_rows, c, options)
+                    answers = design.subset(pooled_rows, c)
+                    people = int(answers.loc[answers["unit"].isin(paired.index), "who"].nunique())
+                else:
+                    test = TESTS[kind](design, design.subset(rows, c), paired, model_rows, c, options)
+                    people = 1 if who != POOLED else int(design.subset(pooled_rows, c)["who"].nunique())
+                if test is not None:
+                    out.append(TestRow(c, m, test[0], test[1], test[2], who=who, people=people))
+    return out
+
+
+def _crossed_test(design: Design, hp: pd.DataFrame, answers: pd.DataFrame, model: pd.Series,
+                  model_rows: pd.DataFrame, condition: str, options: Options) -> TestOutcome | None:
+    """Pooled humans minus a model on the shared units, people x items (the design's unpaired test without any)."""
+    if hp.empty:
+        return None
+    shared = hp[hp["unit"].isin(model.index)]
+    if not len(shared):
+        return _permutation_test(design, hp, model, model_rows, condition, options)
+    labels, weights = design.strata(shared, condition)
+    h = shared["score"].to_numpy(dtype=float)
+    mv = model.loc[shared["unit"]].to_numpy(dtype=float)
+    on_shared = answers[answers["unit"].isin(model.index)]
+    a_labels, a_weights = design.strata(on_shared, condition)
+    res, _est = human_model_test(on_shared["who"].to_numpy(dtype=object), on_shared["unit"].to_numpy(dtype=object),
+                                 on_shared["score"].to_numpy(dtype=float), model.to_dict(), a_labels, a_weights,
+                                 n_perm=options.n_boot, seed=options.seed, unit_word=design.unit_word)
+    res = renamed(res, res.method + design.strata_note(condition))
+    return stats.stratified_mean(h, labels, weights), stats.stratified_mean(mv, labels, weights), res
+
+
+TestOutcome = tuple[float, float, stats.TestResult]  # humans' score, the model's score on the same units, result
+
+
+def _permutation_test(design: Design, hp: pd.DataFrame, model: pd.Series, model_rows: pd.DataFrame,
+                      condition: str, options: Options) -> TestOutcome | None:
+    """Scores on shared units: stratified paired sign-flip test; without shared units an unpaired bootstrap."""
+    if hp.empty:
+        return None
+    shared = hp[hp["unit"].isin(model.index)]
+    if len(shared) >= 2:
+        labels, weights = design.strata(shared, condition)
+        h = shared["score"].to_numpy(dtype=float)
+        mv = model.loc[shared["unit"]].to_numpy(dtype=float)
+        res = stats.paired_permutation_test(h, mv, labels, weights, n_boot=options.n_boot, seed=options.seed)
+        res = renamed(res, f"{res.method} over shared {design.unit_word}{design.strata_note(condition)}")
+        return stats.stratified_mean(h, labels, weights), stats.stratified_mean(mv, labels, weights), res
+    if len(model_rows) < design.unpaired_min:
+        return None
+    # each side is the design's own (rebalanced) score, so "model" here is the accuracy table's number
+    hl, hw = design.strata(hp, condition)
+    ml, mw = design.strata(model_rows, condition)
+    res = stats.unpaired_bootstrap(hp["score"].to_numpy(dtype=float), model_rows["score"].to_numpy(dtype=float),
+                                   n_boot=options.n_boot, seed=options.seed, strata=(hl, hw, ml, mw))
+    h_score = stats.stratified_mean(hp["score"].to_numpy(dtype=float), hl, hw)
+    m_score = stats.stratified_mean(model_rows["score"].to_numpy(dtype=float), ml, mw)
+    return h_score, m_score, renamed(res, design.unpaired_label)
+
+
+def _mcnemar_test(design: Design, hp: pd.DataFrame, model: pd.Series, model_rows: pd.DataFrame,
+                  condition: str, options: Options) -> TestOutcome | None:
+    """Right/wrong on shared units: McNemar; without shared units a two-proportion z test."""
+    if hp.empty:
+        return None
+    shared = hp[hp["unit"].isin(model.index)]
+    if len(shared):
+        a = shared["score"].to_numpy(dtype=bool)
+        b = model.loc[shared["unit"]].to_numpy(dtype=bool)
+        return float(a.mean()), float(b.mean()), stats.mcnemar_test(a, b)
+    if not len(model_rows):
+        return None
+    res = stats.two_proportion_test(int(hp["score"].sum()), len(hp), int(model_rows["score"].sum()),
+                                    len(model_rows))
+    return float(hp["score"].mean()), float(model_rows["score"].mean()), res
+
+
+TESTS: dict[TestKind, Callable[[Design, pd.DataFrame, pd.Series, pd.DataFrame, str, Options], TestOutcome | None]] = {
+    "permutation": _permutation_test, "mcnemar": _mcnemar_test}

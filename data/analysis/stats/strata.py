@@ -1,0 +1,45 @@
+"""Strata of units: which units form each stratum, the weight of each, and the rebalanced (stratified) mean.
+
+Shared by the Wilson-Kish interval (:mod:`.proportions`) and the stratified bootstrap (:mod:`.bootstrap`).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Hashable, Mapping, Sequence
+
+import numpy as np
+
+
+def strata_index(n: int, strata: Sequence[Hashable] | np.ndarray | None) -> dict[Hashable, np.ndarray]:
+    if strata is None:
+        return {None: np.arange(n)}
+    if len(strata) != n:
+        raise ValueError("one stratum label per unit is needed")
+    import pandas as pd
+
+    labels = np.empty(n, dtype=object)
+    labels[:] = list(strata) if not isinstance(strata, np.ndarray) else strata
+    codes, uniques = pd.factorize(labels, sort=False)
+    order = np.argsort(codes, kind="stable")
+    bounds = np.searchsorted(codes[order], np.arange(len(uniques) + 1))
+    return {uniques[i]: order[bounds[i]:bounds[i + 1]] for i in range(len(uniques))}
+
+
+def stratum_weights(groups: Mapping[Hashable, np.ndarray],
+                     weights: Mapping[Hashable, float] | None) -> dict[Hashable, float]:
+    if weights is None:
+        return {k: 1 / len(groups) for k in groups}
+    total = sum(weights[k] for k in groups)
+    return {k: weights[k] / total for k in groups}
+
+
+def stratified_mean(values: Sequence[float] | np.ndarray, strata: Sequence[Hashable] | None = None,
+                    weights: Mapping[Hashable, float] | None = None) -> float:
+    """Weighted mean of stratum means (equal weights by default): the rebalanced score benchmarks report."""
+    x = np.asarray(values, dtype=float)
+    if x.size == 0:
+        return math.nan
+    groups = strata_index(x.size, strata)
+    w = stratum_weights(groups, weights)
+    return float(sum(w[k] * x[idx].mean() for k, idx in groups.items()))
