@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import io
 import json
 import shutil
 from pathlib import Path
 
+import pandas as pd
 import pytest
 
 from benchlab.data.fastbook.audit import Reason, audit_benchmark
@@ -110,10 +112,15 @@ def test_bad_benchmark_or_missing_chapter_overwrites_nothing(tmp_path: Path,
 def test_audit_on_the_sample_lists_question_ids_and_reasons(capsys: pytest.CaptureFixture[str]) -> None:
     code, text, _ = run_cli(["fastbook", "audit", "--benchmark", str(SAMPLE), "--format", "csv"], capsys)
     assert code == 0
-    assert "1.4,answer 0,0,not found,fenced code or output (chunks contain neither),yes," in text
-    assert "1.7,answer 1,0,not found,escaped characters,no,contains a literal \\u2014" in text
-    assert "2.2,answer 1,1,crosses a chunk,crosses the halving cut,yes," in text
-    assert "1.5,answer 2,,empty,component has no context,no," in text
+    frame = pd.read_csv(io.StringIO(text), dtype=str, keep_default_na=False)  # several tables: one tidy CSV
+    rows = {tuple(r[c] for c in ("question", "part", "context", "status", "reason", "component scores"))
+            for _, r in frame.iterrows() if r["question"]}
+    assert ("1.4", "answer 0", "0", "not found", "fenced code or output (chunks contain neither)", "yes") in rows
+    assert ("2.2", "answer 1", "1", "crosses a chunk", "crosses the halving cut", "yes") in rows
+    assert ("1.5", "answer 2", "", "empty", "component has no context", "no") in rows
+    escaped = frame[(frame["question"] == "1.7") & (frame["part"] == "answer 1")]
+    assert list(escaped["reason"]) == ["escaped characters"]
+    assert escaped["detail"].iloc[0].startswith("contains a literal \\u2014")
 
 
 def test_audit_of_the_real_benchmark_prints_the_spec_summary(capsys: pytest.CaptureFixture[str]) -> None:
