@@ -8,16 +8,20 @@ SORT's reading-then-question screen. A plug-in with its own kind of trial calls 
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import lru_cache
+from typing import TYPE_CHECKING, TypeAlias
 
-from textual.screen import Screen
-
+from benchlab.annotations.plugins import GroupReport, load_group, remember
 from benchlab.annotations.session.plan import PlannedStep
 from benchlab.annotations.session.runner import SessionRunner
 from benchlab.annotations.task import ChoiceSession
 from benchlab.data.errors import BenchlabError
 from benchlab.tui.trial_context import TrialContext
 
-TrialScreenFactory = Callable[[SessionRunner, PlannedStep, TrialContext], Screen[None]]
+if TYPE_CHECKING:  # `benchlab --help` reads this group's report without loading Textual
+    from textual.screen import Screen
+
+TrialScreenFactory: TypeAlias = "Callable[[SessionRunner, PlannedStep, TrialContext], Screen[None]]"
 
 
 def choice_trial_screen(runner: SessionRunner, step: PlannedStep, context: TrialContext) -> Screen[None]:
@@ -51,3 +55,15 @@ def trial_screen(kind: str, runner: SessionRunner, step: PlannedStep, context: T
         known = ", ".join(TRIAL_SCREENS)
         raise BenchlabError(f"no trial screen for trial kind {kind!r} (known: {known})") from None
     return factory(runner, step, context)
+
+
+# -- the benchlab.trial_screens group (stub of the wiring branch: the kit branch owns the real loader) ----------
+
+def trial_screen_report() -> GroupReport:
+    """What the ``benchlab.trial_screens`` group gave (loaded and remembered once per process)."""
+    return _trial_screen_report()
+
+
+@lru_cache(maxsize=1)
+def _trial_screen_report() -> GroupReport:
+    return remember(load_group("benchlab.trial_screens"))

@@ -14,21 +14,14 @@ from typing import Any
 import click
 
 from benchlab.annotations.options import option_infos
-from benchlab.annotations.registry import registry
 from benchlab.annotations.task import Task
 from benchlab.data.errors import BenchlabError
 from benchlab.tui.commands.declared import click_params, model_from_click, typed_on_command_line
-from benchlab.tui.commands.groups import bench, cli
 
 #: Session options a server decides itself (per participant, or always a web session).
 _NOT_SERVED = ("participant", "out", "resume", "simulate", "sim_delay")
 #: Plan options that clash with ``--participants FILE``; they come from the participants file's columns.
 _FROM_FILE = ("participants",)
-
-
-@cli.group()
-def serve() -> None:
-    """Serve sessions to participants in a web browser (one private link per participant)."""
 
 
 def served_infos(task: Task) -> list[Any]:
@@ -112,16 +105,7 @@ def serve_command(task: Task) -> click.Command:
     return click.Command(task.name, params=[*params, *extra], callback=callback, help=help_text)
 
 
-def _add_serve_commands() -> None:
-    for task in registry():
-        if task.trial_kind and task.name not in serve.commands:
-            serve.add_command(serve_command(task))
-
-
-_add_serve_commands()
-
-
-@bench.command("serve")
+@click.command("serve")
 @click.option("--sessions", default="1,5,10", show_default=True, help="Concurrent sessions per level (comma list).")
 @click.option("--keys", type=click.IntRange(3, 500), default=12, show_default=True,
               help="Keys each light client sends per level.")

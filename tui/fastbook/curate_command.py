@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 
 import click
 
-from benchlab.tui.commands.groups import FORMAT_OPTION, bench, cli
+from benchlab.tui.commands.format_option import FORMAT_OPTION
 
 if TYPE_CHECKING:
     from benchlab.annotations.fastbook.curation import CurationSession
@@ -22,12 +22,7 @@ if TYPE_CHECKING:
     from benchlab.tui.fastbook.curate_app import CurateFastbookApp
 
 
-@cli.group()
-def curate() -> None:
-    """Curate benchmark annotations in the terminal (edits are undoable, logged and saved safely)."""
-
-
-@curate.command("fastbook")
+@click.command("fastbook")
 @click.option("--benchmark", "benchmark_path", type=click.Path(dir_okay=False, path_type=Path), default=None,
               help="The fastbook-benchmark JSON to edit. Without it, the full dataset (else the bundled sample) "
                    "opens read-only: copy it and pass the copy to edit.")
@@ -63,6 +58,10 @@ def curate_fastbook(benchmark_path: Path | None, chapters_dir: Path | None, run_
         raise click.UsageError("--out names the merged file of a --review")
     app = build_app(benchmark_path, chapters_dir, run_paths, curator, k, plan=plan_path)
     app.run()
+
+
+#: ``benchlab curate fastbook`` (the CLI builder adds it to ``curate``, see :mod:`benchlab.tui.fastbook.tool`).
+CURATE_COMMAND = curate_fastbook
 
 
 def build_app(benchmark_path: Path | None, chapters_dir: Path | None, run_paths: tuple[Path, ...] | list[Path],
@@ -120,7 +119,7 @@ def _default_chapters(benchmark_path: Path) -> Path:
     return Path(locate.chapters_dir_for(benchmark_path))
 
 
-@bench.command("curate-fastbook")
+@click.command("curate-fastbook")
 @click.option("--benchmark", "benchmark_path", type=click.Path(dir_okay=False, exists=True, path_type=Path),
               default=None, help="Benchmark file to time (only read; edits go to a temporary copy).")
 @click.option("--chapters", "chapters_dir", type=click.Path(file_okay=False, path_type=Path), default=None,
@@ -144,6 +143,10 @@ def bench_curate_fastbook(benchmark_path: Path | None, chapters_dir: Path | None
     frame = pd.DataFrame({"ms": [round(f.ms, 2) for f in figures], "detail": [f.detail for f in figures]},
                          index=pd.Index([f.what for f in figures], name="step"))
     click.echo(render([Table(f"benchlab curate fastbook: time per step ({path.name})", frame)], fmt))
+
+
+#: ``benchlab bench curate-fastbook`` (added to the ``bench`` group by the CLI builder).
+BENCH_COMMAND = bench_curate_fastbook
 
 
 def _measure_ui(path: Path, folder: Path, edits: int) -> list[Figure]:
