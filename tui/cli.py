@@ -91,10 +91,11 @@ def __getattr__(name: str) -> Any:
     raise AttributeError(name)
 
 
-def main(argv: Sequence[str] | None = None) -> None:
-    """Run the CLI; exit 2 with ``benchlab: error: ...`` on bad input, 70 with a crash report on a bug."""
+def main(argv: Sequence[str] | None = None, command: click.Command | None = None) -> None:
+    """Run the CLI (or ``command``, a test's stand-in); exit 2 with ``benchlab: error: ...`` on bad input, 70 with a
+    crash report on a bug."""
     try:
-        cli = build_cli()
+        cli = command if command is not None else build_cli()
         cli.main(args=list(argv) if argv is not None else None, prog_name="benchlab", standalone_mode=False)
     except BenchlabError as exc:
         click.echo(f"benchlab: error: {exc}", err=True)
