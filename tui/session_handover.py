@@ -18,6 +18,7 @@ from benchlab.annotations.session.runner import SessionRunner
 from benchlab.annotations.session.texts import session_text
 from benchlab.annotations.task import Registry, SessionOptions, Task
 from benchlab.data.errors import BenchlabError
+from benchlab.tui.screens.session_preview import SessionPreviewScreen
 
 
 @runtime_checkable
@@ -45,8 +46,6 @@ def preview_then_start(app: App[Any], runner: SessionRunner, task: Task, plan: O
                        on_error: Callable[[BenchlabError], None]) -> None:
     """Show the preview of a prepared session; Start runs ``before_start`` (remember the form, record a study's
     assignment) and hands over, Back undoes the preparation. ``on_error`` gets what stops the start."""
-    from benchlab.tui.screens.session_preview import SessionPreviewScreen
-
     def decided(go: bool | None) -> None:
         if not go:
             runner.discard()

@@ -7,9 +7,14 @@ from typing import Any
 
 import click
 
+from benchlab.annotations.options import OptionError
+from benchlab.annotations.study_commands import StudyRunOptions
 from benchlab.data.errors import BenchlabError
 from benchlab.data.version import __version__
+from benchlab.tui.commands.declared import click_params, model_from_click, reworded
 from benchlab.tui.commands.format_option import FORMAT_OPTION
+from benchlab.tui.commands.run import run_study
+from benchlab.tui.plugin_report import warning_line, why_missing
 
 
 class PluginAwareGroup(click.Group):
@@ -21,8 +26,6 @@ class PluginAwareGroup(click.Group):
         try:
             return super().resolve_command(ctx, args)
         except click.UsageError:
-            from benchlab.tui.plugin_report import why_missing
-
             reason = why_missing(click.utils.make_str(args[0])) if args else None
             if reason is not None:
                 raise BenchlabError(reason) from None
@@ -33,8 +36,6 @@ class RootGroup(PluginAwareGroup):
     """``benchlab``: its ``--help`` ends with the one-line warning when a plug-in failed to load."""
 
     def format_help(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
-        from benchlab.tui.plugin_report import warning_line
-
         super().format_help(ctx, formatter)
         warning = warning_line()
         if warning is not None:
@@ -95,17 +96,10 @@ def serve_group() -> PluginAwareGroup:
     return _group("serve", "Serve sessions to participants in a web browser (one private link per participant).")
 
 
-def _study_params() -> list[click.Parameter]:
-    from benchlab.annotations.study_commands import StudyRunOptions
-    from benchlab.tui.commands.declared import click_params
-
-    return click_params(StudyRunOptions)
-
-
 def run_group() -> PluginAwareGroup:
     """``benchlab run BENCHMARK`` (one subcommand per task) or ``benchlab run --study DIR --participant P``."""
 
-    @click.group(cls=PluginAwareGroup, invoke_without_command=True, params=_study_params())
+    @click.group(cls=PluginAwareGroup, invoke_without_command=True, params=click_params(StudyRunOptions))
     @click.pass_context
     def run(ctx: click.Context, **params: object) -> None:
         """Run a human (or simulated) session.
@@ -113,18 +107,12 @@ def run_group() -> PluginAwareGroup:
         Either "benchlab run BENCHMARK [OPTIONS]", or "benchlab run --study DIR --participant P01": the benchmark,
         options and the participant's arm come from the study file.
         """
-        from benchlab.annotations.study_commands import StudyRunOptions
-        from benchlab.tui.commands.declared import model_from_click, reworded
-
         if params.get("study") is None:
             if ctx.invoked_subcommand is None:
                 click.echo(ctx.get_help())
             return
         if ctx.invoked_subcommand is not None:
             raise click.UsageError("--study runs the study's own benchmark: leave out the benchmark name")
-        from benchlab.annotations.options import OptionError
-        from benchlab.tui.commands.run import run_study
-
         try:
             run_study(model_from_click(StudyRunOptions, params))
         except OptionError as exc:

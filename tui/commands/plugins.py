@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import click
 
+from benchlab.data.tables import Table, render
 from benchlab.tui.commands.format_option import FORMAT_OPTION
+from benchlab.tui.plugin_report import plugin_reports
 
 
 @click.command("plugins")
@@ -16,9 +18,6 @@ def plugins_command(fmt: str) -> None:
     built-in or plug-in, loaded or broken (and the one-line reason).
     """
     import pandas as pd  # the table stack loads for this command only, not for every `benchlab` start
-
-    from benchlab.data.tables import Table, render
-    from benchlab.tui.plugin_report import plugin_reports
 
     rows: list[dict[str, str]] = []
     for report in plugin_reports():
