@@ -12,7 +12,7 @@ from benchlab.tui.plugin_report import plugin_reports
 @click.command("plugins")
 @FORMAT_OPTION
 def plugins_command(fmt: str) -> None:
-    """List loaded and broken plug-ins, with why a broken one did not load.
+    """List the plug-ins: loaded, or broken with the reason.
 
     One row per entry of the groups benchlab.tasks, benchlab.trial_screens and benchlab.tools: its package,
     built-in or plug-in, loaded or broken (and the one-line reason).
