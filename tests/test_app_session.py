@@ -13,7 +13,6 @@ from textual.widgets import Button, Static
 
 from benchlab.annotations.registry import registry
 from benchlab.annotations.session.opening import prepare_session
-from benchlab.tui import launcher_entries as _entries  # noqa: F401
 from benchlab.tui.app import BenchlabApp
 from benchlab.tui.experimenter_keys import DEFAULT_KEYS
 from benchlab.tui.screens.break_screen import BreakScreen

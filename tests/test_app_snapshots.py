@@ -11,7 +11,6 @@ from textual.pilot import Pilot
 
 from benchlab.annotations.registry import registry
 from benchlab.annotations.session.opening import prepare_session
-from benchlab.tui import launcher_entries as _entries  # noqa: F401
 from benchlab.tui.app import BenchlabApp
 from benchlab.tui.experimenter_keys import DEFAULT_KEYS
 

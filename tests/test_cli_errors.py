@@ -13,29 +13,25 @@ from benchlab.data.errors import BenchlabError
 from benchlab.tui import cli as cli_module
 
 
-def test_benchlab_error_prints_one_line_and_exits_2(monkeypatch: pytest.MonkeyPatch,
-                                                    capsys: pytest.CaptureFixture[str]) -> None:
+def test_benchlab_error_prints_one_line_and_exits_2(capsys: pytest.CaptureFixture[str]) -> None:
     @click.command()
     def boom() -> None:
         raise BenchlabError("not valid JSON", Path("results/x.jsonl"), 7)
 
-    monkeypatch.setattr(cli_module, "cli", boom)
     with pytest.raises(SystemExit) as info:
-        cli_module.main([])
+        cli_module.main([], command=boom)
     assert info.value.code == 2
     err = capsys.readouterr().err
     assert err == "benchlab: error: results/x.jsonl:7: not valid JSON\n"
 
 
-def test_unexpected_bug_saves_a_report_instead_of_a_traceback(monkeypatch: pytest.MonkeyPatch,
-                                                              capsys: pytest.CaptureFixture[str]) -> None:
+def test_unexpected_bug_saves_a_report_instead_of_a_traceback(capsys: pytest.CaptureFixture[str]) -> None:
     @click.command()
     def bug() -> None:
         raise ZeroDivisionError("oops")
 
-    monkeypatch.setattr(cli_module, "cli", bug)
     with pytest.raises(SystemExit) as info:
-        cli_module.main([])
+        cli_module.main([], command=bug)
     assert info.value.code == 70
     err = capsys.readouterr().err
     assert "Traceback" not in err and "ZeroDivisionError: oops" in err

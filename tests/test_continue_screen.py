@@ -13,7 +13,6 @@ from textual.pilot import Pilot
 from benchlab.annotations.registry import registry
 from benchlab.annotations.session.opening import prepare_session
 from benchlab.annotations.session.runner import Feedback, Stage
-from benchlab.tui import launcher_entries as _entries  # noqa: F401
 from benchlab.tui.app import BenchlabApp
 from benchlab.tui.screens.break_screen import BreakScreen
 from benchlab.tui.screens.choice_trial import ChoiceTrialScreen

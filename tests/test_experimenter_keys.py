@@ -19,7 +19,6 @@ from benchlab.annotations.registry import registry
 from benchlab.annotations.session.opening import prepare_session
 from benchlab.data.errors import BenchlabError
 from benchlab.data.settings import get_settings, reset_settings
-from benchlab.tui import launcher_entries as _entries  # noqa: F401
 from benchlab.tui.app import BenchlabApp
 from benchlab.tui.experimenter_keys import DEFAULT_KEYS, ExperimenterKeys, KeyVerdict, SequenceDetector
 from benchlab.tui.screens.choice_trial import ChoiceTrialScreen

@@ -14,7 +14,6 @@ from session_helpers import hand_over
 
 from benchlab.annotations.registry import registry
 from benchlab.annotations.task import Task
-from benchlab.tui import launcher_entries as _entries  # noqa: F401  (Results and Curate lines)
 from benchlab.tui.app import BenchlabApp
 from benchlab.tui.experimenter_keys import DEFAULT_KEYS
 from benchlab.tui.screens.choice_trial import ChoiceTrialScreen

@@ -226,15 +226,15 @@ async def test_switch_to_sort_and_errors(lab: Path) -> None:
 
 async def test_results_entry_opens_from_launcher(lab: Path) -> None:
     from benchlab.tui.app import BenchlabApp
-    from benchlab.tui.launcher_registry import ENTRIES
-    from benchlab.tui.screens.launcher import LauncherScreen
+    from benchlab.tui.screens.launcher import LauncherScreen, launcher_entries
 
-    assert "results" in ENTRIES
+    entries = launcher_entries()
+    assert "results" in entries
     app = BenchlabApp()
     async with app.run_test(size=(120, 40)) as pilot:
         await pilot.pause()
         assert isinstance(app.screen, LauncherScreen)
-        ENTRIES["results"].open(app)
+        app.push_screen(entries["results"].screen())
         await pilot.pause()
         assert isinstance(app.screen, ResultsScreen)
         await pilot.press("escape")

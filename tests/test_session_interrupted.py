@@ -21,7 +21,6 @@ from benchlab.annotations.sort.human_record import HUMAN_COLUMNS, LEGACY_HUMAN_C
 from benchlab.annotations.sort.session import SortTaskSession
 from benchlab.annotations.sort.task import load_trials as load_sort_trials
 from benchlab.data.sort.results import read_results
-from benchlab.tui import launcher_entries as _entries  # noqa: F401
 from benchlab.tui.app import BenchlabApp
 from benchlab.tui.experimenter_keys import DEFAULT_KEYS
 from benchlab.tui.screens.choice_trial import ChoiceTrialScreen

@@ -11,7 +11,6 @@ from session_helpers import write_testset
 from textual.pilot import Pilot
 from textual.widgets import Input, Static
 
-from benchlab.tui import launcher_entries as _entries  # noqa: F401
 from benchlab.tui.app import BenchlabApp
 from benchlab.tui.form_memory import memory_file
 from benchlab.tui.screens.instructions import InstructionsScreen

@@ -18,7 +18,6 @@ from textual.widgets import Static
 
 from benchlab.annotations.registry import registry
 from benchlab.annotations.session.opening import prepare_session
-from benchlab.tui import launcher_entries as _entries  # noqa: F401
 from benchlab.tui.app import BenchlabApp
 from benchlab.tui.screens.break_screen import BreakScreen
 from benchlab.tui.screens.choice_trial import ChoiceTrialScreen

@@ -84,6 +84,7 @@ class BenchlabApp(FrameHookApp[list[str]], CrashSafeApp[list[str]]):
             runner, task = self._initial_session
             self.start_session(runner, task)
         else:
+            # deferred: `benchlab run NAME` starts its session without the launcher's forms and plug-in tools
             from benchlab.tui.screens.launcher import LauncherScreen
 
             self.push_screen(LauncherScreen())

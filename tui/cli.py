@@ -1,30 +1,103 @@
-"""Entry point of the ``benchlab`` command: one clear line for user errors, never a traceback."""
+"""Entry point of the ``benchlab`` command: the CLI built from one explicit list, one clear line for user errors,
+never a traceback.
+
+:func:`build_cli` is the only place commands are added to groups (as inspect_ai's ``_cli/main.py`` does): the
+core commands, then the commands each declaration of the ``benchlab.tasks`` group contributes, the core declared
+command lists, and the commands of the ``benchlab.tools`` entries. Importing a module adds nothing anywhere, so two
+builds give two independent CLIs.
+"""
 
 from __future__ import annotations
 
 import sys
 from collections.abc import Sequence
+from typing import Any
 
 import click
 
+from benchlab.annotations.harness.faults import FAULTS
+from benchlab.annotations.registry import registry
+from benchlab.annotations.stats_commands import COMMANDS as STATS_COMMANDS
+from benchlab.annotations.stats_commands import power_commands
+from benchlab.annotations.study_commands import COMMANDS as STUDY_COMMANDS
+from benchlab.annotations.trial_export import COMMANDS as EXPORT_COMMANDS
 from benchlab.data.errors import BenchlabError
 from benchlab.tui import crash
-from benchlab.tui.commands import benchmark_commands as _declared  # noqa: F401
 from benchlab.tui.commands import groups
-from benchlab.tui.commands import run as _session  # noqa: F401
-from benchlab.tui.commands import serve as _serve  # noqa: F401
-from benchlab.tui.fastbook.curate_command import BENCH_COMMAND, CURATE_COMMAND
-
-# Importing a command module registers its commands on the groups (one line per module, kept sorted).
-
-cli = groups.cli
-groups.curate.add_command(CURATE_COMMAND)
-groups.bench.add_command(BENCH_COMMAND)
+from benchlab.tui.commands.benchmark_commands import add_declared
+from benchlab.tui.commands.plugins import plugins_command
+from benchlab.tui.commands.run import run_command, timing_check
+from benchlab.tui.commands.serve import bench_serve, serve_command
+from benchlab.tui.tools import CREATED_GROUPS, tool_report
 
 
-def main(argv: Sequence[str] | None = None) -> None:
-    """Run the CLI; exit 2 with ``benchlab: error: ...`` on bad input, 70 with a crash report on a bug."""
+def _tool_parent(cli: click.Group, name: str) -> click.Group:
+    """The group a tool's command goes in; a group only tools use (``curate``) is made on first use."""
+    existing = cli.commands.get(name)
+    if isinstance(existing, click.Group):
+        return existing
+    group = groups.PluginAwareGroup(name, help=CREATED_GROUPS[name])
+    cli.add_command(group)
+    return group
+
+
+def _add_tools(cli: click.Group) -> None:
+    """Each loaded tool's commands; a command word already taken refuses the tool (reported, never replaced)."""
+    report = tool_report()
+    for entry, tool in list(report.loaded):
+        try:
+            made = [(parent, factory()) for parent, factory in tool.commands]
+        except Exception as exc:  # a plug-in's factory failing must not take the whole CLI down
+            report.refuse(entry, f"{type(exc).__name__}: {str(exc).strip().splitlines()[0] if str(exc).strip() else ''}"
+                          .rstrip(": "))
+            continue
+        taken = [f"{parent} {cmd.name}" for parent, cmd in made
+                 if isinstance(cli.commands.get(parent), click.Group)
+                 and cmd.name in cli.commands[parent].commands]  # type: ignore[attr-defined]
+        if taken:
+            report.refuse(entry, f"tool {tool.name!r}: command 'benchlab {taken[0]}' is already taken")
+            continue
+        for parent, cmd in made:
+            _tool_parent(cli, parent).add_command(cmd)
+
+
+def build_cli() -> groups.RootGroup:
+    """A new ``benchlab`` CLI with every command (each call builds fresh groups)."""
+    cli = groups.root_group()
+    run, serve, bench = groups.run_group(), groups.serve_group(), groups.bench_group()
+    for group in (run, groups.score_group(), groups.fetch_group(), groups.compare_group(), bench, serve):
+        cli.add_command(group)
+    cli.add_command(groups.DEMO)
+    cli.add_command(timing_check)
+    cli.add_command(plugins_command)
+    bench.add_command(bench_serve)
+    for task in registry():  # tasks that run people: built-ins, then plug-ins
+        run.add_command(run_command(task))
+        if task.trial_kind:
+            serve.add_command(serve_command(task))
+    for benchmark in registry().benchmarks.values():  # every declaration, also those that only score or curate
+        add_declared(cli, benchmark.commands, benchmark.name)
+    power = power_commands(registry().benchmarks.values())  # ``benchlab power NAME`` for each task that plans power
+    for commands in (STATS_COMMANDS, power, STUDY_COMMANDS, EXPORT_COMMANDS, (FAULTS,)):
+        add_declared(cli, commands)
+    _add_tools(cli)
+    return cli
+
+
+def __getattr__(name: str) -> Any:
+    """``benchlab.tui.cli.cli``: a CLI built on first use (kept for callers that import it)."""
+    if name == "cli":
+        built = build_cli()
+        globals()["cli"] = built
+        return built
+    raise AttributeError(name)
+
+
+def main(argv: Sequence[str] | None = None, command: click.Command | None = None) -> None:
+    """Run the CLI (or ``command``, a test's stand-in); exit 2 with ``benchlab: error: ...`` on bad input, 70 with a
+    crash report on a bug."""
     try:
+        cli = command if command is not None else build_cli()
         cli.main(args=list(argv) if argv is not None else None, prog_name="benchlab", standalone_mode=False)
     except BenchlabError as exc:
         click.echo(f"benchlab: error: {exc}", err=True)

@@ -17,19 +17,21 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from functools import cache
-from typing import Any
-
-from textual.screen import Screen
+from typing import TYPE_CHECKING, Any, TypeAlias
 
 from benchlab.annotations.plugins import Entry, GroupReport, clash, load_group, name_problem, remember
-from benchlab.annotations.session.plan import PlannedStep
-from benchlab.annotations.session.runner import SessionRunner
 from benchlab.data.errors import BenchlabError
-from benchlab.tui.trial_context import TrialContext
+
+if TYPE_CHECKING:  # ``benchlab --help`` and ``benchlab plugins`` read this group's report without loading Textual
+    from textual.screen import Screen
+
+    from benchlab.annotations.session.plan import PlannedStep
+    from benchlab.annotations.session.runner import SessionRunner
+    from benchlab.tui.trial_context import TrialContext
 
 ENTRY_POINT_GROUP = "benchlab.trial_screens"
 
-TrialScreenFactory = Callable[[SessionRunner, PlannedStep, TrialContext], Screen[None]]
+TrialScreenFactory: TypeAlias = "Callable[[SessionRunner, PlannedStep, TrialContext], Screen[None]]"
 
 
 def _problem(entry: Entry, obj: Any) -> str | None:

@@ -1,27 +1,37 @@
-"""fastbook-benchmark's declaration in the ``benchlab.tasks`` group: a benchmark people curate, not a task that
-runs sessions, so it declares its commands and what it offers (its curation edits as trial export) and no session.
+"""fastbook-benchmark as a ``benchlab.tasks`` entry: a benchmark that scores and curates but runs no sessions.
 
-(Minimal form made on the export branch; the wiring branch creates the full one.)
+It satisfies :class:`~benchlab.annotations.task.Benchmark` (not ``Task``), so the registry keeps it in
+``Registry.benchmarks`` for its commands (``score fastbook``, ``compare fastbook``, ``benchlab fastbook ...``,
+``bench fastbook``) and never offers it a session, a launcher line or a Results entry. It also offers
+:class:`~benchlab.annotations.task.ExportsTrials`: one row per logged curation edit.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 from benchlab.annotations.fastbook.commands import COMMANDS
 from benchlab.annotations.fastbook.trial_export import TRIALS
-from benchlab.annotations.task import Benchmark, Command, TrialRows
+from benchlab.annotations.task import Command, TrialRows
 
 
-class FastbookDeclaration:
-    """The fastbook :class:`~benchlab.annotations.task.Benchmark` (with :class:`~benchlab.annotations.task.
-    ExportsTrials`: one row per logged curation edit)."""
+@dataclass(frozen=True)
+class FastbookBenchmark:
+    """The declaration: a name, a title, a description, the commands and the trial export of curation edits."""
 
-    name: str = "fastbook"
-    title: str = "fastbook-benchmark"
-    description: str = "Curating the answer contexts of fastbook-benchmark's questions (audit, edit, score runs)."
-    commands: Sequence[Command] = COMMANDS
-    trial_export: TrialRows = TRIALS
+    name: str
+    title: str
+    description: str
+    commands: Sequence[Command]
+    trial_export: TrialRows
 
 
-BENCHMARK: Benchmark = FastbookDeclaration()
+BENCHMARK = FastbookBenchmark(
+    name="fastbook",
+    title="fastbook-benchmark",
+    description="Retrieval contexts of the fastbook-benchmark: score retrieval runs (MRR@k, Recall@k), compare "
+                "curators, audit and curate the contexts.",
+    commands=COMMANDS,
+    trial_export=TRIALS,
+)

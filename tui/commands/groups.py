@@ -1,91 +1,126 @@
-"""The click command groups; declared commands (``benchlab.tui.commands.benchmark_commands``) and the session
-commands attach themselves to these."""
+"""The CLI's groups, made fresh for every CLI that :func:`benchlab.tui.cli.build_cli` builds (nothing here adds a
+command to anything on import), and the group class that knows about broken plug-ins."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import click
 
+from benchlab.annotations.options import OptionError
+from benchlab.annotations.study_commands import StudyRunOptions
+from benchlab.data.errors import BenchlabError
 from benchlab.data.version import __version__
-
-FORMAT_OPTION = click.option(
-    "--format", "fmt", type=click.Choice(["table", "csv", "json", "markdown", "latex"]), default="table",
-    show_default=True, help="Output format of the tables.",
-)
-
-
-@click.group(invoke_without_command=True, context_settings={"help_option_names": ["-h", "--help"]})
-@click.version_option(__version__, prog_name="benchlab")
-@click.pass_context
-def cli(ctx: click.Context) -> None:
-    """benchlab: LLM benchmarks in front of people, scored with the benchmarks' own rules.
-
-    With no command, opens the launcher.
-    """
-    if ctx.invoked_subcommand is None:
-        ctx.invoke(demo_entry)
+from benchlab.tui.commands.declared import click_params, model_from_click, reworded
+from benchlab.tui.commands.format_option import FORMAT_OPTION
+from benchlab.tui.commands.run import run_study
+from benchlab.tui.plugin_report import warning_line, why_missing
 
 
-@cli.command("demo")
+class PluginAwareGroup(click.Group):
+    """A group whose unknown command word is looked up among the broken plug-ins: ``benchlab run oddword`` says
+    why ``oddword`` did not load instead of ``No such command``."""
+
+    def resolve_command(self, ctx: click.Context, args: list[str]) -> tuple[str | None, click.Command | None,
+                                                                           list[str]]:
+        try:
+            return super().resolve_command(ctx, args)
+        except click.UsageError:
+            reason = why_missing(click.utils.make_str(args[0])) if args else None
+            if reason is not None:
+                raise BenchlabError(reason) from None
+            raise
+
+
+class RootGroup(PluginAwareGroup):
+    """``benchlab``: its ``--help`` ends with the one-line warning when a plug-in failed to load."""
+
+    def format_help(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        super().format_help(ctx, formatter)
+        warning = warning_line()
+        if warning is not None:
+            formatter.write_paragraph()
+            formatter.write(f"{warning}\n")
+
+
+def _group(name: str, help_text: str, **kwargs: Any) -> PluginAwareGroup:
+    return PluginAwareGroup(name, help=help_text, **kwargs)
+
+
+def root_group() -> RootGroup:
+    """``benchlab`` with no command: the launcher."""
+
+    @click.group(cls=RootGroup, invoke_without_command=True, context_settings={"help_option_names": ["-h", "--help"]})
+    @click.version_option(__version__, prog_name="benchlab")
+    @click.pass_context
+    def cli(ctx: click.Context) -> None:
+        """benchlab: LLM benchmarks in front of people, scored with the benchmarks' own rules.
+
+        With no command, opens the launcher.
+        """
+        if ctx.invoked_subcommand is None:
+            ctx.invoke(DEMO)
+
+    assert isinstance(cli, RootGroup)
+    return cli
+
+
+@click.command("demo")
 def demo_entry() -> None:
     """Open benchlab on the bundled sample (no network, no other data needed)."""
-    from benchlab.tui.commands.demo import run_demo
+    from benchlab.tui.commands.demo import run_demo  # the app (Textual) loads only when it is opened
 
     run_demo()
 
 
-@cli.group()
-def score() -> None:
-    """Score human and model results with the benchmark's own scoring rules."""
+DEMO = demo_entry
 
 
-@cli.group()
-def fetch() -> None:
-    """Download full benchmark data (checksummed, resumable)."""
+def score_group() -> PluginAwareGroup:
+    return _group("score", "Score human and model results with the benchmark's own scoring rules.")
 
 
-@cli.group()
-def compare() -> None:
-    """Compare humans with models (tables with CIs and tests) and curators with each other."""
+def fetch_group() -> PluginAwareGroup:
+    return _group("fetch", "Download full benchmark data (checksummed, resumable).")
 
 
-@cli.group()
-def curate() -> None:
-    """Curate benchmark annotations in the terminal (edits are undoable, logged and saved safely)."""
+def compare_group() -> PluginAwareGroup:
+    return _group("compare", "Compare humans with models (tables with CIs and tests) and curators with each other.")
 
 
-def _study_params() -> list[click.Parameter]:
-    from benchlab.annotations.study_commands import StudyRunOptions
-    from benchlab.tui.commands.declared import click_params
-
-    return click_params(StudyRunOptions)
+def bench_group() -> PluginAwareGroup:
+    return _group("bench", "Speed and memory benchmarks that print figures (for closing notes and methods sections).")
 
 
-@cli.group(invoke_without_command=True, params=_study_params())
-@click.pass_context
-def run(ctx: click.Context, **params: object) -> None:
-    """Run a human (or simulated) session.
-
-    Either "benchlab run BENCHMARK [OPTIONS]", or "benchlab run --study DIR --participant P01": the benchmark,
-    options and the participant's arm come from the study file.
-    """
-    from benchlab.annotations.study_commands import StudyRunOptions
-    from benchlab.tui.commands.declared import model_from_click, reworded
-
-    if params.get("study") is None:
-        if ctx.invoked_subcommand is None:
-            click.echo(ctx.get_help())
-        return
-    if ctx.invoked_subcommand is not None:
-        raise click.UsageError("--study runs the study's own benchmark: leave out the benchmark name")
-    from benchlab.annotations.options import OptionError
-    from benchlab.tui.commands.run import run_study
-
-    try:
-        run_study(model_from_click(StudyRunOptions, params))
-    except OptionError as exc:
-        raise reworded(exc, StudyRunOptions) from None
+def serve_group() -> PluginAwareGroup:
+    return _group("serve", "Serve sessions to participants in a web browser (one private link per participant).")
 
 
-@cli.group()
-def bench() -> None:
-    """Speed and memory benchmarks that print figures (for closing notes and methods sections)."""
+def run_group() -> PluginAwareGroup:
+    """``benchlab run BENCHMARK`` (one subcommand per task) or ``benchlab run --study DIR --participant P``."""
+
+    @click.group(cls=PluginAwareGroup, invoke_without_command=True, params=click_params(StudyRunOptions))
+    @click.pass_context
+    def run(ctx: click.Context, **params: object) -> None:
+        """Run a human (or simulated) session.
+
+        Either "benchlab run BENCHMARK [OPTIONS]", or "benchlab run --study DIR --participant P01": the benchmark,
+        options and the participant's arm come from the study file.
+        """
+        if params.get("study") is None:
+            if ctx.invoked_subcommand is None:
+                click.echo(ctx.get_help())
+            return
+        if ctx.invoked_subcommand is not None:
+            raise click.UsageError("--study runs the study's own benchmark: leave out the benchmark name")
+        try:
+            run_study(model_from_click(StudyRunOptions, params))
+        except OptionError as exc:
+            raise reworded(exc, StudyRunOptions) from None
+
+    assert isinstance(run, PluginAwareGroup)
+    return run
+
+
+__all__ = ["DEMO", "FORMAT_OPTION", "PluginAwareGroup", "RootGroup", "bench_group", "compare_group", "fetch_group",
+           "root_group", "run_group", "score_group", "serve_group"]

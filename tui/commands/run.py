@@ -1,5 +1,5 @@
-"""``benchlab run NAME`` for every registered task (a participant session, or a simulated one), and
-``benchlab timing-check``.
+"""``benchlab run NAME`` for a task (a participant session, or a simulated one), and ``benchlab timing-check``
+(the CLI builder adds them to their groups).
 
 Each ``run`` command is generated from the task's declarations: its session options, its plan options, its
 simulated participants. A resumed session warns about typed plan options that differ from the saved plan.
@@ -20,7 +20,6 @@ from benchlab.annotations.session.runner import SessionRunner
 from benchlab.annotations.study_commands import StudyRunOptions
 from benchlab.annotations.task import SessionOptions, Task
 from benchlab.tui.commands.declared import click_params, flags_of, model_from_click, reworded, typed_on_command_line
-from benchlab.tui.commands.groups import cli, run
 from benchlab.tui.experimenter_keys import DEFAULT_KEYS
 
 
@@ -152,16 +151,7 @@ def run_command(task: Task) -> click.Command:
     return click.Command(task.name, params=params, callback=callback, help=help_text)
 
 
-def _add_run_commands() -> None:
-    for task in registry():
-        if task.name not in run.commands:
-            run.add_command(run_command(task))
-
-
-_add_run_commands()
-
-
-@cli.command("timing-check")
+@click.command("timing-check")
 @click.option("--trials", type=int, default=60, show_default=True, help="Scripted key presses to send.")
 @click.option("--min-delay", type=float, default=0.3, show_default=True, help="Shortest scripted RT (seconds).")
 @click.option("--max-delay", type=float, default=0.8, show_default=True, help="Longest scripted RT (seconds).")

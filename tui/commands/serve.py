@@ -2,7 +2,7 @@
 
 The command is generated from the same declarations as ``benchlab run NAME`` (its session and plan options), so
 every plan option typed here reaches each participant's app unchanged; the participants file may set some of them
-per participant (a ``condition`` column, a WorldSense ``list`` column).
+per participant (a ``condition`` column, a ``list`` column).
 """
 
 from __future__ import annotations
@@ -13,23 +13,15 @@ from typing import Any
 
 import click
 
-from benchlab.annotations.registry import registry
 from benchlab.annotations.task import Task
 from benchlab.data.errors import BenchlabError
 from benchlab.tui.commands.declared import click_params, model_from_click, typed_on_command_line
-from benchlab.tui.commands.groups import bench, cli
 from benchlab.tui.web.serve_options import FROM_FILE, NOT_SERVED, plan_args, served_infos
-
-
-@cli.group()
-def serve() -> None:
-    """Serve sessions to participants in a web browser (one private link per participant)."""
 
 
 def serve_command(task: Task) -> click.Command:
     def callback(**params: Any) -> None:
-        # Deferred: the server side (aiohttp) loads only when a server starts, not with every CLI command.
-        from benchlab.tui.web.serve_main import ServeConfig, add_and_report, run_server
+        from benchlab.tui.web.serve_main import ServeConfig, add_and_report, run_server  # aiohttp: only when serving
 
         ctx = click.get_current_context()
         names = [i.name for i in served_infos(task)]
@@ -72,16 +64,7 @@ def serve_command(task: Task) -> click.Command:
     return click.Command(task.name, params=[*params, *extra], callback=callback, help=help_text)
 
 
-def _add_serve_commands() -> None:
-    for task in registry():
-        if task.trial_kind and task.name not in serve.commands:
-            serve.add_command(serve_command(task))
-
-
-_add_serve_commands()
-
-
-@bench.command("serve")
+@click.command("serve")
 @click.option("--sessions", default="1,5,10", show_default=True, help="Concurrent sessions per level (comma list).")
 @click.option("--keys", type=click.IntRange(3, 500), default=12, show_default=True,
               help="Keys each light client sends per level.")

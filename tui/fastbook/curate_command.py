@@ -15,7 +15,7 @@ import click
 from benchlab.annotations.fastbook.curate_options import CurateOptions
 from benchlab.annotations.options import OptionInfo, option_infos
 from benchlab.tui.commands.declared import model_from_click, to_click
-from benchlab.tui.commands.groups import FORMAT_OPTION
+from benchlab.tui.commands.format_option import FORMAT_OPTION
 
 if TYPE_CHECKING:
     from benchlab.annotations.fastbook.editor_bench import Figure
@@ -106,6 +106,9 @@ def bench_curate_fastbook(benchmark_path: Path | None, chapters_dir: Path | None
     frame = pd.DataFrame({"ms": [round(f.ms, 2) for f in figures], "detail": [f.detail for f in figures]},
                          index=pd.Index([f.what for f in figures], name="step"))
     click.echo(render([Table(f"benchlab curate fastbook: time per step ({path.name})", frame)], fmt))
+
+
+#: ``benchlab bench curate-fastbook`` (added to the ``bench`` group by the CLI builder).
 
 
 def _measure_ui(path: Path, folder: Path, edits: int) -> list[Figure]:

@@ -45,7 +45,7 @@ from benchlab.data.tables import Table, counted
 
 def comparable_tasks() -> dict[str, Task]:
     """The benchmarks the picker offers: every registered task with a comparison, in launcher order."""
-    from benchlab.tui.session_start import tasks
+    from benchlab.tui.session_handover import tasks
 
     return {task.name: task for task in tasks() if task.comparison is not None}
 

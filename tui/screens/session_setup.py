@@ -18,7 +18,7 @@ from benchlab.annotations.options import OptionError, Options, parse_options
 from benchlab.annotations.session.runner import SessionRunner
 from benchlab.annotations.task import DataChoices, SessionOptions, Task
 from benchlab.data.errors import BenchlabError
-from benchlab.tui import session_start
+from benchlab.tui import session_handover
 from benchlab.tui.screens.remembered_form import RememberedFormScreen
 from benchlab.tui.widgets.existing_session import ExistingSessionOffer, already_started, next_session_number
 from benchlab.tui.widgets.option_form import FormSection, OptionForm
@@ -121,7 +121,7 @@ class SessionSetupScreen(RememberedFormScreen):
     def _prepare(self, session: SessionOptions, plan: Options) -> None:
         """Loading a full test set takes seconds; keep the form responsive meanwhile."""
         try:
-            runner = session_start.prepare(self.session_task, session, plan)
+            runner = session_handover.prepare(self.session_task, session, plan)
         except BenchlabError as exc:
             self.app.call_from_thread(self._failed, exc)
             return
@@ -194,7 +194,7 @@ class SessionSetupScreen(RememberedFormScreen):
         self.query_one("#error", Static).update("")
         self.query_one("#start", Button).disabled = False
 
-        session_start.preview_then_start(self.app, runner, self.session_task, plan, before_start=self.remember,
+        session_handover.preview_then_start(self.app, runner, self.session_task, plan, before_start=self.remember,
                                          on_error=self._show_error)
 
 

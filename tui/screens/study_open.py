@@ -17,7 +17,7 @@ from benchlab.annotations.options import OptionError, parse_options
 from benchlab.annotations.study import Study, StudyAssignment, load_study
 from benchlab.annotations.study_commands import StudyRunOptions
 from benchlab.data.errors import BenchlabError
-from benchlab.tui import session_start
+from benchlab.tui import session_handover
 from benchlab.tui.screens.remembered_form import RememberedFormScreen
 from benchlab.tui.widgets.existing_session import ExistingSessionOffer, already_started, next_session_number
 from benchlab.tui.widgets.option_form import FormSection, OptionForm
@@ -61,7 +61,7 @@ class StudyOpenScreen(RememberedFormScreen):
         text = ""
         if folder and (Path(folder).expanduser() / "study.toml").is_file():
             try:
-                study = load_study(folder, session_start.tasks())
+                study = load_study(folder, session_handover.tasks())
             except BenchlabError as exc:
                 text = f"Study file problem: {exc}"
             else:
@@ -83,7 +83,7 @@ class StudyOpenScreen(RememberedFormScreen):
                 raise OptionError("study", "is needed: the folder that holds study.toml", label="Study folder")
             if not opts.participant:
                 raise OptionError("participant", "is needed: who is this session for?", label="Participant id")
-            study = load_study(opts.study, session_start.tasks())
+            study = load_study(opts.study, session_handover.tasks())
             assignment = study.assign(opts.participant, opts.session, resume=opts.resume)
         except BenchlabError as exc:
             self._show_error(exc, study_error=not isinstance(exc, OptionError))
@@ -96,7 +96,7 @@ class StudyOpenScreen(RememberedFormScreen):
     @work(thread=True, exclusive=True)
     def _prepare(self, study: Study, assignment: StudyAssignment) -> None:
         try:
-            runner = session_start.prepare(study.task, assignment.session_options, assignment.plan_options)
+            runner = session_handover.prepare(study.task, assignment.session_options, assignment.plan_options)
         except BenchlabError as exc:
             self.app.call_from_thread(self._failed, exc, study)
             return
@@ -133,7 +133,7 @@ class StudyOpenScreen(RememberedFormScreen):
             study.record(assignment, runner.files.plan)
             self.remember({"study": self.form.raw("study")})
 
-        session_start.preview_then_start(self.app, runner, study.task, assignment.plan_options, extra=extra,
+        session_handover.preview_then_start(self.app, runner, study.task, assignment.plan_options, extra=extra,
                                          before_start=record, on_error=self._show_error)
 
     def _show_error(self, exc: BenchlabError, *, study_error: bool = False) -> None:

@@ -1,13 +1,14 @@
-"""The one seam between the app's screens and the tasks: which tasks there are, preparing and starting a session.
+"""Handing a prepared session from a screen to the app: which tasks there are, preparing, previewing and starting.
 
-The launcher, the session form and the Results screen only talk to tasks through these functions, so how a task
-prepares its session (and which tasks exist) is decided in one place.
+The launcher, the session form, the study form and the Results screen only talk to tasks through these
+functions, so how a task prepares its session (and which tasks exist) is decided in one place. The app is reached
+through :class:`SessionHost` (what it must be able to do), never imported: the screens sit below the app.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import Any, Protocol, runtime_checkable
 
 from textual.app import App
 
@@ -17,6 +18,14 @@ from benchlab.annotations.session.runner import SessionRunner
 from benchlab.annotations.session.texts import session_text
 from benchlab.annotations.task import Registry, SessionOptions, Task
 from benchlab.data.errors import BenchlabError
+from benchlab.tui.screens.session_preview import SessionPreviewScreen
+
+
+@runtime_checkable
+class SessionHost(Protocol):
+    """An app that runs sessions (``BenchlabApp``): a screen hands it a prepared session and its task."""
+
+    def start_session(self, runner: SessionRunner, task: Task) -> None: ...
 
 
 def tasks() -> Registry:
@@ -37,8 +46,6 @@ def preview_then_start(app: App[Any], runner: SessionRunner, task: Task, plan: O
                        on_error: Callable[[BenchlabError], None]) -> None:
     """Show the preview of a prepared session; Start runs ``before_start`` (remember the form, record a study's
     assignment) and hands over, Back undoes the preparation. ``on_error`` gets what stops the start."""
-    from benchlab.tui.screens.session_preview import SessionPreviewScreen
-
     def decided(go: bool | None) -> None:
         if not go:
             runner.discard()
@@ -56,9 +63,7 @@ def preview_then_start(app: App[Any], runner: SessionRunner, task: Task, plan: O
 
 def start(app: App[Any], runner: SessionRunner, task: Task) -> bool:
     """Hand a prepared session to the app (``False``, and the runner closed, in an app that runs no sessions)."""
-    from benchlab.tui.app import BenchlabApp
-
-    if not isinstance(app, BenchlabApp):
+    if not isinstance(app, SessionHost):
         runner.close()
         return False
     app.start_session(runner, task)
