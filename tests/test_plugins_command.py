@@ -86,7 +86,7 @@ def broken_in_process(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterat
     def reload() -> None:
         registry.cache_clear()
         tool_report.cache_clear()
-        trial_screens._trial_screen_report.cache_clear()
+        trial_screens._loaded.cache_clear()
 
     monkeypatch.syspath_prepend(str(install_broken(tmp_path)))
     reload()
