@@ -67,7 +67,7 @@ class SessionOptions(Options):
 
 @dataclass(frozen=True)
 class ToolGroup:
-    """A benchmark's own group for ``tool`` commands (``benchlab booksort make``, ``benchlab fastbook audit``)."""
+    """A benchmark's own group for ``tool`` commands (``benchlab GROUP make``, ``benchlab GROUP audit``)."""
 
     name: str
     help: str
@@ -135,8 +135,8 @@ class ChoiceSession(Protocol):
 
 @runtime_checkable
 class DataChoices(Protocol):
-    """A task whose form can offer the values a data set holds (e.g. SORT's excerpt and segment lengths) as a
-    choice instead of free entry. Optional: the form checks ``isinstance(task, DataChoices)``."""
+    """A task whose form can offer the values a data set holds (e.g. the excerpt lengths it was generated with) as
+    a choice instead of free entry. Optional: the form checks ``isinstance(task, DataChoices)``."""
 
     def data_choices(self, dataset: str) -> dict[str, tuple[str, ...]]:
         """Plan-option field -> the values present in ``dataset``, read cheaply (file names, not the data); an
@@ -147,7 +147,7 @@ class DataChoices(Protocol):
 @runtime_checkable
 class Ranked(Protocol):
     """A task that says where its launcher line goes (lower first; tasks without a rank follow, by name).
-    Entry points carry no order of their own, so the built-ins use this to keep WorldSense the first line."""
+    Entry points carry no order of their own, so the built-ins use this to keep their documented order."""
 
     launcher_rank: int
 

@@ -9,7 +9,7 @@ and declares ``TASK`` in the ``benchlab.tasks`` entry-point group. It then gets 
 ``benchlab run NAME`` (with ``--simulate random|oracle``), ``benchlab score NAME``, ``benchlab compare NAME``, a
 launcher line with its plan options and the Results screen, all generated from this declaration. The session runs
 on the shared engine (:class:`~benchlab.annotations.session.runner.SessionRunner`): every response is fsynced
-before the next trial, a killed session resumes, and the records carry the same timing fields as WorldSense's.
+before the next trial, a killed session resumes, and the records carry the same timing fields as the built-in tasks'.
 
 Plan: ``items_per_stratum`` items sampled in every stratum, ``practice`` items from outside that sample (one from
 each stratum in turn), the scored items shuffled and cut into blocks of ``block_size``; so an items file fits the
