@@ -74,8 +74,9 @@ def _package_of(ep: EntryPoint) -> str:
     return dist.name if dist is not None and dist.name else "unknown package"
 
 
-def _one_line(exc: BaseException) -> str:
-    """``SyntaxError: invalid syntax (task.py, line 3)``: the type and the first line of the message."""
+def one_line(exc: BaseException) -> str:
+    """``SyntaxError: invalid syntax (task.py, line 3)``: the type and the first line of the message (a plug-in's
+    reason, wherever it failed: loading its entry point, or a factory the front end calls later)."""
     text = str(exc).strip().splitlines()
     return f"{type(exc).__name__}: {text[0]}" if text else type(exc).__name__
 
@@ -119,7 +120,7 @@ def load_group(group: str, check: Callable[[Entry, Any], str | None] | None = No
         except BaseException as exc:
             if isinstance(exc, KeyboardInterrupt):
                 raise
-            report.broken.append(Broken(entry, _one_line(exc)))
+            report.broken.append(Broken(entry, one_line(exc)))
             continue
         reason = check(entry, obj) if check is not None else None
         if reason is not None:
@@ -159,5 +160,5 @@ def reports() -> list[GroupReport]:
     return list(_reports().values())
 
 
-__all__ = ["BUILTIN_PACKAGE", "Broken", "Entry", "GroupReport", "clash", "load_group", "name_problem", "remember",
-           "reports"]
+__all__ = ["BUILTIN_PACKAGE", "Broken", "Entry", "GroupReport", "clash", "load_group", "name_problem", "one_line",
+           "remember", "reports"]

@@ -9,6 +9,21 @@ the CLI names a benchmark.
 
 The registry (:mod:`benchlab.annotations.registry`) loads the built-in tasks and third-party ones from the
 ``benchlab.tasks`` entry-point group.
+
+The file has two parts. **The core declaration**: :class:`SessionOptions`, :class:`Command` (and
+:class:`ToolGroup`), :class:`ComparisonSource`, :class:`Benchmark` (every entry), :class:`RunsSessions` (which
+makes it a :class:`Task`) and the :class:`Registry`. **Optional capabilities**: ``runtime_checkable`` protocols a
+feature checks with ``isinstance`` (so no feature asks for a benchmark by name), each with the feature reading it:
+
+- :class:`OpensSessions` (``session_parts``): :func:`~benchlab.annotations.session.opening.open_session`;
+- :class:`ChoiceSession` (with :class:`ChoicePrompt`, :class:`Choice`): the ``choice`` trial screen;
+- :class:`DataChoices`: the session form (data-set values as choices);
+- :class:`Ranked`: the registry's launcher order;
+- :class:`ExportsTrials` (with :class:`TrialRows`): ``benchlab export trials NAME``;
+- :class:`ShowsSessions` (with :class:`SessionLayout`, :class:`LoggedAnswer`): the Sessions screen and
+  ``benchlab serve``'s table;
+- :class:`PlansPower` (with :class:`PowerPlanning`): ``benchlab power NAME``;
+- :class:`ReadsAnswers`: ``benchlab bench faults``.
 """
 
 from __future__ import annotations
@@ -27,6 +42,10 @@ from benchlab.data.errors import BenchlabError
 if TYPE_CHECKING:
     from benchlab.data.analysis.compare import Comparison
     from benchlab.data.analysis.stats import AttentionCriterion
+
+
+# -- The core declaration ------------------------------------------------------------------------------------------
+
 
 #: Where a command goes: ``benchlab score NAME``, ``benchlab compare NAME``, ``benchlab bench NAME`` ...
 CommandGroup = Literal["score", "compare", "bench", "fetch", "tool"]
@@ -67,7 +86,7 @@ class SessionOptions(Options):
 
 @dataclass(frozen=True)
 class ToolGroup:
-    """A benchmark's own group for ``tool`` commands (``benchlab booksort make``, ``benchlab fastbook audit``)."""
+    """A benchmark's own group for ``tool`` commands (``benchlab GROUP make``, ``benchlab GROUP audit``)."""
 
     name: str
     help: str
@@ -106,58 +125,12 @@ class ComparisonSource:
     watched: Watcher
 
 
-@runtime_checkable
-class ChoicePrompt(Protocol):
-    """What a choice trial shows: the stimulus text and the answer options, in order (keys 1..n)."""
-
-    @property
-    def text(self) -> str: ...
-
-    @property
-    def options(self) -> tuple[str, ...]: ...
-
-
-@dataclass(frozen=True)
-class Choice:
-    """A :class:`ChoicePrompt` as plain data (what a choice task's ``prompt`` usually returns)."""
-
-    text: str
-    options: tuple[str, ...]
-
-
-@runtime_checkable
-class ChoiceSession(Protocol):
-    """The session part (``runner.task_session``) of a task whose ``trial_kind`` is ``"choice"``: what trial ``item_id``
-    shows. The app's choice screen needs nothing else, so a plug-in choice task needs no app code."""
-
-    def prompt(self, item_id: str) -> ChoicePrompt: ...
-
-
-@runtime_checkable
-class DataChoices(Protocol):
-    """A task whose form can offer the values a data set holds (e.g. SORT's excerpt and segment lengths) as a
-    choice instead of free entry. Optional: the form checks ``isinstance(task, DataChoices)``."""
-
-    def data_choices(self, dataset: str) -> dict[str, tuple[str, ...]]:
-        """Plan-option field -> the values present in ``dataset``, read cheaply (file names, not the data); an
-        empty dict when the data set cannot be read that way (the form then keeps free entry)."""
-        ...
-
-
-@runtime_checkable
-class Ranked(Protocol):
-    """A task that says where its launcher line goes (lower first; tasks without a rank follow, by name).
-    Entry points carry no order of their own, so the built-ins use this to keep WorldSense the first line."""
-
-    launcher_rank: int
-
-
 class Benchmark(Protocol):
     """What every entry of the ``benchlab.tasks`` group declares: a name, a title, a description and its commands.
 
     Everything else a benchmark can do is an optional protocol that the feature checks with ``isinstance``
-    (:class:`RunsSessions` makes it a :class:`Task`; :class:`DataChoices`; the export, Sessions, power and harness
-    protocols below), so a feature never asks for a benchmark by name.
+    (:class:`RunsSessions` makes it a :class:`Task`; the others are under "Optional capabilities" below), so a
+    feature never asks for a benchmark by name.
     """
 
     #: One name everywhere: ``benchlab run NAME``, folder names, the plan's ``task`` field.
@@ -252,7 +225,85 @@ class Registry:
         return iter(self.tasks.values())
 
 
-# -- Trial export (``benchlab export trials NAME``) ---------------------------------------------------------------
+def dataset_of(session: SessionOptions, task: Task) -> str:
+    """The data set a session uses: the one given, else the task's default."""
+    return str(session.dataset) if session.dataset is not None else str(task.default_dataset())
+
+
+# -- Optional capabilities -----------------------------------------------------------------------------------------
+# Each protocol is read by one feature (named in its docstring) with ``isinstance``; a task without it gets the
+# feature's generic behaviour (or not the feature).
+
+
+# -- Opening sessions (``open_session``) ---------------------------------------------------------------------------
+
+
+@runtime_checkable
+class OpensSessions(Protocol):
+    """A :class:`Task` that contributes only its own part to opening a session (its data, where the files go, how
+    a plan is built, its :class:`~benchlab.annotations.session.runner.TaskSession`); the steps every task shares
+    (ids, new or resume from the files, the lock, saving the plan) are
+    :func:`~benchlab.annotations.session.opening.open_session`'s. Optional: a task without it opens its runner in
+    its own :meth:`Task.prepare`."""
+
+    def session_parts(self, session: SessionOptions, plan: Any) -> SessionParts:
+        """Load the session's data and describe the session (slow: data sets are read here)."""
+        ...
+
+
+# -- Choice trials (the ``choice`` trial screen) -------------------------------------------------------------------
+
+
+@runtime_checkable
+class ChoicePrompt(Protocol):
+    """What a choice trial shows: the stimulus text and the answer options, in order (keys 1..n)."""
+
+    @property
+    def text(self) -> str: ...
+
+    @property
+    def options(self) -> tuple[str, ...]: ...
+
+
+@dataclass(frozen=True)
+class Choice:
+    """A :class:`ChoicePrompt` as plain data (what a choice task's ``prompt`` usually returns)."""
+
+    text: str
+    options: tuple[str, ...]
+
+
+@runtime_checkable
+class ChoiceSession(Protocol):
+    """The session part (``runner.task_session``) of a task whose ``trial_kind`` is ``"choice"``: what trial ``item_id``
+    shows. The app's choice screen needs nothing else, so a plug-in choice task needs no app code."""
+
+    def prompt(self, item_id: str) -> ChoicePrompt: ...
+
+
+# -- The session form and the launcher -----------------------------------------------------------------------------
+
+
+@runtime_checkable
+class DataChoices(Protocol):
+    """A task whose form can offer the values a data set holds (e.g. the excerpt lengths it was generated with) as
+    a choice instead of free entry. Optional: the form checks ``isinstance(task, DataChoices)``."""
+
+    def data_choices(self, dataset: str) -> dict[str, tuple[str, ...]]:
+        """Plan-option field -> the values present in ``dataset``, read cheaply (file names, not the data); an
+        empty dict when the data set cannot be read that way (the form then keeps free entry)."""
+        ...
+
+
+@runtime_checkable
+class Ranked(Protocol):
+    """A task that says where its launcher line goes (lower first; tasks without a rank follow, by name).
+    Entry points carry no order of their own, so the built-ins use this to keep their documented order."""
+
+    launcher_rank: int
+
+
+# -- Trial export (``benchlab export trials NAME``) ----------------------------------------------------------------
 
 
 @runtime_checkable
@@ -300,7 +351,7 @@ class ExportsTrials(Protocol):
     def trial_export(self) -> TrialRows: ...
 
 
-# -- Sessions screen (``read_statuses``: ``benchlab serve``'s table, the launcher's Sessions screen) ----------------
+# -- Sessions screen (``read_statuses``: ``benchlab serve``'s table, the launcher's Sessions screen) ---------------
 
 
 @dataclass(frozen=True)
@@ -344,6 +395,7 @@ class ShowsSessions(Protocol):
 
 
 # -- Power planning (``benchlab power NAME``) ----------------------------------------------------------------------
+
 
 #: Reads the people tested so far from a results folder: (mean accuracy, between-person SD, number of people).
 #: Raises ``BenchlabError`` naming the folder when it holds no real participant's answers.
@@ -389,7 +441,7 @@ class PlansPower(Protocol):
         ...
 
 
-# -- Reading records back (``benchlab bench faults``) ---------------------------------------------------------------
+# -- Reading records back (``benchlab bench faults``) --------------------------------------------------------------
 
 
 @runtime_checkable
@@ -401,27 +453,6 @@ class ReadsAnswers(Protocol):
     def item_id_of(self, record: dict[str, Any]) -> str: ...
 
     def answer_of(self, record: dict[str, Any]) -> str: ...
-
-
-# -- Opening sessions (``open_session``) --------------------------------------------------------------------------
-
-
-@runtime_checkable
-class OpensSessions(Protocol):
-    """A :class:`Task` that contributes only its own part to opening a session (its data, where the files go, how
-    a plan is built, its :class:`~benchlab.annotations.session.runner.TaskSession`); the steps every task shares
-    (ids, new or resume from the files, the lock, saving the plan) are
-    :func:`~benchlab.annotations.session.opening.open_session`'s. Optional: a task without it opens its runner in
-    its own :meth:`Task.prepare`."""
-
-    def session_parts(self, session: SessionOptions, plan: Any) -> SessionParts:
-        """Load the session's data and describe the session (slow: data sets are read here)."""
-        ...
-
-
-def dataset_of(session: SessionOptions, task: Task) -> str:
-    """The data set a session uses: the one given, else the task's default."""
-    return str(session.dataset) if session.dataset is not None else str(task.default_dataset())
 
 
 __all__ = [

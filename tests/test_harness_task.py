@@ -3,10 +3,14 @@ session's command line from the declaration, not from a benchmark's name."""
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
 import pytest
 
 from benchlab.annotations.registry import registry
 from benchlab.data.errors import BenchlabError
+from benchlab.tui.cli import main
 from benchlab.tui.harness.driven_task import dataset_flag, driven_task, plan_flags
 
 
@@ -26,3 +30,39 @@ def test_the_command_line_comes_from_the_declaration() -> None:
     assert dataset_flag(task, "/data/x") == ["--testset", "/data/x"]  # the task's own name for the data-set flag
     assert plan_flags(task, practice=0, block_size=1000) == ["--practice", "0", "--block-size", "1000"]
     assert plan_flags(task, no_such_option=1) == []  # an option the task's plan lacks is left to its defaults
+
+
+def cli(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
+    try:
+        main(list(args))
+        code = 0
+    except SystemExit as exc:
+        code = int(exc.code or 0)
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_timing_check_drives_the_task_named_with_task(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = cli(capsys, "timing-check", "--trials", "3", "--task", "worldsense", "--keep", str(tmp_path))
+    assert (code, err) == (0, "")
+    assert "3 scripted key presses" in out and f"{registry().get('worldsense').title} trial screen" in out
+    plan = json.loads(next(tmp_path.rglob("*plan*.json")).read_text())
+    assert plan["task"] == "worldsense"
+
+
+@pytest.mark.parametrize("command", [["timing-check", "--trials", "3"], ["bench", "serve", "--no-probe"]])
+@pytest.mark.parametrize(("name", "problem"), [("nope", "unknown task 'nope' (known: "),
+                                               ("sort", "drives choice trials (one key per question); task 'sort'")])
+def test_a_harness_refuses_an_unknown_or_non_choice_task_in_one_line(
+        command: list[str], name: str, problem: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = cli(capsys, *command, "--task", name, "--keep", str(tmp_path))
+    assert code == 2 and out == ""
+    assert err.startswith("benchlab: error: ") and problem in err and len(err.strip().splitlines()) == 1
+    assert not any(tmp_path.iterdir())  # refused before a session was started
+
+
+def test_the_harness_help_says_which_task_is_the_default(capsys: pytest.CaptureFixture[str]) -> None:
+    for command in (["timing-check"], ["bench", "serve"]):
+        code, out, _ = cli(capsys, *command, "--help")
+        assert code == 0
+        assert "--task NAME" in out and "first registered task with choice trials" in " ".join(out.split())

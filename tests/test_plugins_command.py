@@ -12,14 +12,17 @@ import subprocess
 import sys
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from textual.widgets import Static
 
+from benchlab.annotations.plugins import Entry, GroupReport
 from benchlab.annotations.registry import registry
+from benchlab.tui import cli
 from benchlab.tui.app import BenchlabApp
 from benchlab.tui.screens.launcher import LauncherScreen
-from benchlab.tui.tools import tool_report
+from benchlab.tui.tools import Tool, tool_report
 from tests.broken_plugins import install_broken
 
 CLI = [sys.executable, "-c", "from benchlab.tui.cli import main; main()"]
@@ -113,3 +116,17 @@ async def test_no_warning_when_everything_loads() -> None:
     async with app.run_test(size=(140, 40)) as pilot:
         await pilot.pause()
         assert not app.screen.query("#plugin-warning")
+
+
+def test_a_tool_whose_command_factory_fails_is_listed_with_a_one_line_reason(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The factory runs when the CLI is built: its error is the tool's reason (type and first line), the rest of
+    the CLI is built as usual."""
+    def factory() -> Any:
+        raise RuntimeError("no editor here\nsecond line")
+
+    entry = Entry("benchlab.tools", "oddtool", "oddtool:TOOL", "benchlab-oddtool")
+    report = GroupReport("benchlab.tools", loaded=[(entry, Tool("oddtool", commands=[("curate", factory)]))])
+    monkeypatch.setattr(cli, "tool_report", lambda: report)
+    built = cli.build_cli()
+    assert [(b.entry.name, b.reason) for b in report.broken] == [("oddtool", "RuntimeError: no editor here")]
+    assert report.loaded == [] and "run" in built.commands

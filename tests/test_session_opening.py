@@ -18,7 +18,7 @@ from benchlab.annotations.session.plan import SessionPlan
 from benchlab.annotations.session.runner import EndReason, SessionRunner, SessionText, Stage
 from benchlab.annotations.session.state import SessionStage, SessionState, session_state
 from benchlab.annotations.simulate import SimulatedParticipant, simulate_session
-from benchlab.annotations.task import Task
+from benchlab.annotations.task import OpensSessions, Task
 from benchlab.data.errors import BenchlabError
 from benchlab.tui.web.run import prepare_web_session
 
@@ -82,6 +82,13 @@ def test_every_task_opens_through_the_one_function_new_then_resumed(name: str, m
     assert resumed.end_reason is EndReason.COMPLETED and resumed.on_disk(first.files.results,
                                                                          first.plan.main_items) == first.n_main
     assert session_state(first.files, first.task_session).stage is SessionStage.FINISHED
+
+
+def test_every_registered_task_and_the_kit_give_their_part_to_the_one_function(mini: ChoiceTask) -> None:
+    """No task opens its runner itself (``Task.prepare`` alone): each declares its session parts, so the shared
+    steps (new or resume from the files, the started-session guard) are the same for all of them."""
+    tasks = [*registry(), mini]
+    assert [t.name for t in tasks if not isinstance(t, OpensSessions)] == []
 
 
 def test_the_old_entry_points_open_the_same_session(mini: ChoiceTask, tmp_path: Path) -> None:

@@ -16,6 +16,7 @@ from typing import Any
 import click
 
 from benchlab.annotations.harness.faults import FAULTS
+from benchlab.annotations.plugins import one_line
 from benchlab.annotations.registry import registry
 from benchlab.annotations.stats_commands import COMMANDS as STATS_COMMANDS
 from benchlab.annotations.stats_commands import power_commands
@@ -48,8 +49,7 @@ def _add_tools(cli: click.Group) -> None:
         try:
             made = [(parent, factory()) for parent, factory in tool.commands]
         except Exception as exc:  # a plug-in's factory failing must not take the whole CLI down
-            report.refuse(entry, f"{type(exc).__name__}: {str(exc).strip().splitlines()[0] if str(exc).strip() else ''}"
-                          .rstrip(": "))
+            report.refuse(entry, one_line(exc))
             continue
         taken = [f"{parent} {cmd.name}" for parent, cmd in made
                  if isinstance(cli.commands.get(parent), click.Group)

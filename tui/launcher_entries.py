@@ -17,7 +17,7 @@ if TYPE_CHECKING:  # the CLI reads these entries without loading Textual
 
 @dataclass(frozen=True)
 class LauncherEntry:
-    """A launcher line that is not a participant task (e.g. "Results", "Curate fastbook")."""
+    """A launcher line that is not a participant task (e.g. "Results", or a tool's "Curate ..." line)."""
 
     id: str
     title: str

@@ -14,8 +14,8 @@ from textual.app import App
 
 from benchlab.annotations.options import Options
 from benchlab.annotations.registry import registry
+from benchlab.annotations.session.opening import open_session
 from benchlab.annotations.session.runner import SessionRunner
-from benchlab.annotations.session.texts import session_text
 from benchlab.annotations.task import Registry, SessionOptions, Task
 from benchlab.data.errors import BenchlabError
 from benchlab.tui.screens.session_preview import SessionPreviewScreen
@@ -38,7 +38,7 @@ def prepare(task: Task, session: SessionOptions, plan: Options) -> SessionRunner
 
     Raises :class:`~benchlab.annotations.options.OptionError` naming a field, or ``BenchlabError``.
     """
-    return task.prepare(session, plan, session_text(task, session, plan))
+    return open_session(task, session, plan)
 
 
 def preview_then_start(app: App[Any], runner: SessionRunner, task: Task, plan: Options, *,

@@ -8,7 +8,7 @@ A package declares::
 where ``TOOL`` is a :class:`Tool` (or a function returning one). Its launcher line follows benchlab's own lines;
 each of its commands goes in the named parent group (``("curate", ...)`` gives ``benchlab curate NAME``;
 a group that only tools use, such as ``curate``, is created when a tool contributes to it). benchlab's own tools
-(fastbook's editor, SORT's screen bench) are declared the same way in its ``pyproject.toml``, so nothing outside a
+(the built-in benchmarks' editors and benches) are declared the same way in its ``pyproject.toml``, so nothing outside a
 benchmark's folder names them. A tool that fails to load is kept with its one-line reason (``benchlab plugins``).
 """
 
@@ -42,7 +42,7 @@ class Tool:
     """What one ``benchlab.tools`` entry contributes: an optional launcher line and commands.
 
     ``commands``: ``(parent group, factory)`` pairs, e.g. ``("curate", lambda: CURATE_COMMAND)``; the command's own
-    name is the word after the group (``benchlab curate fastbook``).
+    name is the word after the group (``benchlab curate NAME``).
     """
 
     name: str

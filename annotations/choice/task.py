@@ -9,7 +9,7 @@ and declares ``TASK`` in the ``benchlab.tasks`` entry-point group. It then gets 
 ``benchlab run NAME`` (with ``--simulate random|oracle``), ``benchlab score NAME``, ``benchlab compare NAME``, a
 launcher line with its plan options and the Results screen, all generated from this declaration. The session runs
 on the shared engine (:class:`~benchlab.annotations.session.runner.SessionRunner`): every response is fsynced
-before the next trial, a killed session resumes, and the records carry the same timing fields as WorldSense's.
+before the next trial, a killed session resumes, and the records carry the same timing fields as the built-in tasks'.
 
 Plan: ``items_per_stratum`` items sampled in every stratum, ``practice`` items from outside that sample (one from
 each stratum in turn), the scored items shuffled and cut into blocks of ``block_size``; so an items file fits the
@@ -36,7 +36,7 @@ from benchlab.annotations.choice.trial_export import choice_trial_export
 from benchlab.annotations.command_output import warn
 from benchlab.annotations.options import OptionError, Options, option
 from benchlab.annotations.response_log import ResponseLog
-from benchlab.annotations.session.opening import open_parts
+from benchlab.annotations.session.opening import open_parts, open_session
 from benchlab.annotations.session.parts import SessionParts
 from benchlab.annotations.session.plan import PlannedStep, SessionPlan
 from benchlab.annotations.session.runner import (
@@ -363,18 +363,18 @@ class ChoiceTask:
         same = path.resolve() == self.items_path.resolve()
         return Path.cwd() / "benchlab-results" / self.name / ("sample" if same else (path.stem or self.name))
 
-    def prepare(self, session: SessionOptions, plan: Any, text: SessionText) -> SessionRunner:
-        if session.simulate is not None and session.simulate not in self.simulated_policies:
-            raise OptionError("simulate", f"must be one of {', '.join(self.simulated_policies)}",
-                              label="simulated participant")
+    def session_parts(self, session: SessionOptions, plan: Any) -> SessionParts:
+        """This task's part of a session (:class:`~benchlab.annotations.task.OpensSessions`): the items of the
+        session's data set, its files and how its plan is built; ``open_session`` does the rest."""
         options = plan if isinstance(plan, ChoicePlanOptions) else self.plan_options.model_validate(plan or {})
         assert isinstance(options, ChoicePlanOptions)
         dataset = str(session.dataset) if session.dataset is not None else str(self.items_path)
         out = session.out if session.out is not None else self.default_out(dataset)
-        return prepare_choice_session(
-            self.name, load_items(dataset), dataset=dataset, participant=session.participant,
-            session=session.session, out=out, seed=session.seed, options=options, resume=session.resume, text=text,
-            simulated=session.simulate)
+        return choice_session_parts(self.name, load_items(dataset), dataset=dataset, participant=session.participant,
+                                    session=session.session, out=out, options=options)
+
+    def prepare(self, session: SessionOptions, plan: Any, text: SessionText) -> SessionRunner:
+        return open_session(self, session, plan, text)
 
     def planned_values(self, plan: SessionPlan) -> dict[str, Any]:
         c = plan.config

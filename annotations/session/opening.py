@@ -60,8 +60,8 @@ def open_session(task: Task, session: SessionOptions, plan: Options, text: Sessi
     if text is None:
         text = session_text(task, session, plan)
     if not isinstance(task, OpensSessions):
-        # A task that opens its runner itself (a plug-in written against Task.prepare alone); the choice kit's
-        # prepare comes back to open_parts, so its sessions share the steps too.
+        # A task that opens its runner itself (a plug-in written against Task.prepare alone); the built-in tasks
+        # and the choice kit declare session_parts, so their sessions share the steps above and below.
         return task.prepare(session, plan, text)
     parts = task.session_parts(session, plan)
     return open_parts(parts, seed=session.seed, resume=session.resume, text=text, simulated=session.simulate)

@@ -19,7 +19,7 @@ from benchlab.annotations.session.runner import SessionFiles, TaskSession
 class PlannedTaskSession(TaskSession, Protocol):
     """A :class:`TaskSession` that can check a plan against the data it was opened with: every planned item must
     exist (a saved plan names items of the data set it was made from). It may also adopt the plan's own settings
-    (a resumed SORT session keeps the condition of its saved plan)."""
+    (a resumed session keeps the condition its saved plan was made with)."""
 
     def check_plan(self, plan: SessionPlan) -> None: ...
 

@@ -1,7 +1,7 @@
 """The plan of one participant's session: which items, in which order, in which blocks, after which practice.
 
-A plan is task-agnostic: items are opaque string ids (a WorldSense Key written as its exact decimal digits, a SORT
-trial id, ...). It is saved as JSON, atomically, the moment a session starts, so a resumed session replays exactly
+A plan is task-agnostic: items are opaque string ids (a numeric key written as its exact decimal digits, a trial
+id, ...). It is saved as JSON, atomically, the moment a session starts, so a resumed session replays exactly
 the same order even if the data set, the defaults or the code's random generator change in between.
 """
 

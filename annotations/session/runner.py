@@ -113,7 +113,8 @@ class TaskSession(Protocol):
     @property
     def response_log(self) -> type[KeyedRecordLog]:
         """How this task's responses are written, opened as ``response_log(path, item_id_of)``: the runner appends
-        to it and reads it back on resume (WorldSense: ``ResponseLog``, JSONL; SORT: its results CSV)."""
+        to it and reads it back on resume (a JSONL ``ResponseLog``, or a task's own results CSV: see a benchmark's
+        folder)."""
         ...
 
     def options(self, item_id: str) -> tuple[str, ...]: ...
@@ -173,8 +174,8 @@ class SessionRunner:
     """Drives one participant through a saved plan, recording every response durably before moving on.
 
     Made by :func:`~benchlab.annotations.session.opening.open_session` (which decides ``resume`` from the session's
-    files). ``task_session`` is the task's part of this session (a :class:`TaskSession`, e.g. the WorldSense items
-    of this data set); ``task`` is its earlier name, kept for code written against it. The task *declaration* is
+    files). ``task_session`` is the task's part of this session (a :class:`TaskSession`, e.g. the items of this
+    data set); ``task`` is its earlier name, kept for code written against it. The task *declaration* is
     not held here: front ends pass it beside the runner.
     """
 
@@ -368,7 +369,7 @@ class SessionRunner:
         return self._record(step, response, timing, skipped=False)
 
     def skip(self, timing: ResponseTiming) -> None:
-        """Record "no valid answer" ("" in the WorldSense format) for the current trial, on the experimenter's word."""
+        """Record "no valid answer" ("" in the response formats) for the current trial, on the experimenter's word."""
         self._event("trial_skipped", item_id=self.current.item_id, practice=self.current.practice)
         self._record(self.current, "", timing, skipped=True)
 

@@ -81,7 +81,7 @@ class Design(ABC):
     agreement_items_sorted: bool = False
     chance: float = 0.5  # the accuracy of guessing, drawn as a reference line (two options: 0.5)
     #: pooled humans: CI and tests over people x items (:mod:`benchlab.data.analysis.crossed`); a design turns it
-    #: off only for a user's explicit choice of the benchmark's own formula (WorldSense ``--ci benchmark``)
+    #: off only for a user's explicit choice of the benchmark's own formula (a ``--ci benchmark`` option)
     pooled_crossed: bool = True
     #: one answerer's interval replaced by Wilson (Kish n) where it has zero width; off only with the same choice
     honest_cells: bool = True

@@ -1,6 +1,6 @@
 """One humans-vs-models comparison pipeline; a benchmark declares only what differs (a :class:`Design`).
 
-A benchmark adapter (:mod:`benchlab.data.worldsense.compare`, :mod:`benchlab.data.sort.compare`) reads its files
+A benchmark adapter (a ``compare`` module in a benchmark's folder) reads its files
 into :class:`Readings` (scored units of every participant and model, each participant's raw answers) and declares
 a :class:`Design`: which conditions and strata there are, how a figure's CI is computed, which paired test compares
 a row with a model, how the methods read. :func:`run_comparison` does the rest, the same way for every benchmark:
@@ -16,7 +16,7 @@ with its reason in the notes. Rows missing cells the models have are marked part
 aside (the notes give it beside the models' scores on the same units).
 
 Units frames (``Readings.humans``, ``Readings.models``) have at least ``who`` (participant id or model name),
-``unit`` (the paired-test unit: a WorldSense tuple, a SORT item; ``""`` when it cannot be identified) and
+``unit`` (the paired-test unit: a tuple of problems, an item; ``""`` when it cannot be identified) and
 ``score`` (the unit's score in [0, 1]), plus whatever columns the design's :meth:`Design.subset` and
 :meth:`Design.strata` read.
 
@@ -100,10 +100,10 @@ def _partial(design: Design, readings: Readings, rows: list[tuple[RowKind, str, 
              cells: dict[tuple[str, str], FigureCell]) -> tuple[dict[str, str], list[str]]:
     """Rows (participants, pooled humans) missing cells the models have, marked, with their macro scores put aside.
 
-    A macro score over fewer cells is not the models' overall (one tuple of Infer.trivial is not "WorldSense
-    overall"): the cell is kept in the numeric export with ``partial`` set, the tables print "partial (k of K
-    cells)" there, and a note gives the row's score on its own cells beside every model's score recomputed on
-    the same units. Returns {row: "k of K cells"} and the notes.
+    A macro score over fewer cells is not the models' overall (one tuple of a trivial stratum is not the
+    benchmark's "overall"): the cell is kept in the numeric export with ``partial`` set, the tables print
+    "partial (k of K cells)" there, and a note gives the row's score on its own cells beside every model's score
+    recomputed on the same units. Returns {row: "k of K cells"} and the notes.
     """
     models = readings.models
     marks: dict[str, str] = {}

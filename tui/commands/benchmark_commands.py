@@ -2,8 +2,8 @@
 
 A benchmark declares each command once (:class:`~benchlab.annotations.task.Command`: group, help, options model,
 function); nothing here names an option or a benchmark. ``tool`` commands go in the benchmark's own group
-(``benchlab booksort``, ``benchlab fastbook``), created on first use. :func:`benchlab.tui.cli.build_cli` calls
-:func:`add_declared` for each declaration; nothing is added on import.
+(``benchlab GROUP COMMAND``, GROUP from its :class:`~benchlab.annotations.task.ToolGroup`), created on first use.
+:func:`benchlab.tui.cli.build_cli` calls :func:`add_declared` for each declaration; nothing is added on import.
 """
 
 from __future__ import annotations

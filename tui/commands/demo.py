@@ -1,4 +1,5 @@
-"""``benchlab`` / ``benchlab demo``: open the launcher (WorldSense on the bundled sample by default)."""
+"""``benchlab`` / ``benchlab demo``: open the launcher (each task on its bundled sample by default, the first-ranked
+first)."""
 
 from __future__ import annotations
 

@@ -159,10 +159,13 @@ def run_command(task: Task) -> click.Command:
 @click.option("--keep", type=click.Path(path_type=Path), default=None, help="Keep the session files in this folder.")
 @click.option("-t", "--testset", type=click.Path(path_type=Path), default=None,
               help="Data set whose questions are shown (default: the task's bundled sample).")
+@click.option("--task", "task", metavar="NAME", default=None,
+              help="Task whose session is driven; it must show choice trials (default: the first registered task "
+              "with choice trials, in launcher order).")
 def timing_check(trials: int, min_delay: float, max_delay: float, seed: int, keep: Path | None,
-                 testset: Path | None) -> None:
+                 testset: Path | None, task: str | None) -> None:
     """Measure response-time and onset accuracy of the trial screen in a pseudo-terminal (prints figures)."""
     from benchlab.tui.harness.timing_check import run_timing_check
 
     click.echo(run_timing_check(n_trials=trials, min_delay=min_delay, max_delay=max_delay, seed=seed, keep=keep,
-                                testset=str(testset) if testset else None))
+                                testset=str(testset) if testset else None, task=task))

@@ -72,10 +72,13 @@ def serve_command(task: Task) -> click.Command:
 @click.option("--max-gap", type=float, default=5.0, show_default=True, help="Longest pause between keys (s).")
 @click.option("--probe/--no-probe", default=True, show_default=True, help="Add one real Chromium page per level.")
 @click.option("--keep", type=click.Path(path_type=Path), default=None, help="Keep the session files here.")
+@click.option("--task", "task", metavar="NAME", default=None,
+              help="Task whose sessions are served; it must show choice trials (default: the first registered task "
+              "with choice trials, in launcher order).")
 def bench_serve(sessions: str, keys: int, min_gap: float, max_gap: float, probe: bool,
-                keep: Path | None) -> None:
-    """Load test of ``benchlab serve`` (sessions of the first choice task on its bundled sample): key -> record
-    latency, start time, CPU and memory per session, and a Chromium probe's client_rt_ms error."""
+                keep: Path | None, task: str | None) -> None:
+    """Load test of ``benchlab serve`` (sessions of a choice task, by default the first, on its bundled sample):
+    key -> record latency, start time, CPU and memory per session, and a Chromium probe's client_rt_ms error."""
     from benchlab.tui.harness.serve_load import run_bench
 
     try:
@@ -84,4 +87,5 @@ def bench_serve(sessions: str, keys: int, min_gap: float, max_gap: float, probe:
         raise BenchlabError(f"--sessions: expected numbers separated by commas, not {sessions!r}") from None
     if not levels or min(levels) < 1:
         raise BenchlabError("--sessions: every level must be at least 1")
-    click.echo(run_bench(levels, keys=keys, gap=(min_gap, max_gap), probe=probe, keep=keep), nl=False)
+    click.echo(run_bench(levels, keys=keys, gap=(min_gap, max_gap), probe=probe, keep=keep, task=task),
+               nl=False)

@@ -1,7 +1,7 @@
 """A trial with a text and a fixed set of answers: one button per option, answered by number key or click.
 
 Onset, response time, debouncing and the mouse rule are :class:`~benchlab.tui.screens.trial_base.TrialScreen`'s
-(shared with the SORT trial); this screen only lays the question out and maps keys 1..n to its options.
+(shared with the other trial kinds); this screen only lays the question out and maps keys 1..n to its options.
 :func:`choice_trial_screen` is the factory of the ``choice`` trial kind (declared in benchlab's ``pyproject.toml``,
 group ``benchlab.trial_screens``).
 """
@@ -27,8 +27,8 @@ from benchlab.tui.widgets.session_progress import SessionProgress
 
 
 def option_label(number: int, option: str) -> str:
-    """``1  TRUE``; bare one-digit options (WorldSense completeness) read as ``1  (1)`` like in the question text;
-    other numbers (a plug-in's ``17``) are shown as they are."""
+    """``1  TRUE``; bare one-digit options (a rating or count answered by its digit) read as ``1  (1)`` like in
+    the question text; other numbers (a plug-in's ``17``) are shown as they are."""
     shown = f"({option})" if option.isdigit() and len(option) == 1 else option
     return f"{number}  {shown}"
 

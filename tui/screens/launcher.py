@@ -1,6 +1,6 @@
 """The experimenter's start page: one line per registered task (its title and description open its session form),
 then benchlab's own lines (Results, Sessions, Open study) and the launcher lines of the ``benchlab.tools`` entries
-(Curate fastbook ...); a one-line warning under the intro when a plug-in failed to load."""
+(a benchmark's curation editor ...); a one-line warning under the intro when a plug-in failed to load."""
 
 from __future__ import annotations
 

@@ -65,7 +65,7 @@ class SessionSetupScreen(RememberedFormScreen):
 
     @work(thread=True, exclusive=True, group="data-choices")
     def _look_up_choices(self, dataset: str) -> None:
-        """The values the data set holds (SORT: excerpt and segment lengths) as choices, off the UI thread (a data
+        """The values the data set holds (e.g. the excerpt lengths present) as choices, off the UI thread (a data
         set on a network share can be slow to list); free entry where the data set cannot be read."""
         task = self.session_task
         if not isinstance(task, DataChoices):

@@ -25,7 +25,7 @@ from benchlab.data.errors import BenchlabError
 TOKENS_FILE = "serve-tokens.json"
 LINKS_FILE = "links.csv"
 _ID_COLUMNS = ("id", "participant", "participant_id")
-#: Column spellings that name a plan option by another name ("list" is the WorldSense participant list).
+#: Column spellings that name a plan option by another name (a task may call its participant list "list").
 COLUMN_ALIASES = {"list": "participants"}
 
 

@@ -1,6 +1,6 @@
 """Statistics for comparing people with models: CIs, paired/unpaired tests, agreement, response times.
 
-Everything here works on plain arrays so the benchmark modules (WorldSense tuples, SORT trials) can feed it
+Everything here works on plain arrays so the benchmark modules (tuples of problems, trials with an excerpt) can feed it
 their own units. The library calls (statsmodels, scipy) are used where a standard implementation exists; the
 tests check every function against hand-computed cases and against those libraries.
 

@@ -97,7 +97,7 @@ def spread(values: Sequence[float] | np.ndarray) -> Spread:
 class AttentionCriterion:
     """The experimenter's exclusion rule; a participant failing any part is flagged (and can be excluded).
 
-    ``min_control_accuracy``: accuracy required on control items (e.g. WorldSense trivial problems).
+    ``min_control_accuracy``: accuracy required on control items (e.g. a benchmark's trivial problems).
     ``fast_ms`` / ``max_fast_share``: responses faster than ``fast_ms`` count as too fast; more than
     ``max_fast_share`` of them flags the participant.
     """
