@@ -8,7 +8,10 @@ example's own ``pyproject.toml``, so the tests check the declaration a user copi
 
 from __future__ import annotations
 
+import os
 import shutil
+import subprocess
+import sys
 import tomllib
 from pathlib import Path
 
@@ -29,3 +32,20 @@ def install_example(folder: Path) -> tuple[Path, dict[str, str]]:
                    for group, entries in groups.items())
     (info / "entry_points.txt").write_text(text, encoding="utf-8")
     return folder, groups["benchlab.tasks"]
+
+
+#: ``benchlab`` as a subprocess of this interpreter (so it sees the plug-in folder put on ``PYTHONPATH``).
+CLI = [sys.executable, "-m", "benchlab.tui.cli"]
+
+
+def example_env(folder: Path) -> dict[str, str]:
+    """The environment of a ``benchlab`` subprocess that finds the example plug-in installed in ``folder``."""
+    install_example(folder)
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join([str(folder), *filter(None, [os.environ.get("PYTHONPATH")])])
+    return env
+
+
+def run_benchlab(env: dict[str, str], cwd: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    """``benchlab ARGS`` in ``cwd`` with ``env`` (see :func:`example_env`); its output captured, bounded in time."""
+    return subprocess.run([*CLI, *args], env=env, cwd=cwd, capture_output=True, text=True, timeout=300)

@@ -30,9 +30,8 @@ from benchlab.annotations.simulate import SimulatedParticipant, simulate_session
 from benchlab.data.choice.items import RESERVED_STRATA, load_choice_items
 from benchlab.data.errors import BenchlabError
 from benchlab.data.tables import TABLE_COLUMN
-from tests.plugin_helpers import EXAMPLE, PACKAGE, install_example
+from tests.plugin_helpers import EXAMPLE, PACKAGE, example_env, run_benchlab
 
-CLI = [sys.executable, "-m", "benchlab.tui.cli"]
 ITEMS = EXAMPLE / PACKAGE / "items.jsonl"
 
 
@@ -48,12 +47,10 @@ def item(i: int, stratum: str = "s", options: int = 2) -> dict[str, object]:
 
 @pytest.fixture(scope="module")
 def env(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
-    folder, _ = install_example(tmp_path_factory.mktemp("site"))
-    return dict(os.environ, PYTHONPATH=os.pathsep.join([str(folder), *filter(None, [os.environ.get("PYTHONPATH")])]))
+    return example_env(tmp_path_factory.mktemp("site"))
 
 
-def benchlab(env: dict[str, str], cwd: Path, *args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([*CLI, *args], env=env, cwd=cwd, capture_output=True, text=True, timeout=300)
+benchlab = run_benchlab
 
 
 def test_an_item_with_ten_options_is_refused_naming_file_and_line(env: dict[str, str], tmp_path: Path) -> None:

@@ -9,29 +9,20 @@ from __future__ import annotations
 
 import io
 import json
-import os
-import subprocess
-import sys
 from pathlib import Path
 
 import pandas as pd
 import pytest
 
-from tests.plugin_helpers import install_example
-
-CLI = [sys.executable, "-m", "benchlab.tui.cli"]
+from tests.plugin_helpers import example_env, run_benchlab
 
 
 @pytest.fixture
 def env(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
-    folder, _ = install_example(tmp_path_factory.mktemp("site"))
-    out = dict(os.environ)
-    out["PYTHONPATH"] = os.pathsep.join([str(folder), *filter(None, [os.environ.get("PYTHONPATH")])])
-    return out
+    return example_env(tmp_path_factory.mktemp("site"))
 
 
-def benchlab(env: dict[str, str], cwd: Path, *args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([*CLI, *args], env=env, cwd=cwd, capture_output=True, text=True, timeout=300)
+benchlab = run_benchlab
 
 
 def test_run_score_and_compare_a_plugin_task_from_the_command_line(env: dict[str, str], tmp_path: Path) -> None:

@@ -8,7 +8,6 @@ subprocess whose PYTHONPATH holds the package and its dist-info, as a user's she
 from __future__ import annotations
 
 import json
-import os
 import subprocess
 import sys
 from pathlib import Path
@@ -25,22 +24,17 @@ from benchlab.annotations.task import Registry, SessionOptions
 from benchlab.annotations.trial_export import COMMON_COLUMNS
 from benchlab.data.choice.items import load_choice_items
 from benchlab.tui.screens.sessions import SessionsScreen
-from tests.plugin_helpers import EXAMPLE, PACKAGE, install_example
+from tests.plugin_helpers import EXAMPLE, PACKAGE, example_env, install_example, run_benchlab
 
-CLI = [sys.executable, "-m", "benchlab.tui.cli"]
 ITEMS = load_choice_items(EXAMPLE / PACKAGE / "items.jsonl")
 
 
 @pytest.fixture
 def env(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
-    folder, _ = install_example(tmp_path_factory.mktemp("site"))
-    out = dict(os.environ)
-    out["PYTHONPATH"] = os.pathsep.join([str(folder), *filter(None, [os.environ.get("PYTHONPATH")])])
-    return out
+    return example_env(tmp_path_factory.mktemp("site"))
 
 
-def benchlab(env: dict[str, str], cwd: Path, *args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([*CLI, *args], env=env, cwd=cwd, capture_output=True, text=True, timeout=300)
+benchlab = run_benchlab
 
 
 def records(path: Path) -> list[dict[str, Any]]:

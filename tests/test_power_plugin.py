@@ -8,28 +8,19 @@ at 50 %) is registered without pip, as in ``test_plugin_example.py``; every comm
 from __future__ import annotations
 
 import json
-import os
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
-from tests.plugin_helpers import EXAMPLE, PACKAGE, install_example
-
-CLI = [sys.executable, "-m", "benchlab.tui.cli"]
+from tests.plugin_helpers import EXAMPLE, PACKAGE, example_env, run_benchlab
 
 
 @pytest.fixture(scope="module")
 def env(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
-    folder, _ = install_example(tmp_path_factory.mktemp("site"))
-    out = dict(os.environ)
-    out["PYTHONPATH"] = os.pathsep.join([str(folder), *filter(None, [os.environ.get("PYTHONPATH")])])
-    return out
+    return example_env(tmp_path_factory.mktemp("site"))
 
 
-def benchlab(env: dict[str, str], cwd: Path, *args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([*CLI, *args], env=env, cwd=cwd, capture_output=True, text=True, timeout=300)
+benchlab = run_benchlab
 
 
 def test_power_plans_a_plugin_task_from_its_items_and_model_results(env: dict[str, str], tmp_path: Path) -> None:
