@@ -68,6 +68,18 @@ class GroupReport:
         self.loaded = [(e, obj) for e, obj in self.loaded if e != entry]
         self.broken.append(Broken(entry, reason))
 
+    def refuse_clashes(self, what: str, key: Callable[[Entry, Any], str]) -> list[tuple[Entry, Any]]:
+        """Keep the first entry of each ``key`` (built-ins load first, so a built-in name is never taken over);
+        each later one is refused with a reason naming both packages. Returns the kept ``(entry, object)`` pairs."""
+        owners: dict[str, Entry] = {}
+        for entry, obj in list(self.loaded):
+            name = key(entry, obj)
+            if name in owners:
+                self.refuse(entry, clash(what, name, owners[name], entry))
+            else:
+                owners[name] = entry
+        return list(self.loaded)
+
 
 def _package_of(ep: EntryPoint) -> str:
     dist = ep.dist

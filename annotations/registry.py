@@ -16,7 +16,7 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Any
 
-from benchlab.annotations.plugins import Entry, clash, load_group, name_problem, remember
+from benchlab.annotations.plugins import Entry, load_group, name_problem, remember
 from benchlab.annotations.task import Benchmark, Ranked, Registry
 
 ENTRY_POINT_GROUP = "benchlab.tasks"
@@ -39,13 +39,9 @@ def _rank(task: Any) -> tuple[int, str]:
 def registry() -> Registry:
     """Every task, loaded once per process: built-ins first, then plug-ins by entry-point name."""
     report = remember(load_group(ENTRY_POINT_GROUP, _problem))
+    report.loaded.sort(key=lambda loaded: _rank(loaded[1]))
     reg = Registry()
-    owners: dict[str, Entry] = {}
-    for entry, task in sorted(report.loaded, key=lambda loaded: _rank(loaded[1])):
-        if task.name in owners:
-            report.refuse(entry, clash("task", task.name, owners[task.name], entry))
-            continue
-        owners[task.name] = entry
+    for _, task in report.refuse_clashes("task", lambda _, task: str(task.name)):
         reg.add(task)
     reg.broken = [(b.entry.where(), b.reason) for b in report.broken]
     return reg

@@ -21,7 +21,7 @@ from typing import Any
 
 import click
 
-from benchlab.annotations.plugins import Entry, GroupReport, clash, load_group, name_problem, remember
+from benchlab.annotations.plugins import Entry, GroupReport, load_group, name_problem, remember
 from benchlab.tui.launcher_entries import LauncherEntry
 
 ENTRY_POINT_GROUP = "benchlab.tools"
@@ -64,12 +64,7 @@ def _problem(entry: Entry, obj: Any) -> str | None:
 def tool_report() -> GroupReport:
     """The ``benchlab.tools`` group, loaded once per process (a second tool of the same name is refused)."""
     report = remember(load_group(ENTRY_POINT_GROUP, _problem))
-    owners: dict[str, Entry] = {}
-    for entry, tool in list(report.loaded):
-        if tool.name in owners:
-            report.refuse(entry, clash("tool", tool.name, owners[tool.name], entry))
-            continue
-        owners[tool.name] = entry
+    report.refuse_clashes("tool", lambda _, tool: str(tool.name))
     return report
 
 

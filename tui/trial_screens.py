@@ -19,7 +19,7 @@ from collections.abc import Callable
 from functools import cache
 from typing import TYPE_CHECKING, Any, TypeAlias
 
-from benchlab.annotations.plugins import Entry, GroupReport, clash, load_group, name_problem, remember
+from benchlab.annotations.plugins import Entry, GroupReport, load_group, name_problem, remember
 from benchlab.data.errors import BenchlabError
 
 if TYPE_CHECKING:  # ``benchlab --help`` and ``benchlab plugins`` read this group's report without loading Textual
@@ -45,14 +45,8 @@ def _problem(entry: Entry, obj: Any) -> str | None:
 def _loaded() -> tuple[GroupReport, dict[str, TrialScreenFactory]]:
     """The group, loaded once per process: the report (kept for ``benchlab plugins``) and the factories by kind."""
     report = remember(load_group(ENTRY_POINT_GROUP, _problem))
-    owners: dict[str, Entry] = {}
-    factories: dict[str, TrialScreenFactory] = {}
-    for entry, factory in list(report.loaded):
-        if entry.name in owners:
-            report.refuse(entry, clash("trial kind", entry.name, owners[entry.name], entry))
-            continue
-        owners[entry.name] = entry
-        factories[entry.name] = factory
+    kept = report.refuse_clashes("trial kind", lambda entry, _: entry.name)
+    factories: dict[str, TrialScreenFactory] = {entry.name: factory for entry, factory in kept}
     return report, factories
 
 
