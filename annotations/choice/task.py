@@ -61,8 +61,9 @@ from benchlab.annotations.task import (
 )
 from benchlab.data.analysis.defaults import DEFAULT_BOOT, DEFAULT_SEED
 from benchlab.data.choice.items import ChoiceItem, ChoiceItems, load_choice_items
-from benchlab.data.choice.results import ChoiceRecord
+from benchlab.data.choice.results import ChoiceRecord, score_choice
 from benchlab.data.errors import BenchlabError
+from benchlab.data.tables import render
 
 #: The simulated participants a choice task offers (their expected accuracy: 1/n options, and 100 %).
 CHOICE_POLICIES = ("random", "oracle")
@@ -412,9 +413,6 @@ class ChoiceTask:
         return paths
 
     def _score(self, opts: ChoiceScoreOptions) -> str:
-        from benchlab.data.choice.results import score_choice
-        from benchlab.data.tables import render
-
         items = load_items(opts.items or self.items_path)
         paths = self.result_paths(opts.results, opts.items, opts.no_models)
         return render([score_choice(items, paths, title=self.title, numeric=opts.fmt in ("csv", "json"),
@@ -423,7 +421,6 @@ class ChoiceTask:
     def _compare(self, opts: ChoiceCompareOptions) -> str:
         from benchlab.data.analysis.stats import AttentionCriterion
         from benchlab.data.choice.compare import compare_choice
-        from benchlab.data.tables import render
 
         items = load_items(opts.items or self.items_path)
         criterion = AttentionCriterion(min_control_accuracy=opts.min_control_acc, fast_ms=opts.fast_ms,

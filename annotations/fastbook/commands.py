@@ -16,7 +16,9 @@ from benchlab.annotations.command_options import FormatOptions
 from benchlab.annotations.command_output import note, say, warn
 from benchlab.annotations.options import Options, option
 from benchlab.annotations.task import Command, ToolGroup
+from benchlab.data.atomic import atomic_write_text
 from benchlab.data.errors import BenchlabError
+from benchlab.data.tables import render
 
 if TYPE_CHECKING:
     from benchlab.data.fastbook.benchmark import Benchmark
@@ -108,7 +110,6 @@ class ScoreOptions(FormatOptions, KOptions, BenchmarkOptions, _Runs):
 def score(opts: ScoreOptions) -> str:
     from benchlab.data.fastbook.runs import read_run
     from benchlab.data.fastbook.scoring import Scorer, question_table, score_tables, uncertainty_tables
-    from benchlab.data.tables import render
 
     _, benchmark = load(opts.benchmark_path)
     loaded = [read_run(p, benchmark) for p in opts.runs]
@@ -144,7 +145,6 @@ class CompareOptions(FormatOptions, _CuratorFiles):
 
 def compare(opts: CompareOptions) -> str:
     from benchlab.data.fastbook.agreement import compare_files
-    from benchlab.data.tables import render
 
     for path in (opts.file_a, opts.file_b):
         if not path.exists():
@@ -162,7 +162,6 @@ class AuditOptions(FormatOptions, ChaptersOptions, BenchmarkOptions):
 
 def audit(opts: AuditOptions) -> str:
     from benchlab.data.fastbook.audit import audit_benchmark
-    from benchlab.data.tables import render
 
     path, benchmark = load(opts.benchmark_path)
     report = audit_benchmark(benchmark, chapters_of(path, benchmark, opts.chapters_dir))
@@ -240,7 +239,6 @@ class ChunksOptions(FormatOptions, _ChunksChoice, ChaptersOptions, BenchmarkOpti
 
 def chunks(opts: ChunksOptions) -> str:
     from benchlab.data.fastbook.chunk_table import chunk_table
-    from benchlab.data.tables import render
 
     path, benchmark = load(opts.benchmark_path)
     return render([chunk_table(path, chapters_of(path, benchmark, opts.chapters_dir), opts.only)], opts.fmt)
@@ -286,7 +284,6 @@ class NotebooksOptions(Options):
 
 
 def chapters(opts: NotebooksOptions) -> None:
-    from benchlab.data.atomic import atomic_write_text
     from benchlab.data.fastbook.chapters import NOTEBOOK_NAMES, Chapter, notebook_to_text
 
     if not opts.notebooks.is_dir():

@@ -17,6 +17,7 @@ from benchlab.annotations.command_status import count_files, files, working
 from benchlab.annotations.options import Options, option
 from benchlab.annotations.task import Command, ToolGroup
 from benchlab.data.errors import BenchlabError
+from benchlab.data.tables import Table, render
 
 if TYPE_CHECKING:
     from benchlab.data.sort.books import PreparedBook
@@ -41,7 +42,6 @@ class ScoreOptions(FormatOptions, _ScoreInputs):
 
 def score(opts: ScoreOptions) -> str:
     from benchlab.data.sort.scoring import score_paths
-    from benchlab.data.tables import render
 
     with working(f"reading {files(count_files(opts.paths, RESULTS_GLOB))}, scoring..."):
         tables = score_paths(opts.paths, opts.include_practice, on_warning=warn)
@@ -165,7 +165,6 @@ def info(opts: InfoOptions) -> str:
     import pandas as pd
 
     from benchlab.data.sort.loaders import load_frame
-    from benchlab.data.tables import Table, render
 
     frame = load_frame(opts.path)
     counts = frame.groupby(["excerpt_length", "segment_length", "book_idx", "book_title", "split"]).size()

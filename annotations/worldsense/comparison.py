@@ -10,11 +10,11 @@ from benchlab.annotations.task import ComparisonSource
 if TYPE_CHECKING:  # the analysis stack (pandas, scipy) loads only when a comparison is built, not with the CLI
     from benchlab.data.analysis.compare import Comparison
     from benchlab.data.analysis.stats import AttentionCriterion
+from benchlab.data.analysis.defaults import DEFAULT_BOOT
 from benchlab.data.errors import BenchlabError
 
 
 def build(testset: Path | None, results: Path, criterion: AttentionCriterion) -> Comparison:
-    from benchlab.data.analysis.defaults import DEFAULT_BOOT
     from benchlab.data.worldsense.compare import compare_worldsense
 
     if testset is None:

@@ -9,6 +9,7 @@ from typing import Any
 
 from benchlab.annotations.trial_rows import TrialExport, flags_text, session_files
 from benchlab.data.errors import BenchlabError
+from benchlab.data.worldsense.rules import is_correct
 
 
 def _human_files(paths: list[Path]) -> list[tuple[Path, str]]:
@@ -32,7 +33,6 @@ def _number(value: object) -> float | None:
 def rows(paths: list[Path], testset: Path | None) -> list[dict[str, Any]]:
     from benchlab.data.worldsense.columns import read_trial_columns
     from benchlab.data.worldsense.results import read_results
-    from benchlab.data.worldsense.rules import is_correct
 
     assert testset is not None  # checked by the command
     cols = read_trial_columns(testset)

@@ -17,6 +17,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
+import numpy as np
+
 from benchlab.data.analysis.compare import Comparison
 from benchlab.data.analysis.figure_content import Bar, FigureContent, Panel, figure_content
 from benchlab.data.analysis.figure_labels import condition_label
@@ -173,8 +175,6 @@ def _draw_panel(ax: Axes, content: FigureContent, panel: Panel, style: Style) ->
 
 
 def _draw_rt(fig: Figure, grid: Any, content: FigureContent, style: Style) -> None:
-    import numpy as np
-
     groups = list(dict.fromkeys(c.group for c in content.rts))
     who = list(dict.fromkeys(c.who for c in content.rts))
     cols = min(len(groups), 2 if style.width < 5 else 3)

@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, StrictStr, model_validator
 
+from benchlab.data.atomic import atomic_write_text
 from benchlab.data.choice.items import ChoiceItem, ChoiceItems, items_of, load_choice_items
 from benchlab.data.errors import BenchlabError
 from benchlab.data.jsonl import iter_json_lines, validate
@@ -224,8 +225,6 @@ def score_choice(items: ChoiceItems | Sequence[ChoiceItem] | str | Path, results
 
 def write_model_results(path: str | Path, model: str, responses: Iterable[tuple[str, str]]) -> int:
     """Write a model's ``(item, response)`` pairs as a results file (atomically); returns the number of lines."""
-    from benchlab.data.atomic import atomic_write_text
-
     lines = [ChoiceRecord(item=item, response=response, model=model).model_dump_json(
         include={"item", "response", "model"}) for item, response in responses]
     atomic_write_text(path, "".join(line + "\n" for line in lines))

@@ -17,6 +17,7 @@ from benchlab.annotations.options import OptionError
 from benchlab.annotations.registry import registry
 from benchlab.annotations.session.opening import open_session
 from benchlab.annotations.session.runner import SessionRunner
+from benchlab.annotations.simulate import SimulatedParticipant, simulate_session
 from benchlab.annotations.study_commands import StudyRunOptions
 from benchlab.annotations.task import SessionOptions, Task
 from benchlab.tui.commands.declared import click_params, flags_of, model_from_click, reworded, typed_on_command_line
@@ -85,8 +86,6 @@ def run_session(task: Task, session: SessionOptions, plan: Any, *, given: Mappin
             raise
     try:
         if session.simulate:
-            from benchlab.annotations.simulate import SimulatedParticipant, simulate_session
-
             participant = SimulatedParticipant(session.simulate, seed=runner.plan.seed)
             try:
                 simulate_session(runner, participant, delay_s=session.sim_delay)

@@ -6,6 +6,9 @@ naming unknown questions ends with one ``benchlab: error: <file>:<line>: ...`` l
 
 from __future__ import annotations
 
+import shutil
+import tempfile
+import time
 import typing
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -14,6 +17,7 @@ import click
 
 from benchlab.annotations.fastbook.curate_options import CurateOptions
 from benchlab.annotations.options import OptionInfo, option_infos
+from benchlab.data.tables import Table, render
 from benchlab.tui.commands.declared import model_from_click, to_click
 from benchlab.tui.commands.format_option import FORMAT_OPTION
 
@@ -97,7 +101,6 @@ def bench_curate_fastbook(benchmark_path: Path | None, chapters_dir: Path | None
 
     from benchlab.annotations.fastbook.editor_bench import measure
     from benchlab.annotations.fastbook.editor_inputs import default_benchmark, default_chapters
-    from benchlab.data.tables import Table, render
 
     path = benchmark_path if benchmark_path is not None else default_benchmark()
     folder = chapters_dir if chapters_dir is not None else default_chapters(path)
@@ -115,9 +118,6 @@ def _measure_ui(path: Path, folder: Path, edits: int) -> list[Figure]:
     """Open the real editor headless on a temporary copy; time start-up and keypress-to-idle for flag toggles."""
     # Deferred: the editor app (Textual) is loaded only when the bench runs, not for ``--help``.
     import asyncio
-    import shutil
-    import tempfile
-    import time
 
     from benchlab.annotations.fastbook.editor_bench import Figure, spread
     from benchlab.tui.fastbook.curate_app import build_app
