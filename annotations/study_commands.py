@@ -20,6 +20,7 @@ class StudyInitOptions(Options):
 
 
 def init(opts: StudyInitOptions) -> str:
+    # deferred: loaded only when the command runs (`benchlab --help` imports every command module)
     from benchlab.annotations.study import init_study
 
     written = init_study(opts.folder, registry().get(opts.benchmark))
@@ -34,6 +35,7 @@ class StudyShowOptions(Options):
 def show(opts: StudyShowOptions) -> str:
     """The study as checked (each arm planned once against its data), its arms with how many participants each
     has, and a changed-file warning."""
+    # deferred: loaded only when the command runs (`benchlab --help` imports every command module)
     from benchlab.annotations.study import load_study
 
     study = load_study(opts.folder, registry())

@@ -70,6 +70,7 @@ def own_columns(export: TrialRows) -> list[str]:
 
 def trials_frame(benchmark: str, paths: list[Path], testset: Path | None = None) -> pd.DataFrame:
     """Every recorded trial (edit) of ``benchmark`` under ``paths``, common columns first."""
+    # deferred: pandas loads only when `trials_frame` runs (this module loads with the CLI)
     import pandas as pd
 
     export = exporter(benchmark)

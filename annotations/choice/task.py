@@ -419,6 +419,8 @@ class ChoiceTask:
                                     on_warning=warn)], opts.fmt).rstrip("\n")
 
     def _compare(self, opts: ChoiceCompareOptions) -> str:
+        # deferred: pandas and scipy load only when `_compare` runs (annotations.session.status loads this module
+        # without them)
         from benchlab.data.analysis.stats import AttentionCriterion
         from benchlab.data.choice.compare import compare_choice
 
@@ -433,6 +435,8 @@ class ChoiceTask:
         return render(comp.tables(numeric=numeric, sections=opts.sections or None), opts.fmt).rstrip("\n")
 
     def _build_comparison(self, testset: Path | None, results: Path, criterion: Any) -> Any:
+        # deferred: pandas and scipy load only when `_build_comparison` runs (annotations.session.status loads this
+        # module without them)
         from benchlab.data.choice.compare import compare_choice
 
         # the sessions' folder may not exist yet: the models are shown until the first participant's answer lands
@@ -444,6 +448,8 @@ class ChoiceTask:
                               n_boot=DEFAULT_BOOT)
 
     def _watched(self, testset: Path | None, results: Path) -> list[Path]:
+        # deferred: pandas and scipy load only when `_watched` runs (annotations.session.status loads this module
+        # without them)
         from benchlab.data.choice.compare import watched_files
 
         return watched_files([results] + ([self.model_results] if self.model_results is not None else []))

@@ -61,6 +61,7 @@ class _RunFile(Options):
 
 def load(path: Path | None) -> tuple[Path, Benchmark]:
     """The benchmark given (or the default one, said on stderr when it is the synthetic sample), with questions."""
+    # deferred: loaded only when the command runs (`benchlab --help` imports every command module)
     from benchlab.data.fastbook import locate
     from benchlab.data.fastbook.benchmark import load_benchmark, require_questions
 
@@ -72,6 +73,7 @@ def load(path: Path | None) -> tuple[Path, Benchmark]:
 
 def chapters_of(bench_path: Path, benchmark: Benchmark, folder: Path | None) -> dict[int, Chapter]:
     """The benchmark's chapters, chunked now so that a missing chunker fails before any output."""
+    # deferred: loaded only when the command runs (`benchlab --help` imports every command module)
     from benchlab.data.fastbook import locate
     from benchlab.data.fastbook.chapters import load_chapters
 
@@ -108,6 +110,7 @@ class ScoreOptions(FormatOptions, KOptions, BenchmarkOptions, _Runs):
 
 
 def score(opts: ScoreOptions) -> str:
+    # deferred: pandas loads only when the command runs (`benchlab --help` stays quick)
     from benchlab.data.fastbook.runs import read_run
     from benchlab.data.fastbook.scoring import Scorer, question_table, score_tables, uncertainty_tables
 
@@ -144,6 +147,7 @@ class CompareOptions(FormatOptions, _CuratorFiles):
 
 
 def compare(opts: CompareOptions) -> str:
+    # deferred: pandas and scipy load only when the command runs (`benchlab --help` stays quick)
     from benchlab.data.fastbook.agreement import compare_files
 
     for path in (opts.file_a, opts.file_b):
@@ -161,6 +165,7 @@ class AuditOptions(FormatOptions, ChaptersOptions, BenchmarkOptions):
 
 
 def audit(opts: AuditOptions) -> str:
+    # deferred: pandas loads only when the command runs (`benchlab --help` stays quick)
     from benchlab.data.fastbook.audit import audit_benchmark
 
     path, benchmark = load(opts.benchmark_path)
@@ -185,6 +190,7 @@ class BaselineOptions(_RunFile, KOptions, _Query, ChaptersOptions, BenchmarkOpti
 
 
 def baseline(opts: BaselineOptions) -> str:
+    # deferred: pandas loads only when the command runs (`benchlab --help` stays quick)
     from benchlab.data.fastbook import locate
     from benchlab.data.fastbook.baseline import fts_run, read_keywords
     from benchlab.data.fastbook.runs import write_run
@@ -213,6 +219,7 @@ class OracleOptions(_RunFile, ChaptersOptions, BenchmarkOptions):
 
 
 def oracle(opts: OracleOptions) -> str:
+    # deferred: pandas loads only when the command runs (`benchlab --help` stays quick)
     from benchlab.data.fastbook.audit import audit_benchmark, oracle_run
     from benchlab.data.fastbook.runs import write_run
     from benchlab.data.fastbook.scoring import Scorer
@@ -238,6 +245,7 @@ class ChunksOptions(FormatOptions, _ChunksChoice, ChaptersOptions, BenchmarkOpti
 
 
 def chunks(opts: ChunksOptions) -> str:
+    # deferred: pandas loads only when the command runs (`benchlab --help` stays quick)
     from benchlab.data.fastbook.chunk_table import chunk_table
 
     path, benchmark = load(opts.benchmark_path)
@@ -260,6 +268,7 @@ class ImportOptions(BenchmarkOptions, _Source):
 
 
 def import_run(opts: ImportOptions) -> None:
+    # deferred: pandas loads only when the command runs (`benchlab --help` stays quick)
     from benchlab.data.fastbook.imports import read_positional_json, read_results_table, result_columns
     from benchlab.data.fastbook.runs import write_run
 
@@ -284,6 +293,7 @@ class NotebooksOptions(Options):
 
 
 def chapters(opts: NotebooksOptions) -> None:
+    # deferred: loaded only when the command runs (`benchlab --help` imports every command module)
     from benchlab.data.fastbook.chapters import NOTEBOOK_NAMES, Chapter, notebook_to_text
 
     if not opts.notebooks.is_dir():
@@ -319,6 +329,7 @@ class AssignOptions(BenchmarkOptions):
 
 
 def assign(opts: AssignOptions) -> str:
+    # deferred: loaded only when the command runs (`benchlab --help` imports every command module)
     from benchlab.annotations.fastbook.assignment import make_plan, parse_curators, write_plan
 
     curators = parse_curators(opts.curators)
@@ -338,6 +349,7 @@ class BenchOptions(ChaptersOptions, BenchmarkOptions):
 
 
 def bench(opts: BenchOptions) -> str:
+    # deferred: pandas loads only when the command runs (`benchlab --help` stays quick)
     from benchlab.data.fastbook.bench import fastbook_timings
 
     path, benchmark = load(opts.benchmark_path)

@@ -37,6 +37,7 @@ def _must_exist(path: Path | None) -> Path | None:
 
 def score_sample_demo() -> str:
     """The bundled sample's tables as text (what ``benchlab demo`` printed before the app existed)."""
+    # deferred: numpy loads only when the command runs (`benchlab --help` stays quick)
     from benchlab.data.worldsense.scoring import score_testset_dir
 
     folder = sample_path("worldsense")
@@ -79,6 +80,7 @@ class ScoreOptions(FormatOptions, _ScoreInputs):
 
 
 def score(opts: ScoreOptions) -> None:
+    # deferred: numpy loads only when the command runs (`benchlab --help` stays quick)
     from benchlab.data.worldsense.columns import read_trial_columns
     from benchlab.data.worldsense.scoring import load_results_dirs, score_worldsense
 
@@ -115,6 +117,7 @@ class FetchOptions(Options):
 
 
 def fetch(opts: FetchOptions) -> str:
+    # deferred: rich loads only when the command runs (`benchlab --help` stays quick)
     from benchlab.annotations.worldsense.download_progress import fetch_with_progress
     from benchlab.data.worldsense.fetch import default_dest
 
@@ -155,6 +158,7 @@ class BenchOptions(Options):
 
 
 def bench(opts: BenchOptions) -> None:
+    # deferred: pandas loads only when the command runs (`benchlab --help` stays quick)
     from benchlab.data.worldsense.bench import bench_worldsense
 
     sets = list(opts.testsets) or [sample_path("worldsense")]
@@ -183,6 +187,7 @@ class CompareOptions(ComparisonOptions, _CompareInputs):
 
 
 def compare(opts: CompareOptions) -> None:
+    # deferred: pandas and scipy load only when the command runs (`benchlab --help` stays quick)
     from benchlab.annotations.comparison_output import check_plot, emit_comparison
     from benchlab.data.worldsense.compare import compare_worldsense
 
@@ -216,6 +221,7 @@ class BenchCompareOptions(BootOptions, _BenchCompareInputs):
 
 
 def bench_compare(opts: BenchCompareOptions) -> str:
+    # deferred: pandas and scipy load only when the command runs (`benchlab --help` stays quick)
     from benchlab.data.worldsense.compare_bench import bench_compare_worldsense
 
     return bench_compare_worldsense(opts.testset or sample_path("worldsense"), opts.participants,

@@ -15,6 +15,7 @@ from benchlab.data.errors import BenchlabError
 
 
 def build(testset: Path | None, results: Path, criterion: AttentionCriterion) -> Comparison:
+    # deferred: pandas and scipy load only when `build` runs (this module loads with the CLI)
     from benchlab.data.worldsense.compare import compare_worldsense
 
     if testset is None:
@@ -23,6 +24,7 @@ def build(testset: Path | None, results: Path, criterion: AttentionCriterion) ->
 
 
 def watched(testset: Path | None, results: Path) -> list[Path]:
+    # deferred: pandas and scipy load only when `watched` runs (this module loads with the CLI)
     from benchlab.data.worldsense.compare import watched_files
 
     return watched_files(results)

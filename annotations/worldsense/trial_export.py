@@ -14,6 +14,7 @@ from benchlab.data.worldsense.rules import is_correct
 
 def _human_files(paths: list[Path]) -> list[tuple[Path, str]]:
     """People's results and practice files (``<prompting>___human-<id>___results|practice.jsonl``)."""
+    # deferred: pandas and scipy load only when `_human_files` runs (this module loads with the CLI)
     from benchlab.data.worldsense.compare import is_human, participant_id
 
     out = []
@@ -31,6 +32,7 @@ def _number(value: object) -> float | None:
 
 
 def rows(paths: list[Path], testset: Path | None) -> list[dict[str, Any]]:
+    # deferred: numpy loads only when `rows` runs (this module loads with the CLI)
     from benchlab.data.worldsense.columns import read_trial_columns
     from benchlab.data.worldsense.results import read_results
 

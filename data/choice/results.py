@@ -135,6 +135,8 @@ def read_choice_results(items: ChoiceItems | Sequence[ChoiceItem] | str | Path, 
     ``correct``, ``rt_ms``, ``file``, ``line``. An item the items file does not know is an error naming its line;
     model answers outside the item's options and repeated answers go to ``on_warning`` (see the module docstring).
     """
+    # deferred: pandas loads only when `read_choice_results` runs (annotations.choice.power loads this module without
+    # it)
     import pandas as pd
 
     pool = _items(items)
@@ -188,6 +190,8 @@ def score_choice(items: ChoiceItems | Sequence[ChoiceItem] | str | Path, results
     ``overall`` is the share correct over all of one's trials (not a mean of strata), so its n is the number of
     trials. ``numeric`` gives proportions in separate columns (for csv/json) instead of formatted cells.
     """
+    # deferred: pandas and scipy load only when `score_choice` runs (annotations.choice.power loads this module without
+    # them)
     import pandas as pd
 
     from benchlab.data.analysis.stats import wilson_ci

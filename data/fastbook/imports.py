@@ -69,6 +69,7 @@ def _table_rows(path: Path) -> list[dict[str, Any]]:
     try:
         if path.suffix.lower() in (".xlsx", ".xlsm"):
             try:
+                # deferred: openpyxl is the optional [fastbook] extra, loaded only for an .xlsx file
                 import openpyxl  # noqa: F401
             except ImportError as exc:
                 raise BenchlabError(EXCEL_HINT, path) from exc

@@ -142,6 +142,7 @@ def _distance_bins(frame: pd.DataFrame, p: Path, lines: list[int], le: pd.Series
     if "seg1_pos" not in frame.columns or "seg2_pos" not in frame.columns:
         raise BenchlabError("missing column 'distance_bin' (the trials cannot be grouped by distance; it can only be "
                             "derived from seg1_pos and seg2_pos, which are missing too)", p)
+    # deferred: scipy loads only when `_distance_bins` runs (annotations.sort.human_record loads this module without it)
     from benchlab.data.sort.whole_book import GAP_EDGES, WHOLE_BOOK
 
     distance = (_ints(frame, p, lines, "seg2_pos", None) - _ints(frame, p, lines, "seg1_pos", None)).abs()

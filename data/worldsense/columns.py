@@ -87,6 +87,7 @@ class TrialColumns:
     @property
     def frame(self) -> pd.DataFrame:
         """The same columns as a DataFrame (Key int64), for inspection."""
+        # deferred: pandas loads only when `frame` runs (data.worldsense.scoring loads this module without it)
         import pandas as pd
 
         return pd.DataFrame(
@@ -223,6 +224,7 @@ def _open_decompressed(file: Path, raw: bytes) -> Any:
     if file.suffix != ".bz2":
         return io.BytesIO(raw)
     try:
+        # deferred: indexed_bzip2 may be missing (then bz2 decodes the file)
         import indexed_bzip2
 
         return indexed_bzip2.open(io.BytesIO(raw), parallelization=max(1, min(4, os.cpu_count() or 1)))
@@ -243,6 +245,8 @@ def _option_combinations(column: Any) -> tuple[np.ndarray, list[str]] | None:
 
     (Arrow's compute functions would import pandas; this keeps the reader light.)
     """
+    # deferred: pyarrow loads only when `_option_combinations` runs (data.worldsense.scoring loads this module without
+    # it)
     import pyarrow as pa
 
     lists = column.combine_chunks() if isinstance(column, pa.ChunkedArray) else column
@@ -273,6 +277,7 @@ def _numbers(column: Any) -> np.ndarray:
 
     (``to_numpy()`` would import pandas, ~140 MB, just to check for it.)
     """
+    # deferred: pyarrow loads only when `_numbers` runs (data.worldsense.scoring loads this module without it)
     import pyarrow as pa
 
     array = column.combine_chunks() if isinstance(column, pa.ChunkedArray) else column
@@ -282,6 +287,7 @@ def _numbers(column: Any) -> np.ndarray:
 
 def _arrow_trials(file: Path, raw: bytes) -> pa.Table | None:
     """The trial fields of a test-set file as one arrow table; ``None`` when arrow cannot read it or it is empty."""
+    # deferred: pyarrow loads only when `_arrow_trials` runs (data.worldsense.scoring loads this module without it)
     import pyarrow as pa
     import pyarrow.json as pj
 
@@ -421,6 +427,7 @@ def _fast_results(raw: bytes) -> tuple[np.ndarray, np.ndarray, list[str]] | None
             raw.decode("utf-8")
         except UnicodeDecodeError:
             return None  # the careful reader names the line
+    # deferred: pyarrow loads only when `_fast_results` runs (data.worldsense.scoring loads this module without it)
     import pyarrow as pa
     import pyarrow.json as pj
 

@@ -64,6 +64,7 @@ def load_trials(path: str | Path) -> list[Trial]:
 
 def trials_frame(trials: Sequence[Trial], expname: str | None = None) -> pd.DataFrame:
     """A DataFrame with one row per trial (Key as int64), plus ``EXPNAME``/``EXP_i`` when ``expname`` is given."""
+    # deferred: pandas loads only when `trials_frame` runs (this module loads with the CLI)
     import pandas as pd
 
     columns: dict[str, object] = {}

@@ -63,6 +63,7 @@ def run_session(task: Task, session: SessionOptions, plan: Any, *, given: Mappin
     ``on_prepared``: called once the runner holds the session (a study records its assignment there).
     """
     if session.web_session and not session.simulate:
+        # deferred: Textual loads only when the app starts (`benchlab --help` stays quick)
         from benchlab.tui.web.run import run_web_session
 
         try:
@@ -95,6 +96,7 @@ def run_session(task: Task, session: SessionOptions, plan: Any, *, given: Mappin
                 raise
             click.echo(runner.summary())
             return
+        # deferred: Textual loads only when the app starts (`benchlab --help` stays quick)
         from benchlab.tui.app import BenchlabApp
 
         app = BenchlabApp(session=(runner, task))
@@ -109,6 +111,7 @@ def run_session(task: Task, session: SessionOptions, plan: Any, *, given: Mappin
 
 def run_study(opts: StudyRunOptions) -> None:
     """``benchlab run --study DIR --participant P``: the study's benchmark and options, the participant's arm."""
+    # deferred: loaded only when the command runs (`benchlab --help` imports every command module)
     from benchlab.annotations.study import load_study
 
     if not opts.participant:
@@ -161,6 +164,7 @@ def run_command(task: Task) -> click.Command:
 def timing_check(trials: int, min_delay: float, max_delay: float, seed: int, keep: Path | None,
                  testset: Path | None) -> None:
     """Measure response-time and onset accuracy of the trial screen in a pseudo-terminal (prints figures)."""
+    # deferred: loaded only when the command runs (`benchlab --help` imports every command module)
     from benchlab.tui.harness.timing_check import run_timing_check
 
     click.echo(run_timing_check(n_trials=trials, min_delay=min_delay, max_delay=max_delay, seed=seed, keep=keep,

@@ -60,6 +60,7 @@ def long_record(words: int) -> Any:
 
 def child_main(progress_path: str, result_path: str, trials: int, words: int) -> None:
     """The child: ``trials`` SORT trials with a ``words``-word excerpt, then the naive Static ``trials`` times."""
+    # deferred: Textual and the SORT screens load in the measured child process only
     from benchlab.tui.sort.screen_bench_child import BenchApp
 
     record = long_record(words)

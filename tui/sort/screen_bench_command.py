@@ -10,6 +10,7 @@ from benchlab.annotations.task import Command
 
 
 def bench_sort_screen(opts: ScreenBenchOptions) -> str:
+    # deferred: pandas loads only when the command runs (`benchlab --help` stays quick)
     from benchlab.tui.sort.screen_bench import run_sort_screen_bench, summarise
 
     figures = run_sort_screen_bench(trials=opts.trials, words=opts.words)
