@@ -159,12 +159,22 @@ def test_the_reason_finder_wants_the_comment_in_the_same_block() -> None:
     assert verdicts == [True, True, False]
 
 
-def test_benchlab_version_loads_no_data_stack_textual_or_server() -> None:
-    """``benchlab --version`` builds the whole command line: it must not pay for pandas, scipy, matplotlib,
-    Textual or aiohttp (each command loads what it needs when it runs)."""
+def _loaded_by(argument: str) -> list[str]:
     probe = ("import sys; from benchlab.tui.cli import main\n"
-             "sys.argv = ['benchlab', '--version']\n"
+             f"sys.argv = ['benchlab', {argument!r}]\n"
              "try:\n    main()\nexcept SystemExit:\n    pass\n"
              "print(sorted(m for m in ('pandas', 'scipy', 'matplotlib', 'textual', 'aiohttp') if m in sys.modules))")
     out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True, timeout=120)
-    assert out.stdout.strip().splitlines()[-1] == "[]"
+    return ast.literal_eval(out.stdout.strip().splitlines()[-1])
+
+
+def test_benchlab_version_loads_no_data_stack_textual_or_server() -> None:
+    """``benchlab --version`` builds the whole command line: it must not pay for pandas, scipy, matplotlib,
+    Textual or aiohttp (each command loads what it needs when it runs)."""
+    assert _loaded_by("--version") == []
+
+
+def test_benchlab_help_loads_no_data_stack_or_server() -> None:
+    """``benchlab --help`` also loads the trial screens (Textual) to warn about broken trial-screen plug-ins,
+    but not pandas, scipy, matplotlib or aiohttp."""
+    assert set(_loaded_by("--help")) <= {"textual"}
