@@ -98,6 +98,7 @@ class AttentionOptions(Options):
 
     def criterion(self) -> AttentionCriterion:
         """The criterion these options describe."""
+        # deferred: scipy and numpy load only when `criterion` runs (this module loads with the CLI)
         from benchlab.data.analysis.stats import AttentionCriterion
 
         return AttentionCriterion(min_control_accuracy=self.min_control_acc, fast_ms=self.fast_ms,

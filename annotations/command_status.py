@@ -17,6 +17,7 @@ def working(message: str) -> Iterator[None]:
     if not sys.stderr.isatty():
         yield
         return
+    # deferred: rich loads only when `working` runs (this module loads with the CLI)
     from rich.console import Console
     from rich.live import Live
     from rich.spinner import Spinner

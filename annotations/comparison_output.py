@@ -8,6 +8,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from benchlab.annotations.command_output import err, note, say
+from benchlab.data.analysis.plots import check_plot_path, font_cache_missing, write_figure
+from benchlab.data.tables import render
 
 if TYPE_CHECKING:
     from benchlab.annotations.command_options import ComparisonOptions
@@ -17,8 +19,6 @@ if TYPE_CHECKING:
 def check_plot(plot_path: Path | None, formats: Sequence[str] = ()) -> None:
     """Fail on a bad figure path or a missing matplotlib before minutes of bootstrapping, not after."""
     if plot_path is not None:
-        from benchlab.data.analysis.plots import check_plot_path, font_cache_missing
-
         if font_cache_missing():  # the check imports pyplot, which then builds the cache: say so first
             note("the first figure on this machine may take a while (matplotlib builds its font cache once)")
         check_plot_path(plot_path, formats)
@@ -26,13 +26,9 @@ def check_plot(plot_path: Path | None, formats: Sequence[str] = ()) -> None:
 
 def emit_comparison(comp: Comparison, opts: ComparisonOptions) -> None:
     """Print the tables, then write the figure (announced on stderr)."""
-    from benchlab.data.tables import render
-
     numeric = opts.fmt in ("csv", "json")
     say(render(comp.tables(numeric=numeric, sections=opts.sections or None), opts.fmt).removesuffix("\n"))
     if opts.plot_path is not None:
-        from benchlab.data.analysis.plots import write_figure
-
         written, notes = write_figure(comp, opts.plot_path, width=opts.plot_width, formats=opts.plot_formats,
                                       include_pilots=opts.plot_pilots)
         for note in notes:

@@ -21,6 +21,7 @@ from benchlab.annotations.command_output import err
 from benchlab.annotations.options import Options, option
 from benchlab.annotations.task import Benchmark, Command, PlansPower, PowerPlanning, ToolGroup
 from benchlab.data.errors import BenchlabError
+from benchlab.data.tables import Table, render
 
 
 class _CoverageOwn(Options):
@@ -47,7 +48,6 @@ class CoverageOptions(FormatOptions, _CoverageOwn):
 def coverage(opts: CoverageOptions) -> str:
     # deferred: numpy, scipy and pandas load only when the command runs (``benchlab --help`` stays quick)
     from benchlab.data.analysis.coverage import COVERAGE_TARGET, FPR_TARGET, coverage_table, run_coverage
-    from benchlab.data.tables import Table, render
 
     if any(p < 2 for p in opts.participants):
         raise BenchlabError("--participants: each number must be at least 2 (one person has no spread to estimate)")
@@ -125,7 +125,6 @@ def power(opts: PowerOptions, name: str, planning: PowerPlanning) -> str:
     """The table and verdict of ``benchlab power NAME`` (how long the simulation took goes to stderr)."""
     # deferred: numpy, scipy and pandas load only when the command runs (``benchlab --help`` stays quick)
     from benchlab.data.analysis.power import Design, plan, power_table
-    from benchlab.data.tables import Table, render
 
     accuracy, person_sd, source = opts.human_accuracy, opts.person_sd, "assumed"
     if opts.pilot is not None and planning.pilot is not None:

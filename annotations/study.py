@@ -22,6 +22,7 @@ import hashlib
 import io
 import json
 import re
+import tempfile
 import tomllib
 from dataclasses import dataclass
 from pathlib import Path
@@ -32,6 +33,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 from benchlab.annotations.ids import IdError, check_id
 from benchlab.annotations.options import OptionError, Options, option_infos
 from benchlab.annotations.session.opening import open_session, session_options
+from benchlab.annotations.session.runner import wall_clock_now
 from benchlab.annotations.task import Registry, SessionOptions, Task
 from benchlab.data.atomic import append_line, atomic_write_text
 from benchlab.data.errors import BenchlabError
@@ -271,8 +273,6 @@ class Study:
         """Plan a throwaway session of ``arm`` in a temporary folder, so an arm that does not fit its data set (a
         configuration it lacks, more trials than it holds) is caught before the first participant, not during
         their session. Returns the (practice, scored) trial counts."""
-        import tempfile
-
         with tempfile.TemporaryDirectory(prefix="benchlab-study-check-") as tmp:
             values = {**self.arm_values(arm), "participant": "study-check", "out": tmp}
             try:
@@ -292,8 +292,6 @@ class Study:
         """Append the session's assignment (fsynced) with the study file's hash, once per session."""
         if not assignment.new:
             return
-        from benchlab.annotations.session.runner import wall_clock_now
-
         line = {"participant": assignment.participant, "session": assignment.session, "arm": assignment.arm,
                 "benchmark": self.spec.benchmark, "study_sha256": self.sha256, "timestamp": wall_clock_now(),
                 "plan": str(plan_file) if plan_file else None, "simulated": assignment.simulated}

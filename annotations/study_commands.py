@@ -7,6 +7,7 @@ from collections import Counter
 from pathlib import Path
 
 from benchlab.annotations.options import Options, option
+from benchlab.annotations.registry import registry
 from benchlab.annotations.task import Command, ToolGroup
 
 STUDY = ToolGroup("study", "Study files: a lab day's benchmark, options, texts, arms and assignment rule in one "
@@ -19,7 +20,7 @@ class StudyInitOptions(Options):
 
 
 def init(opts: StudyInitOptions) -> str:
-    from benchlab.annotations.registry import registry
+    # deferred: loaded only when the command runs (`benchlab --help` imports every command module)
     from benchlab.annotations.study import init_study
 
     written = init_study(opts.folder, registry().get(opts.benchmark))
@@ -34,7 +35,7 @@ class StudyShowOptions(Options):
 def show(opts: StudyShowOptions) -> str:
     """The study as checked (each arm planned once against its data), its arms with how many participants each
     has, and a changed-file warning."""
-    from benchlab.annotations.registry import registry
+    # deferred: loaded only when the command runs (`benchlab --help` imports every command module)
     from benchlab.annotations.study import load_study
 
     study = load_study(opts.folder, registry())

@@ -12,6 +12,7 @@ cache), so the row count is the count of trials on disk.
 
 from __future__ import annotations
 
+import io
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -19,6 +20,7 @@ from benchlab.annotations.command_output import err
 from benchlab.annotations.options import Options, option
 from benchlab.annotations.registry import registry
 from benchlab.annotations.task import Command, ExportsTrials, ToolGroup, TrialRows
+from benchlab.data.atomic import atomic_write_bytes, atomic_write_text
 from benchlab.data.errors import BenchlabError
 
 if TYPE_CHECKING:
@@ -68,6 +70,7 @@ def own_columns(export: TrialRows) -> list[str]:
 
 def trials_frame(benchmark: str, paths: list[Path], testset: Path | None = None) -> pd.DataFrame:
     """Every recorded trial (edit) of ``benchmark`` under ``paths``, common columns first."""
+    # deferred: pandas loads only when `trials_frame` runs (this module loads with the CLI)
     import pandas as pd
 
     export = exporter(benchmark)
@@ -89,8 +92,6 @@ def trials_frame(benchmark: str, paths: list[Path], testset: Path | None = None)
 
 def write_frame(frame: pd.DataFrame, out: Path | None) -> str | None:
     """CSV on stdout (returned), or a .csv / .parquet file written atomically."""
-    from benchlab.data.atomic import atomic_write_bytes, atomic_write_text
-
     if out is None:
         return frame.to_csv(index=False).removesuffix("\n")
     suffix = out.suffix.lower()
@@ -99,8 +100,6 @@ def write_frame(frame: pd.DataFrame, out: Path | None) -> str | None:
     if suffix == ".csv":
         atomic_write_text(out, frame.to_csv(index=False))
     elif suffix == ".parquet":
-        import io
-
         buf = io.BytesIO()
         frame.to_parquet(buf, index=False, engine="pyarrow")
         atomic_write_bytes(out, buf.getvalue())

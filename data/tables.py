@@ -65,6 +65,7 @@ def _render_one(table: Table, fmt: str) -> str:
         return f"{mark}{table.title}\n\n{table.empty_text}" if fmt == "markdown" else (
             f"{mark}{table.title}\n{table.empty_text}")
     if fmt == "table":
+        # deferred: pandas loads only when `_render_one` runs (this module loads with the CLI)
         import pandas as pd
 
         # long text (notes, reasons) reads left-aligned; pandas would right-align it into very wide lines
@@ -166,6 +167,7 @@ def tidy_csv(tables: Sequence[Table]) -> str:
     """Several tables as one CSV for ``pandas.read_csv``: ``table`` (the title), then each table's row labels (its
     index levels as columns, ``row`` for an unnamed one) and cells, under the union of all their column names in
     first-seen order. A table without rows still gives one line (its title), so no table silently disappears."""
+    # deferred: pandas loads only when `tidy_csv` runs (this module loads with the CLI)
     import pandas as pd
 
     frames = []
@@ -186,6 +188,7 @@ def tidy_csv(tables: Sequence[Table]) -> str:
 def _as_written(frame: pd.DataFrame) -> pd.DataFrame:
     """The cells as text, exactly as ``to_csv`` writes this table alone (an integer column stays ``3``, not ``3.0``
     beside another table's empty cells)."""
+    # deferred: pandas loads only when `_as_written` runs (this module loads with the CLI)
     import pandas as pd
 
     buf = io.StringIO()

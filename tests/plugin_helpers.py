@@ -49,3 +49,15 @@ def example_env(folder: Path) -> dict[str, str]:
 def run_benchlab(env: dict[str, str], cwd: Path, *args: str) -> subprocess.CompletedProcess[str]:
     """``benchlab ARGS`` in ``cwd`` with ``env`` (see :func:`example_env`); its output captured, bounded in time."""
     return subprocess.run([*CLI, *args], env=env, cwd=cwd, capture_output=True, text=True, timeout=300)
+
+
+def forget_loaded_plugins() -> None:
+    """Make the next use load every entry-point group afresh (tasks, tools, trial screens): a test that changes
+    what is installed, or fakes the entry points, calls this before and after so no other test sees its state."""
+    from benchlab.annotations.registry import registry
+    from benchlab.tui import trial_screens
+    from benchlab.tui.tools import tool_report
+
+    registry.cache_clear()
+    tool_report.cache_clear()
+    trial_screens._loaded.cache_clear()

@@ -29,6 +29,7 @@ from benchlab.tui.app import BenchlabApp
 from benchlab.tui.screens.results import ResultsScreen
 from benchlab.tui.screens.session_setup import SessionSetupScreen
 from benchlab.tui.widgets.option_form import FormSection, OptionForm
+from tests.plugin_helpers import forget_loaded_plugins
 
 FAST = {"guard_s": 0.0, "min_rt_s": 0.0, "repeat_window_s": 0.0}
 
@@ -209,9 +210,9 @@ async def test_the_form_widget_gives_raw_values_the_model_parses_and_says_what_c
 def only_standins(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     """A registry holding only the tasks a test registers (as installed plug-ins would be)."""
     monkeypatch.setattr(plugins_module, "entry_points", lambda group: [])
-    registry_module.registry.cache_clear()
+    forget_loaded_plugins()
     yield
-    registry_module.registry.cache_clear()
+    forget_loaded_plugins()
 
 
 def standin_build(testset: Path | None, results: Path, criterion: AttentionCriterion) -> Comparison:

@@ -23,11 +23,10 @@ from textual.pilot import Pilot
 from benchlab.annotations.choice.task import ChoiceTask
 from benchlab.annotations.session.opening import prepare_session
 from benchlab.data.errors import BenchlabError
-from benchlab.tui import trial_screens
 from benchlab.tui.app import BenchlabApp
 from benchlab.tui.screens.end import EndScreen
 from benchlab.tui.trial_screens import trial_screen, trial_screen_kinds, trial_screen_report
-from tests.plugin_helpers import install_example
+from tests.plugin_helpers import forget_loaded_plugins, install_example
 from tests.test_app_session import settle
 
 CLI = [sys.executable, "-m", "benchlab.tui.cli"]
@@ -35,10 +34,10 @@ CLI = [sys.executable, "-m", "benchlab.tui.cli"]
 
 @pytest.fixture
 def fresh_group() -> Iterator[None]:
-    """The group is loaded once per process: load it again for this test, with what is on the path now."""
-    trial_screens._loaded.cache_clear()
+    """The groups are loaded once per process: load them again for this test, with what is on the path now."""
+    forget_loaded_plugins()
     yield
-    trial_screens._loaded.cache_clear()
+    forget_loaded_plugins()
 
 
 @pytest.fixture

@@ -18,12 +18,12 @@ import pytest
 from textual.widgets import Static
 
 from benchlab.annotations.plugins import Entry, GroupReport
-from benchlab.annotations.registry import registry
 from benchlab.tui import cli
 from benchlab.tui.app import BenchlabApp
 from benchlab.tui.screens.launcher import LauncherScreen
-from benchlab.tui.tools import Tool, tool_report
+from benchlab.tui.tools import Tool
 from tests.broken_plugins import install_broken
+from tests.plugin_helpers import forget_loaded_plugins
 
 CLI = [sys.executable, "-c", "from benchlab.tui.cli import main; main()"]
 
@@ -84,18 +84,11 @@ def test_an_unknown_word_is_still_clicks_error(site: Path) -> None:
 @pytest.fixture
 def broken_in_process(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     """The broken plug-ins on this process's path, every group loaded afresh (and again after the test)."""
-    from benchlab.tui import trial_screens
-
-    def reload() -> None:
-        registry.cache_clear()
-        tool_report.cache_clear()
-        trial_screens._loaded.cache_clear()
-
     monkeypatch.syspath_prepend(str(install_broken(tmp_path)))
-    reload()
+    forget_loaded_plugins()
     yield
     monkeypatch.undo()
-    reload()
+    forget_loaded_plugins()
 
 
 async def test_the_launcher_shows_the_warning_under_the_intro(broken_in_process: None) -> None:

@@ -107,6 +107,7 @@ def timed_driver_class() -> type[Any] | None:
     """A ``LinuxDriver`` subclass with a :class:`FrameClock` (``None`` on Windows: default driver, fallback onset)."""
     if sys.platform == "win32":
         return None
+    # deferred: the Linux driver imports termios, which Windows lacks (the platform check above must come first)
     from textual.drivers.linux_driver import LinuxDriver
 
     class TimedLinuxDriver(LinuxDriver):

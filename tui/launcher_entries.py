@@ -30,18 +30,21 @@ class LauncherEntry:
 # launcher shows without any of these screens loaded.
 
 def results_screen() -> Screen[Any]:
+    # deferred: Textual, pandas and scipy load only when this screen opens (the entries are declared with the CLI)
     from benchlab.tui.screens.results import ResultsScreen
 
     return ResultsScreen()
 
 
 def sessions_screen() -> Screen[Any]:
+    # deferred: Textual loads only when this screen opens (the entries are declared with the CLI)
     from benchlab.tui.screens.sessions import SessionsScreen
 
     return SessionsScreen()
 
 
 def study_open_screen() -> Screen[Any]:
+    # deferred: Textual loads only when this screen opens (the entries are declared with the CLI)
     from benchlab.tui.screens.study_open import StudyOpenScreen
 
     return StudyOpenScreen()

@@ -61,8 +61,9 @@ from benchlab.annotations.task import (
 )
 from benchlab.data.analysis.defaults import DEFAULT_BOOT, DEFAULT_SEED
 from benchlab.data.choice.items import ChoiceItem, ChoiceItems, load_choice_items
-from benchlab.data.choice.results import ChoiceRecord
+from benchlab.data.choice.results import ChoiceRecord, score_choice
 from benchlab.data.errors import BenchlabError
+from benchlab.data.tables import render
 
 #: The simulated participants a choice task offers (their expected accuracy: 1/n options, and 100 %).
 CHOICE_POLICIES = ("random", "oracle")
@@ -412,18 +413,16 @@ class ChoiceTask:
         return paths
 
     def _score(self, opts: ChoiceScoreOptions) -> str:
-        from benchlab.data.choice.results import score_choice
-        from benchlab.data.tables import render
-
         items = load_items(opts.items or self.items_path)
         paths = self.result_paths(opts.results, opts.items, opts.no_models)
         return render([score_choice(items, paths, title=self.title, numeric=opts.fmt in ("csv", "json"),
                                     on_warning=warn)], opts.fmt).rstrip("\n")
 
     def _compare(self, opts: ChoiceCompareOptions) -> str:
+        # deferred: pandas and scipy load only when `_compare` runs (annotations.session.status loads this module
+        # without them)
         from benchlab.data.analysis.stats import AttentionCriterion
         from benchlab.data.choice.compare import compare_choice
-        from benchlab.data.tables import render
 
         items = load_items(opts.items or self.items_path)
         criterion = AttentionCriterion(min_control_accuracy=opts.min_control_acc, fast_ms=opts.fast_ms,
@@ -436,6 +435,8 @@ class ChoiceTask:
         return render(comp.tables(numeric=numeric, sections=opts.sections or None), opts.fmt).rstrip("\n")
 
     def _build_comparison(self, testset: Path | None, results: Path, criterion: Any) -> Any:
+        # deferred: pandas and scipy load only when `_build_comparison` runs (annotations.session.status loads this
+        # module without them)
         from benchlab.data.choice.compare import compare_choice
 
         # the sessions' folder may not exist yet: the models are shown until the first participant's answer lands
@@ -447,6 +448,8 @@ class ChoiceTask:
                               n_boot=DEFAULT_BOOT)
 
     def _watched(self, testset: Path | None, results: Path) -> list[Path]:
+        # deferred: pandas and scipy load only when `_watched` runs (annotations.session.status loads this module
+        # without them)
         from benchlab.data.choice.compare import watched_files
 
         return watched_files([results] + ([self.model_results] if self.model_results is not None else []))

@@ -16,7 +16,9 @@ from benchlab.annotations.command_options import FormatOptions
 from benchlab.annotations.command_output import note, say, warn
 from benchlab.annotations.options import Options, option
 from benchlab.annotations.task import Command, ToolGroup
+from benchlab.data.atomic import atomic_write_text
 from benchlab.data.errors import BenchlabError
+from benchlab.data.tables import render
 
 if TYPE_CHECKING:
     from benchlab.data.fastbook.benchmark import Benchmark
@@ -59,6 +61,7 @@ class _RunFile(Options):
 
 def load(path: Path | None) -> tuple[Path, Benchmark]:
     """The benchmark given (or the default one, said on stderr when it is the synthetic sample), with questions."""
+    # deferred: loaded only when the command runs (`benchlab --help` imports every command module)
     from benchlab.data.fastbook import locate
     from benchlab.data.fastbook.benchmark import load_benchmark, require_questions
 
@@ -70,6 +73,7 @@ def load(path: Path | None) -> tuple[Path, Benchmark]:
 
 def chapters_of(bench_path: Path, benchmark: Benchmark, folder: Path | None) -> dict[int, Chapter]:
     """The benchmark's chapters, chunked now so that a missing chunker fails before any output."""
+    # deferred: loaded only when the command runs (`benchlab --help` imports every command module)
     from benchlab.data.fastbook import locate
     from benchlab.data.fastbook.chapters import load_chapters
 
@@ -106,9 +110,9 @@ class ScoreOptions(FormatOptions, KOptions, BenchmarkOptions, _Runs):
 
 
 def score(opts: ScoreOptions) -> str:
+    # deferred: pandas loads only when the command runs (`benchlab --help` stays quick)
     from benchlab.data.fastbook.runs import read_run
     from benchlab.data.fastbook.scoring import Scorer, question_table, score_tables, uncertainty_tables
-    from benchlab.data.tables import render
 
     _, benchmark = load(opts.benchmark_path)
     loaded = [read_run(p, benchmark) for p in opts.runs]
@@ -143,8 +147,8 @@ class CompareOptions(FormatOptions, _CuratorFiles):
 
 
 def compare(opts: CompareOptions) -> str:
+    # deferred: pandas and scipy load only when the command runs (`benchlab --help` stays quick)
     from benchlab.data.fastbook.agreement import compare_files
-    from benchlab.data.tables import render
 
     for path in (opts.file_a, opts.file_b):
         if not path.exists():
@@ -161,8 +165,8 @@ class AuditOptions(FormatOptions, ChaptersOptions, BenchmarkOptions):
 
 
 def audit(opts: AuditOptions) -> str:
+    # deferred: pandas loads only when the command runs (`benchlab --help` stays quick)
     from benchlab.data.fastbook.audit import audit_benchmark
-    from benchlab.data.tables import render
 
     path, benchmark = load(opts.benchmark_path)
     report = audit_benchmark(benchmark, chapters_of(path, benchmark, opts.chapters_dir))
@@ -186,6 +190,7 @@ class BaselineOptions(_RunFile, KOptions, _Query, ChaptersOptions, BenchmarkOpti
 
 
 def baseline(opts: BaselineOptions) -> str:
+    # deferred: pandas loads only when the command runs (`benchlab --help` stays quick)
     from benchlab.data.fastbook import locate
     from benchlab.data.fastbook.baseline import fts_run, read_keywords
     from benchlab.data.fastbook.runs import write_run
@@ -214,6 +219,7 @@ class OracleOptions(_RunFile, ChaptersOptions, BenchmarkOptions):
 
 
 def oracle(opts: OracleOptions) -> str:
+    # deferred: pandas loads only when the command runs (`benchlab --help` stays quick)
     from benchlab.data.fastbook.audit import audit_benchmark, oracle_run
     from benchlab.data.fastbook.runs import write_run
     from benchlab.data.fastbook.scoring import Scorer
@@ -239,8 +245,8 @@ class ChunksOptions(FormatOptions, _ChunksChoice, ChaptersOptions, BenchmarkOpti
 
 
 def chunks(opts: ChunksOptions) -> str:
+    # deferred: pandas loads only when the command runs (`benchlab --help` stays quick)
     from benchlab.data.fastbook.chunk_table import chunk_table
-    from benchlab.data.tables import render
 
     path, benchmark = load(opts.benchmark_path)
     return render([chunk_table(path, chapters_of(path, benchmark, opts.chapters_dir), opts.only)], opts.fmt)
@@ -262,6 +268,7 @@ class ImportOptions(BenchmarkOptions, _Source):
 
 
 def import_run(opts: ImportOptions) -> None:
+    # deferred: pandas loads only when the command runs (`benchlab --help` stays quick)
     from benchlab.data.fastbook.imports import read_positional_json, read_results_table, result_columns
     from benchlab.data.fastbook.runs import write_run
 
@@ -286,7 +293,7 @@ class NotebooksOptions(Options):
 
 
 def chapters(opts: NotebooksOptions) -> None:
-    from benchlab.data.atomic import atomic_write_text
+    # deferred: loaded only when the command runs (`benchlab --help` imports every command module)
     from benchlab.data.fastbook.chapters import NOTEBOOK_NAMES, Chapter, notebook_to_text
 
     if not opts.notebooks.is_dir():
@@ -322,6 +329,7 @@ class AssignOptions(BenchmarkOptions):
 
 
 def assign(opts: AssignOptions) -> str:
+    # deferred: loaded only when the command runs (`benchlab --help` imports every command module)
     from benchlab.annotations.fastbook.assignment import make_plan, parse_curators, write_plan
 
     curators = parse_curators(opts.curators)
@@ -341,6 +349,7 @@ class BenchOptions(ChaptersOptions, BenchmarkOptions):
 
 
 def bench(opts: BenchOptions) -> str:
+    # deferred: pandas loads only when the command runs (`benchlab --help` stays quick)
     from benchlab.data.fastbook.bench import fastbook_timings
 
     path, benchmark = load(opts.benchmark_path)

@@ -13,6 +13,7 @@ from benchlab.data.errors import BenchlabError
 
 
 def _logs(paths: list[Path]) -> list[Path]:
+    # deferred: the change-log reader loads only when these trials are exported (this module loads with the CLI)
     from benchlab.annotations.fastbook.change_log import LOG_SUFFIX, log_path_for
 
     out: list[Path] = []
@@ -41,6 +42,7 @@ def _when(text: str) -> datetime | None:
 
 
 def rows(paths: list[Path], testset: Path | None) -> list[dict[str, Any]]:
+    # deferred: the change-log reader loads only when these trials are exported (this module loads with the CLI)
     from benchlab.annotations.fastbook.change_log import ChangeLog
 
     out: list[dict[str, Any]] = []

@@ -17,6 +17,7 @@ from benchlab.annotations.command_status import count_files, files, working
 from benchlab.annotations.options import Options, option
 from benchlab.annotations.task import Command, ToolGroup
 from benchlab.data.errors import BenchlabError
+from benchlab.data.tables import Table, render
 
 if TYPE_CHECKING:
     from benchlab.data.sort.books import PreparedBook
@@ -40,8 +41,8 @@ class ScoreOptions(FormatOptions, _ScoreInputs):
 
 
 def score(opts: ScoreOptions) -> str:
+    # deferred: pandas and scipy load only when the command runs (`benchlab --help` stays quick)
     from benchlab.data.sort.scoring import score_paths
-    from benchlab.data.tables import render
 
     with working(f"reading {files(count_files(opts.paths, RESULTS_GLOB))}, scoring..."):
         tables = score_paths(opts.paths, opts.include_practice, on_warning=warn)
@@ -62,6 +63,7 @@ class CompareOptions(ComparisonOptions, _CompareInputs):
 
 
 def compare(opts: CompareOptions) -> None:
+    # deferred: pandas and scipy load only when the command runs (`benchlab --help` stays quick)
     from benchlab.annotations.comparison_output import check_plot, emit_comparison
     from benchlab.data.sort.compare import compare_sort
 
@@ -104,6 +106,7 @@ class MakeOptions(Options):
 
 
 def make(opts: MakeOptions) -> None:
+    # deferred: pandas and scipy load only when the command runs (`benchlab --help` stays quick)
     from benchlab.data.sort.books import prepare
     from benchlab.data.sort.generator import generate_many
     from benchlab.data.sort.writers import write_layout
@@ -137,6 +140,7 @@ def make(opts: MakeOptions) -> None:
 
 def _make_whole_book(book: PreparedBook, opts: MakeOptions) -> list[BookSortRecord]:
     """The whole-book design of one book for every segment length, with one report line each."""
+    # deferred: scipy and numpy load only when the command runs (`benchlab --help` stays quick)
     from benchlab.data.sort.whole_book import gap_bin_label, generate_whole_book
 
     out: list[BookSortRecord] = []
@@ -162,10 +166,10 @@ class InfoOptions(FormatOptions, _DataSet):
 
 
 def info(opts: InfoOptions) -> str:
+    # deferred: pandas loads only when the command runs (`benchlab --help` stays quick)
     import pandas as pd
 
     from benchlab.data.sort.loaders import load_frame
-    from benchlab.data.tables import Table, render
 
     frame = load_frame(opts.path)
     counts = frame.groupby(["excerpt_length", "segment_length", "book_idx", "book_title", "split"]).size()
@@ -183,6 +187,7 @@ class CheckOptions(_DataSet):
 
 
 def check(opts: CheckOptions) -> None:
+    # deferred: pandas and scipy load only when the command runs (`benchlab --help` stays quick)
     from benchlab.data.sort.check import books_for_check, group_records, report_groups
     from benchlab.data.sort.loaders import load_records
 
@@ -209,6 +214,7 @@ class BenchOptions(Options):
 
 
 def bench(opts: BenchOptions) -> None:
+    # deferred: scipy and numpy load only when the command runs (`benchlab --help` stays quick)
     from benchlab.data.sort.bench import bench_booksort
 
     bench_booksort(opts.folder, opts.published_seconds, say)

@@ -6,6 +6,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from benchlab.annotations.task import ComparisonSource
+from benchlab.data.analysis.defaults import DEFAULT_BOOT
 
 if TYPE_CHECKING:  # the analysis stack (pandas, scipy) loads only when a comparison is built, not with the CLI
     from benchlab.data.analysis.compare import Comparison
@@ -13,13 +14,14 @@ if TYPE_CHECKING:  # the analysis stack (pandas, scipy) loads only when a compar
 
 
 def build(testset: Path | None, results: Path, criterion: AttentionCriterion) -> Comparison:
-    from benchlab.data.analysis.defaults import DEFAULT_BOOT
+    # deferred: pandas and scipy load only when `build` runs (this module loads with the CLI)
     from benchlab.data.sort.compare import compare_sort
 
     return compare_sort([results], criterion=criterion, n_boot=DEFAULT_BOOT)
 
 
 def watched(testset: Path | None, results: Path) -> list[Path]:
+    # deferred: pandas and scipy load only when `watched` runs (this module loads with the CLI)
     from benchlab.data.sort.compare import watched_files
 
     return watched_files([results])

@@ -21,7 +21,7 @@ from benchlab.data.atomic import append_bytes
 from benchlab.data.errors import BenchlabError
 from benchlab.data.record_log import KeyedRecordLog
 from benchlab.data.sort.records import BookSortRecord
-from benchlab.data.sort.results import DATASET_COLUMNS, SCORE_COLUMNS, Answer
+from benchlab.data.sort.results_format import DATASET_COLUMNS, SCORE_COLUMNS, Answer
 from benchlab.data.text_io import read_csv_records
 from benchlab.data.version import __version__
 

@@ -43,7 +43,7 @@ from benchlab.annotations.sort.human_record import HumanSortRow, SortResultsLog
 from benchlab.annotations.sort.plan_options import Condition, SortPlanOptions
 from benchlab.data.errors import BenchlabError
 from benchlab.data.sort.records import BookSortRecord
-from benchlab.data.sort.results import human_model_name, results_filename
+from benchlab.data.sort.results_format import human_model_name, results_filename
 
 OPTIONS = ("A", "B")
 

@@ -89,6 +89,7 @@ WHOLE_BOOK_SAMPLE = "booksort-whole-book"
 def load_trials(path: str, le: int | None, ls: int | None, book: str | None,
                 design: str | None = None) -> tuple[tuple[BookSortRecord, ...], tuple[BookSortRecord, ...]]:
     """The (test, validation) trials of one configuration (and book, and design), loaded once per process."""
+    # deferred: pandas loads only when `load_trials` runs (this module loads with the CLI)
     from benchlab.data.sort.loaders import Selection, load_records
 
     selection = Selection(excerpt_length=le, segment_length=ls, book=book, design=design)
@@ -150,6 +151,7 @@ class SortTask:
         """The excerpt and segment lengths of ``dataset``, from its file names (``test_e250_s20.parquet``,
         ``segments_250-s20-n110.csv``): the form offers them as choices. Nothing when a file's name does not say
         its configuration (reading the data to find out would take seconds) or the data set cannot be read."""
+        # deferred: pandas loads only when `data_choices` runs (this module loads with the CLI)
         from benchlab.data.sort.loaders import discover
 
         try:

@@ -17,7 +17,11 @@ from benchlab.annotations.command_output import err, say, warn
 from benchlab.annotations.command_status import count_files, files, working
 from benchlab.annotations.options import Options, option
 from benchlab.annotations.task import Command
+from benchlab.data.atomic import atomic_write_text
 from benchlab.data.errors import BenchlabError
+from benchlab.data.samples import sample_path
+from benchlab.data.tables import counted, render
+from benchlab.data.worldsense.loader import find_trials_file
 
 #: The results files the WorldSense readers take from a folder (searched recursively).
 RESULTS_GLOB = "*___results.jsonl*"
@@ -33,8 +37,7 @@ def _must_exist(path: Path | None) -> Path | None:
 
 def score_sample_demo() -> str:
     """The bundled sample's tables as text (what ``benchlab demo`` printed before the app existed)."""
-    from benchlab.data.samples import sample_path
-    from benchlab.data.tables import counted, render
+    # deferred: numpy loads only when the command runs (`benchlab --help` stays quick)
     from benchlab.data.worldsense.scoring import score_testset_dir
 
     folder = sample_path("worldsense")
@@ -47,9 +50,6 @@ def score_sample_demo() -> str:
 def sessions_results_folder(testset: Path) -> Path:
     """Where ``benchlab run worldsense`` writes results for ``testset`` by default:
     ``./benchlab-results/worldsense/<test set folder name>/results`` (``sample`` for the bundled sample)."""
-    from benchlab.data.samples import sample_path
-    from benchlab.data.worldsense.loader import find_trials_file
-
     try:
         folder = find_trials_file(testset).parent
     except BenchlabError:
@@ -80,15 +80,12 @@ class ScoreOptions(FormatOptions, _ScoreInputs):
 
 
 def score(opts: ScoreOptions) -> None:
-    from benchlab.data.atomic import atomic_write_text
-    from benchlab.data.tables import render
+    # deferred: numpy loads only when the command runs (`benchlab --help` stays quick)
     from benchlab.data.worldsense.columns import read_trial_columns
     from benchlab.data.worldsense.scoring import load_results_dirs, score_worldsense
 
     testset = opts.testset
     if opts.sample:
-        from benchlab.data.samples import sample_path
-
         testset = sample_path("worldsense")
     if testset is None:
         raise BenchlabError("give a test-set folder with -t/--testset (or --sample for the bundled sample)")
@@ -120,6 +117,7 @@ class FetchOptions(Options):
 
 
 def fetch(opts: FetchOptions) -> str:
+    # deferred: rich loads only when the command runs (`benchlab --help` stays quick)
     from benchlab.annotations.worldsense.download_progress import fetch_with_progress
     from benchlab.data.worldsense.fetch import default_dest
 
@@ -160,7 +158,7 @@ class BenchOptions(Options):
 
 
 def bench(opts: BenchOptions) -> None:
-    from benchlab.data.samples import sample_path
+    # deferred: pandas loads only when the command runs (`benchlab --help` stays quick)
     from benchlab.data.worldsense.bench import bench_worldsense
 
     sets = list(opts.testsets) or [sample_path("worldsense")]
@@ -189,8 +187,8 @@ class CompareOptions(ComparisonOptions, _CompareInputs):
 
 
 def compare(opts: CompareOptions) -> None:
+    # deferred: pandas and scipy load only when the command runs (`benchlab --help` stays quick)
     from benchlab.annotations.comparison_output import check_plot, emit_comparison
-    from benchlab.data.samples import sample_path
     from benchlab.data.worldsense.compare import compare_worldsense
 
     check_plot(opts.plot_path, opts.plot_formats)
@@ -223,7 +221,7 @@ class BenchCompareOptions(BootOptions, _BenchCompareInputs):
 
 
 def bench_compare(opts: BenchCompareOptions) -> str:
-    from benchlab.data.samples import sample_path
+    # deferred: pandas and scipy load only when the command runs (`benchlab --help` stays quick)
     from benchlab.data.worldsense.compare_bench import bench_compare_worldsense
 
     return bench_compare_worldsense(opts.testset or sample_path("worldsense"), opts.participants,

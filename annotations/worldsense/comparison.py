@@ -10,11 +10,12 @@ from benchlab.annotations.task import ComparisonSource
 if TYPE_CHECKING:  # the analysis stack (pandas, scipy) loads only when a comparison is built, not with the CLI
     from benchlab.data.analysis.compare import Comparison
     from benchlab.data.analysis.stats import AttentionCriterion
+from benchlab.data.analysis.defaults import DEFAULT_BOOT
 from benchlab.data.errors import BenchlabError
 
 
 def build(testset: Path | None, results: Path, criterion: AttentionCriterion) -> Comparison:
-    from benchlab.data.analysis.defaults import DEFAULT_BOOT
+    # deferred: pandas and scipy load only when `build` runs (this module loads with the CLI)
     from benchlab.data.worldsense.compare import compare_worldsense
 
     if testset is None:
@@ -23,6 +24,7 @@ def build(testset: Path | None, results: Path, criterion: AttentionCriterion) ->
 
 
 def watched(testset: Path | None, results: Path) -> list[Path]:
+    # deferred: pandas and scipy load only when `watched` runs (this module loads with the CLI)
     from benchlab.data.worldsense.compare import watched_files
 
     return watched_files(results)

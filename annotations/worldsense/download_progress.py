@@ -8,7 +8,11 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from rich.console import Console
+from rich.progress import BarColumn, DownloadColumn, Progress, TaskID, TextColumn, TransferSpeedColumn
+
 from benchlab.annotations.command_output import err
+from benchlab.data.worldsense.fetch import FetchEvent, fetch_worldsense
 
 if TYPE_CHECKING:
     from benchlab.data.worldsense.fetch import FetchSummary
@@ -18,11 +22,6 @@ _LINE = {"skip": "ok (already there)", "done": "downloaded, sha256 ok"}
 
 def fetch_with_progress(dest: Path, base_url: str | None, only: Sequence[str]) -> FetchSummary:
     """:func:`~benchlab.data.worldsense.fetch.fetch_worldsense` into ``dest``, reporting each file's progress."""
-    from rich.console import Console
-    from rich.progress import BarColumn, DownloadColumn, Progress, TaskID, TextColumn, TransferSpeedColumn
-
-    from benchlab.data.worldsense.fetch import FetchEvent, fetch_worldsense
-
     console_err = sys.stderr.isatty()
     with Progress(TextColumn("{task.description}"), BarColumn(), DownloadColumn(), TransferSpeedColumn(),
                   console=Console(stderr=True), disable=not console_err, transient=False) as progress:

@@ -9,10 +9,12 @@ from typing import Any
 
 from benchlab.annotations.trial_rows import TrialExport, flags_text, session_files
 from benchlab.data.errors import BenchlabError
+from benchlab.data.worldsense.rules import is_correct
 
 
 def _human_files(paths: list[Path]) -> list[tuple[Path, str]]:
     """People's results and practice files (``<prompting>___human-<id>___results|practice.jsonl``)."""
+    # deferred: pandas and scipy load only when `_human_files` runs (this module loads with the CLI)
     from benchlab.data.worldsense.compare import is_human, participant_id
 
     out = []
@@ -30,9 +32,9 @@ def _number(value: object) -> float | None:
 
 
 def rows(paths: list[Path], testset: Path | None) -> list[dict[str, Any]]:
+    # deferred: numpy loads only when `rows` runs (this module loads with the CLI)
     from benchlab.data.worldsense.columns import read_trial_columns
     from benchlab.data.worldsense.results import read_results
-    from benchlab.data.worldsense.rules import is_correct
 
     assert testset is not None  # checked by the command
     cols = read_trial_columns(testset)

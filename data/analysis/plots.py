@@ -17,6 +17,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
+import numpy as np
+
 from benchlab.data.analysis.compare import Comparison
 from benchlab.data.analysis.figure_content import Bar, FigureContent, Panel, figure_content
 from benchlab.data.analysis.figure_labels import condition_label
@@ -75,6 +77,8 @@ def font_cache_missing() -> bool:
     """True when matplotlib has no font list cached yet: its first figure then scans every font on the machine
     (26 s seen on a fresh machine). Only ``matplotlib`` itself is imported (not pyplot, which builds the cache)."""
     try:
+        # deferred: matplotlib is the optional [plot] extra, loaded only when a figure is drawn (missing, it is
+        # reported)
         import matplotlib
     except ImportError:
         return False
@@ -86,9 +90,13 @@ def font_cache_missing() -> bool:
 
 def _pyplot() -> Any:
     try:
+        # deferred: matplotlib is the optional [plot] extra, loaded only when a figure is drawn (missing, it is
+        # reported)
         import matplotlib
 
         matplotlib.use("Agg", force=True)
+        # deferred: matplotlib is the optional [plot] extra, loaded only when a figure is drawn (missing, it is
+        # reported)
         import matplotlib.pyplot as plt
     except ImportError as exc:
         raise BenchlabError(f"figures need matplotlib: install the plot extra ({install_hint()})") from exc
@@ -125,6 +133,7 @@ def _panel_units(panel: Panel) -> float:
 
 
 def _draw_panel(ax: Axes, content: FigureContent, panel: Panel, style: Style) -> None:
+    # deferred: matplotlib is the optional [plot] extra, loaded only when a figure is drawn (missing, it is reported)
     import matplotlib.transforms as mtransforms
 
     heading = mtransforms.blended_transform_factory(ax.transAxes, ax.transData)
@@ -173,8 +182,6 @@ def _draw_panel(ax: Axes, content: FigureContent, panel: Panel, style: Style) ->
 
 
 def _draw_rt(fig: Figure, grid: Any, content: FigureContent, style: Style) -> None:
-    import numpy as np
-
     groups = list(dict.fromkeys(c.group for c in content.rts))
     who = list(dict.fromkeys(c.who for c in content.rts))
     cols = min(len(groups), 2 if style.width < 5 else 3)

@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, StrictStr, model_validator
 
+from benchlab.data.atomic import atomic_write_text
 from benchlab.data.choice.items import ChoiceItem, ChoiceItems, items_of, load_choice_items
 from benchlab.data.errors import BenchlabError
 from benchlab.data.jsonl import iter_json_lines, validate
@@ -134,6 +135,8 @@ def read_choice_results(items: ChoiceItems | Sequence[ChoiceItem] | str | Path, 
     ``correct``, ``rt_ms``, ``file``, ``line``. An item the items file does not know is an error naming its line;
     model answers outside the item's options and repeated answers go to ``on_warning`` (see the module docstring).
     """
+    # deferred: pandas loads only when `read_choice_results` runs (annotations.choice.power loads this module without
+    # it)
     import pandas as pd
 
     pool = _items(items)
@@ -187,6 +190,8 @@ def score_choice(items: ChoiceItems | Sequence[ChoiceItem] | str | Path, results
     ``overall`` is the share correct over all of one's trials (not a mean of strata), so its n is the number of
     trials. ``numeric`` gives proportions in separate columns (for csv/json) instead of formatted cells.
     """
+    # deferred: pandas and scipy load only when `score_choice` runs (annotations.choice.power loads this module without
+    # them)
     import pandas as pd
 
     from benchlab.data.analysis.stats import wilson_ci
@@ -224,8 +229,6 @@ def score_choice(items: ChoiceItems | Sequence[ChoiceItem] | str | Path, results
 
 def write_model_results(path: str | Path, model: str, responses: Iterable[tuple[str, str]]) -> int:
     """Write a model's ``(item, response)`` pairs as a results file (atomically); returns the number of lines."""
-    from benchlab.data.atomic import atomic_write_text
-
     lines = [ChoiceRecord(item=item, response=response, model=model).model_dump_json(
         include={"item", "response", "model"}) for item, response in responses]
     atomic_write_text(path, "".join(line + "\n" for line in lines))

@@ -24,7 +24,9 @@ from pathlib import Path
 import pandas as pd
 
 from benchlab.data.analysis import stats
+from benchlab.data.errors import BenchlabError
 from benchlab.data.fastbook.benchmark import Benchmark, Component, QuestionId, load_benchmark
+from benchlab.data.fastbook.chapters import load_chapters
 from benchlab.data.tables import Table
 
 
@@ -296,9 +298,6 @@ def compare_files(path_a: str | Path, path_b: str | Path, chapters_dir: str | Pa
     Chapter texts come from ``chapters_dir``, else from beside file A when they are all there; without them the
     span overlap is left out (the word overlap is always computed).
     """
-    from benchlab.data.errors import BenchlabError
-    from benchlab.data.fastbook.chapters import load_chapters
-
     a, b = load_benchmark(path_a), load_benchmark(path_b)
     numbers = sorted(set(a.chapters) | set(b.chapters))
     chapters: dict[int, str] | None = None

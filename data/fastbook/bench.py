@@ -12,6 +12,14 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+import ftfy
+
+from benchlab.data.fastbook.audit import Auditor, audit_benchmark
+from benchlab.data.fastbook.baseline import fts_run
+from benchlab.data.fastbook.benchmark import load_benchmark
+from benchlab.data.fastbook.chapters import chunk_spans, chunking_available
+from benchlab.data.fastbook.scoring import Scorer
+
 if TYPE_CHECKING:
     from benchlab.data.fastbook.benchmark import Benchmark
     from benchlab.data.fastbook.chapters import Chapter
@@ -30,8 +38,6 @@ def median_seconds(fn: Callable[[], object], repeat: int) -> float:
 
 def _reference_loop(benchmark: Benchmark, run: Run) -> Callable[[], None]:
     """The benchmark's scoring loop: ftfy of both sides for every (context, passage) pair (MRR only)."""
-    import ftfy
-
     def loop() -> None:
         for q in benchmark:
             passages = run.passages(q.id)[:10]
@@ -44,8 +50,6 @@ def _reference_loop(benchmark: Benchmark, run: Run) -> Callable[[], None]:
 
 
 def _audit_rows(benchmark: Benchmark, chapters: dict[int, Chapter], repeat: int) -> list[tuple[str, float]]:
-    from benchlab.data.fastbook.audit import Auditor, audit_benchmark
-
     rows = [("auditor set-up (ftfy of chapters and chunks, once)", median_seconds(lambda: Auditor(chapters), repeat))]
     n_contexts = sum(len(c.context) for q in benchmark for c in q.answer_context)
     rows.append((f"audit all {n_contexts} contexts, fresh auditor (target < 500 ms)",
@@ -62,11 +66,6 @@ def _audit_rows(benchmark: Benchmark, chapters: dict[int, Chapter], repeat: int)
 
 def fastbook_timings(path: Path, benchmark: Benchmark, chapters: dict[int, Chapter], repeat: int) -> str:
     """The timings table as printed by ``benchlab bench fastbook``."""
-    from benchlab.data.fastbook.baseline import fts_run
-    from benchlab.data.fastbook.benchmark import load_benchmark
-    from benchlab.data.fastbook.chapters import chunk_spans, chunking_available
-    from benchlab.data.fastbook.scoring import Scorer
-
     rows: list[tuple[str, float]] = [("load benchmark JSON", median_seconds(lambda: load_benchmark(path), repeat))]
     rows.append(("chunk spans, bundled table (all chapters)",
                  median_seconds(lambda: [chunk_spans(c.text) for c in chapters.values()], repeat)))

@@ -144,6 +144,7 @@ def _bundled_spans() -> dict[str, list[tuple[int, int]]]:
 @cache
 def _splitter() -> Any:
     try:
+        # deferred: llama-index is the optional [fastbook] extra (slow to import), loaded only when chapters are chunked
         from llama_index.core.node_parser import SentenceSplitter
     except ImportError as exc:
         raise ImportError(str(exc)) from exc

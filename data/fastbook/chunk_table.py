@@ -7,6 +7,8 @@ from collections.abc import Collection
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+import pandas as pd
+
 from benchlab.data.errors import BenchlabError
 from benchlab.data.tables import Table
 
@@ -17,8 +19,6 @@ if TYPE_CHECKING:
 def chunk_table(bench_path: Path, chapters: dict[int, Chapter], only: Collection[int] = ()) -> Table:
     """Every chunk of ``chapters`` (or of the chapters in ``only``); an unknown chapter is an error naming the
     benchmark's chapters."""
-    import pandas as pd
-
     rows = []
     for number, chapter in chapters.items():
         if only and number not in only:

@@ -15,6 +15,8 @@ import math
 from pathlib import Path
 from typing import Any
 
+import pandas as pd
+
 from benchlab.data import text_io
 from benchlab.data.errors import BenchlabError
 from benchlab.data.fastbook.benchmark import Benchmark, QuestionId, read_text
@@ -59,8 +61,6 @@ def read_positional_json(path: str | Path, benchmark: Benchmark, name: str | Non
 
 
 def _table_rows(path: Path) -> list[dict[str, Any]]:
-    import pandas as pd
-
     # A mistyped path must say so, not ask for openpyxl first.
     if path.is_dir():
         raise BenchlabError("is a folder, expected a results table (.csv or .xlsx)", path)
@@ -69,6 +69,7 @@ def _table_rows(path: Path) -> list[dict[str, Any]]:
     try:
         if path.suffix.lower() in (".xlsx", ".xlsm"):
             try:
+                # deferred: openpyxl is the optional [fastbook] extra, loaded only for an .xlsx file
                 import openpyxl  # noqa: F401
             except ImportError as exc:
                 raise BenchlabError(EXCEL_HINT, path) from exc

@@ -237,6 +237,8 @@ def uncertainty_tables(scores: Sequence[RunScore], *, n_boot: int | None = None,
     """Bootstrap 95% CIs of each run's MRR@k and Recall@k (questions resampled), and paired tests of every other run
     against the first one on the same questions: p from a sign-flip permutation test, which stays valid when two
     runs differ on only a handful of questions (a re-centred bootstrap would call that significant)."""
+    # deferred: scipy loads only when `uncertainty_tables` runs (annotations.fastbook.editor_bench loads this module
+    # without it)
     from benchlab.data.analysis import stats
 
     boots = n_boot if n_boot is not None else stats.DEFAULT_BOOT

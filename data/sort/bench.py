@@ -9,6 +9,8 @@ from collections.abc import Callable
 from pathlib import Path
 
 from benchlab.data.errors import BenchlabError
+from benchlab.data.sort.books import prepare
+from benchlab.data.sort.generator import generate_many
 from benchlab.data.sort.settings import booksort_texts_dir
 
 #: The published data set's configurations (L_E, L_S) that the published script's timing covers.
@@ -17,9 +19,6 @@ STANDARD_CONFIGS = ((250, 20), (250, 50), (1000, 20), (1000, 50))
 
 def bench_booksort(folder: Path | None, published_seconds: float, emit: Callable[[str], None]) -> None:
     """Generate the standard configurations for every ``*.txt`` book in ``folder``, emitting timings."""
-    from benchlab.data.sort.books import prepare
-    from benchlab.data.sort.generator import generate_many
-
     folder = folder or booksort_texts_dir()
     files = sorted(folder.glob("*.txt")) if folder.is_dir() else []
     if not files:

@@ -7,7 +7,8 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from benchlab.data.errors import BenchlabError
-from benchlab.data.sort.books import PreparedBook
+from benchlab.data.sort.books import PreparedBook, prepare
+from benchlab.data.sort.generator import check_trials, excerpts_in_text
 from benchlab.data.sort.records import BookSortRecord
 
 Groups = dict[tuple[int, int, int], list[BookSortRecord]]
@@ -24,8 +25,6 @@ def group_records(records: Sequence[BookSortRecord]) -> Groups:
 def report_groups(groups: Groups, books: dict[int, PreparedBook], texts_given: bool,
                   emit: Callable[[str], None]) -> int:
     """One line per book/configuration; returns how many failed."""
-    from benchlab.data.sort.generator import check_trials
-
     failed = 0
     for (book, le, ls), recs in sorted(groups.items()):
         words = books[book].words if book in books else None
@@ -39,8 +38,6 @@ def report_groups(groups: Groups, books: dict[int, PreparedBook], texts_given: b
 
 def _prepare_any(text: Path) -> PreparedBook:
     """The book of ``text``; a text without a Gutenberg header is titled by its file name (matched by content)."""
-    from benchlab.data.sort.books import prepare
-
     try:
         return prepare(text)
     except BenchlabError as exc:
@@ -56,8 +53,6 @@ def books_for_check(texts: Sequence[Path], groups: Groups) -> tuple[dict[int, Pr
     matched by content to the data book with the most of its excerpts. Silently skipping a text that matches
     nothing would print "ok" for a check that never happened.
     """
-    from benchlab.data.sort.generator import excerpts_in_text
-
     by_book: dict[int, list[BookSortRecord]] = {}
     titles: dict[int, str] = {}
     for (book, _, _), recs in groups.items():

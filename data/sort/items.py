@@ -16,6 +16,7 @@ import pandas as pd
 
 from benchlab.data.errors import BenchlabError
 from benchlab.data.sort.results import find_results, read_results
+from benchlab.data.sort.whole_book import gap_bin_label
 
 
 def config_name(le: int, ls: int) -> str:
@@ -62,8 +63,6 @@ MODEL_DEFAULT_MEMORY = "STM"
 def bin_name(config: str, distance_bin: int, design: str = "excerpt") -> str:
     """``e250-s20 d62`` (a distance bin, right edge) or, for whole-book trials, ``e69607-s20 gap 25k-40k``."""
     if design == "whole-book":
-        from benchlab.data.sort.whole_book import gap_bin_label
-
         return f"{config} gap {gap_bin_label(int(distance_bin))}"
     return f"{config} d{distance_bin}"
 

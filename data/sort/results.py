@@ -5,7 +5,8 @@ The original evaluation writes one CSV per configuration with the dataset column
 sessions write the same columns plus timing and provenance, one row per trial, appended and fsynced before the
 next trial shows, so the same reader (and the original ``calc_accuracy``) scores both.
 
-This module holds the format (names, the shared columns, reading for scoring); the human row with its timing
+This module reads the format for scoring with pandas; the file names and the shared columns are in
+:mod:`benchlab.data.sort.results_format` (a session needs only those); the human row with its timing
 columns and the fsynced log a session appends it to are the session's, in :mod:`benchlab.annotations.sort.human_record`.
 """
 
@@ -15,36 +16,16 @@ import re
 from collections.abc import Callable, Iterable
 from itertools import pairwise
 from pathlib import Path
-from typing import Literal
 
 import pandas as pd
 
 from benchlab.data.errors import BenchlabError
 from benchlab.data.record_log import first_records, torn_record_warning
 from benchlab.data.sort.records import distance_bin_edges
+from benchlab.data.sort.results_format import RESULTS_RE
+from benchlab.data.sort.results_format import human_model_name as human_model_name
+from benchlab.data.sort.results_format import results_filename as results_filename
 from benchlab.data.text_io import read_csv_records
-
-RESULTS_RE = re.compile(r"^(?P<le>\d+)-s(?P<ls>\d+)-(?P<model>.+)_results\.csv$")
-
-#: Dataset columns a results file keeps (the original drops segment_1/segment_2; excerpt_text stays).
-DATASET_COLUMNS = [
-    "book_idx", "excerpt_idx", "segment_idx", "seg1_pos", "seg2_pos", "distance_bin", "present_seg1_first",
-    "excerpt_pos", "excerpt_text", "book_title", "num_words", "segment_length", "excerpt_length",
-]
-SCORE_COLUMNS = ["model_name", "A_is_first", "answer", "ground_truth", "correct"]
-Answer = Literal["A", "B", "X"]
-
-
-def results_filename(excerpt_length: int, segment_length: int, model_name: str) -> str:
-    """``{L_E}-s{L_S}-{model}_results.csv`` (the original's name with our model part, e.g. human-P01)."""
-    if not model_name or "/" in model_name or "\\" in model_name or model_name.strip() != model_name:
-        raise BenchlabError(f"the model name {model_name!r} cannot be used in a file name")
-    return f"{excerpt_length}-s{segment_length}-{model_name}_results.csv"
-
-
-def human_model_name(participant: str) -> str:
-    return f"human-{participant}"
-
 
 # ---------------------------------------------------------------------------------------------------------------
 # Reading results for scoring (models and people).
@@ -142,6 +123,7 @@ def _distance_bins(frame: pd.DataFrame, p: Path, lines: list[int], le: pd.Series
     if "seg1_pos" not in frame.columns or "seg2_pos" not in frame.columns:
         raise BenchlabError("missing column 'distance_bin' (the trials cannot be grouped by distance; it can only be "
                             "derived from seg1_pos and seg2_pos, which are missing too)", p)
+    # deferred: scipy loads only when `_distance_bins` runs (annotations.sort.human_record loads this module without it)
     from benchlab.data.sort.whole_book import GAP_EDGES, WHOLE_BOOK
 
     distance = (_ints(frame, p, lines, "seg2_pos", None) - _ints(frame, p, lines, "seg1_pos", None)).abs()

@@ -12,6 +12,9 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from benchlab.data.errors import BenchlabError
+from benchlab.data.tables import render
+from benchlab.data.worldsense.columns import read_trial_columns
+from benchlab.data.worldsense.scoring import load_results_dirs, score_worldsense
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -22,9 +25,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--format", choices=("table", "csv", "json", "markdown", "latex"), default="table")
     parser.add_argument("--no-cache", action="store_true", help="decode the trials file even if cached")
     args = parser.parse_args(argv)
-    from benchlab.data.worldsense.columns import read_trial_columns
-    from benchlab.data.worldsense.scoring import load_results_dirs, score_worldsense
-
     try:
         # Passed inline, so nothing here keeps the raw columns alive while the tables are built.
         tables = score_worldsense(read_trial_columns(args.testset, cache=not args.no_cache),
@@ -34,8 +34,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     except BenchlabError as exc:
         print(f"benchlab: error: {exc}", file=sys.stderr)
         return 2
-    from benchlab.data.tables import render
-
     sys.stdout.write(render(tables.tables(), args.format))
     return 0
 

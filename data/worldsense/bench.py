@@ -19,6 +19,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from statistics import median
 
+import pandas as pd
+
 from benchlab.data.errors import BenchlabError
 
 _CELL = r"(?:-?\d+\.\d+|-?nan|-?inf) \((?:-?\d+\.\d+|-?nan|-?inf)\)|NaN"
@@ -61,8 +63,6 @@ def parse_original_tables(text: str) -> list[list[list[str]]]:
 
 def ours_as_rows(tables: Sequence[object]) -> list[list[list[str]]]:
     """Our formatted tables in the form of :func:`parse_original_tables`."""
-    import pandas as pd
-
     out: list[list[list[str]]] = []
     for table in tables:
         frame: pd.DataFrame = table.frame  # type: ignore[attr-defined]

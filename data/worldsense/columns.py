@@ -20,11 +20,15 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
+from pydantic import ValidationError
 
 from benchlab.data.errors import BenchlabError, read_bytes
+from benchlab.data.jsonl import describe_validation_error
+from benchlab.data.settings import get_settings
 from benchlab.data.text_io import Utf8CheckedReader, check_utf8, read_text_with_tail
 from benchlab.data.worldsense.compact import read_compact_results
-from benchlab.data.worldsense.loader import find_trials_file
+from benchlab.data.worldsense.loader import find_trials_file, load_trials
+from benchlab.data.worldsense.records import ResultLine
 from benchlab.data.worldsense.rules import GOLD_OBFUSCATION
 
 if TYPE_CHECKING:
@@ -83,6 +87,7 @@ class TrialColumns:
     @property
     def frame(self) -> pd.DataFrame:
         """The same columns as a DataFrame (Key int64), for inspection."""
+        # deferred: pandas loads only when `frame` runs (data.worldsense.scoring loads this module without it)
         import pandas as pd
 
         return pd.DataFrame(
@@ -187,8 +192,6 @@ def read_trial_columns(path: str | Path, *, cache: bool = True) -> TrialColumns:
     columns = _fast_trials(file, raw, name)
     if columns is None:
         # The validating reader raises a precise error (file + line) or accepts the file.
-        from benchlab.data.worldsense.loader import load_trials
-
         columns = trial_columns(load_trials(file), name=name)
         columns = TrialColumns(**{**columns.__dict__, "source": file})
     if cache_file is not None:
@@ -198,8 +201,6 @@ def read_trial_columns(path: str | Path, *, cache: bool = True) -> TrialColumns:
 
 def cache_folder() -> Path:
     """Where decoded trial columns are cached (safe to delete at any time)."""
-    from benchlab.data.settings import get_settings
-
     return get_settings().cache_dir / "worldsense"
 
 
@@ -223,6 +224,7 @@ def _open_decompressed(file: Path, raw: bytes) -> Any:
     if file.suffix != ".bz2":
         return io.BytesIO(raw)
     try:
+        # deferred: indexed_bzip2 may be missing (then bz2 decodes the file)
         import indexed_bzip2
 
         return indexed_bzip2.open(io.BytesIO(raw), parallelization=max(1, min(4, os.cpu_count() or 1)))
@@ -243,6 +245,8 @@ def _option_combinations(column: Any) -> tuple[np.ndarray, list[str]] | None:
 
     (Arrow's compute functions would import pandas; this keeps the reader light.)
     """
+    # deferred: pyarrow loads only when `_option_combinations` runs (data.worldsense.scoring loads this module without
+    # it)
     import pyarrow as pa
 
     lists = column.combine_chunks() if isinstance(column, pa.ChunkedArray) else column
@@ -273,6 +277,7 @@ def _numbers(column: Any) -> np.ndarray:
 
     (``to_numpy()`` would import pandas, ~140 MB, just to check for it.)
     """
+    # deferred: pyarrow loads only when `_numbers` runs (data.worldsense.scoring loads this module without it)
     import pyarrow as pa
 
     array = column.combine_chunks() if isinstance(column, pa.ChunkedArray) else column
@@ -282,6 +287,7 @@ def _numbers(column: Any) -> np.ndarray:
 
 def _arrow_trials(file: Path, raw: bytes) -> pa.Table | None:
     """The trial fields of a test-set file as one arrow table; ``None`` when arrow cannot read it or it is empty."""
+    # deferred: pyarrow loads only when `_arrow_trials` runs (data.worldsense.scoring loads this module without it)
     import pyarrow as pa
     import pyarrow.json as pj
 
@@ -421,6 +427,7 @@ def _fast_results(raw: bytes) -> tuple[np.ndarray, np.ndarray, list[str]] | None
             raw.decode("utf-8")
         except UnicodeDecodeError:
             return None  # the careful reader names the line
+    # deferred: pyarrow loads only when `_fast_results` runs (data.worldsense.scoring loads this module without it)
     import pyarrow as pa
     import pyarrow.json as pj
 
@@ -442,11 +449,6 @@ def _fast_results(raw: bytes) -> tuple[np.ndarray, np.ndarray, list[str]] | None
 
 def _slow_results(path: Path) -> tuple[list[int], list[str], list[str]]:
     """Line-by-line reading with one precise message per problem."""
-    from pydantic import ValidationError
-
-    from benchlab.data.jsonl import describe_validation_error
-    from benchlab.data.worldsense.records import ResultLine
-
     keys: list[int] = []
     resps: list[str] = []
     notes: list[str] = []

@@ -10,14 +10,17 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from benchlab.data.worldsense.columns import read_trial_columns
+from benchlab.data.worldsense.compare import compare_worldsense
+from benchlab.data.worldsense.results import write_results
+from benchlab.data.worldsense.scoring import score_testset_dir
+
 if TYPE_CHECKING:
     import pandas as pd
 
 
 def _write_synthetic_participants(trials: pd.DataFrame, out: Path, participants: int, tuples_each: int) -> int:
     """One results file per synthetic participant (skill 55-95%, log-normal RTs); the number of answers written."""
-    from benchlab.data.worldsense.results import write_results
-
     by_tuple = trials.groupby("tuple_ID", sort=False)
     tuple_ids = list(by_tuple.groups)
     rng = random.Random(7)
@@ -38,10 +41,6 @@ def _write_synthetic_participants(trials: pd.DataFrame, out: Path, participants:
 
 def bench_compare_worldsense(testset: Path, participants: int, tuples_per_participant: int, n_boot: int) -> str:
     """Time ``compare worldsense`` against ``score worldsense`` on ``testset``; the figures as printed lines."""
-    from benchlab.data.worldsense.columns import read_trial_columns
-    from benchlab.data.worldsense.compare import compare_worldsense
-    from benchlab.data.worldsense.scoring import score_testset_dir
-
     trials = read_trial_columns(testset).frame
     n_tuples = trials["tuple_ID"].nunique()
     with tempfile.TemporaryDirectory() as tmp:

@@ -12,6 +12,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from benchlab.data.errors import BenchlabError
+from benchlab.data.jsonl import iter_json_lines, validate
+from benchlab.data.worldsense.records import Trial
 
 if TYPE_CHECKING:  # pandas and pydantic load when needed, not with the scorer's fast readers
     import pandas as pd
@@ -46,9 +48,6 @@ def find_trials_file(path: str | Path) -> Path:
 
 def load_trials(path: str | Path) -> list[Trial]:
     """All trials of a test set (folder or file), validated, in file order."""
-    from benchlab.data.jsonl import iter_json_lines, validate
-    from benchlab.data.worldsense.records import Trial
-
     file = find_trials_file(path)
     trials: list[Trial] = []
     seen: dict[int, int] = {}
@@ -65,6 +64,7 @@ def load_trials(path: str | Path) -> list[Trial]:
 
 def trials_frame(trials: Sequence[Trial], expname: str | None = None) -> pd.DataFrame:
     """A DataFrame with one row per trial (Key as int64), plus ``EXPNAME``/``EXP_i`` when ``expname`` is given."""
+    # deferred: pandas loads only when `trials_frame` runs (this module loads with the CLI)
     import pandas as pd
 
     columns: dict[str, object] = {}

@@ -24,6 +24,7 @@ CELL_STATS = ["mean", "sem", "count", "var", "std"]
 
 def stats_by_group(tuples: pd.DataFrame, by: list[str], value: str, cells: pd.DataFrame | None = None) -> pd.DataFrame:
     """Mean, sem, count (and var, std, conf95) of ``value`` per group, sizes then problems rebalanced (spec 7)."""
+    # deferred: pandas loads only when `stats_by_group` runs (data.worldsense.scoring loads this module without it)
     import pandas as pd
 
     rebalance = [f for f in ("problemsize", "problemname") if f not in by]
@@ -88,6 +89,7 @@ def _ordered(values: Iterable[object], level: str) -> list[object]:
 
 def pivot_cells(stats: pd.DataFrame, index: list[str], columns: str, scale: float) -> pd.DataFrame:
     """Formatted ``"value (CI)"`` cells, rows ``index`` x columns ``columns``, in the published order."""
+    # deferred: pandas loads only when `pivot_cells` runs (data.worldsense.scoring loads this module without it)
     import pandas as pd
 
     st = stats.reset_index()

@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Union
 
 from benchlab.data.errors import BenchlabError
+from benchlab.data.tables import Table
 from benchlab.data.worldsense.columns import (
     ResultColumns,
     TrialColumns,
@@ -81,8 +82,6 @@ class WorldSenseTables:
 
     def tables(self) -> list[Table]:
         """The original's three tables (two when one problem only), cells as ``"value (CI)"`` strings."""
-        from benchlab.data.tables import Table
-
         out: list[Table] = []
         overall = self.overall_table()
         if overall is not None:

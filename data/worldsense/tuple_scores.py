@@ -40,6 +40,7 @@ class TupleScores:
 
     def frame(self) -> pd.DataFrame:
         """The public per-tuple table; names are categoricals whose sorted categories group like the strings."""
+        # deferred: pandas loads only when `frame` runs (data.worldsense.scoring loads this module without it)
         import pandas as pd
 
         def categorical(codes: np.ndarray, names: list[str]) -> Any:
@@ -99,6 +100,7 @@ def tuple_cells(scored: TupleScores) -> dict[str, list[Any]]:
 
 def _pandas_group_stats(groups: np.ndarray, values: np.ndarray) -> GroupStats:
     """The same statistics from pandas itself (scores off the quarter grid: non-standard tuples)."""
+    # deferred: pandas loads only when `_pandas_group_stats` runs (data.worldsense.scoring loads this module without it)
     import pandas as pd
 
     stats = pd.DataFrame({"g": groups, "v": values}).groupby("g")["v"].agg(["count", "mean", "var"])
@@ -107,6 +109,7 @@ def _pandas_group_stats(groups: np.ndarray, values: np.ndarray) -> GroupStats:
 
 def frame_of_cells(cells: dict[str, list[Any]]) -> pd.DataFrame:
     """The cells as the DataFrame pandas' ``groupby(CELL_KEYS)[["acc", "bias"]].aggregate(CELL_STATS)`` would give."""
+    # deferred: pandas loads only when `frame_of_cells` runs (data.worldsense.scoring loads this module without it)
     import pandas as pd
 
     index = pd.MultiIndex.from_arrays([cells[k] for k in CELL_KEYS], names=CELL_KEYS)

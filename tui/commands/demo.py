@@ -5,11 +5,11 @@ from __future__ import annotations
 
 import click
 
+from benchlab.tui.app import BenchlabApp
+
 
 def run_demo() -> None:
     """Open the launcher; print what each session recorded once the app closes."""
-    from benchlab.tui.app import BenchlabApp
-
     app = BenchlabApp()
     app.run()
     for summary in app.summaries:

@@ -68,6 +68,7 @@ def root_group() -> RootGroup:
 @click.command("demo")
 def demo_entry() -> None:
     """Open benchlab on the bundled sample (no network, no other data needed)."""
+    # deferred: Textual loads only when the app starts (`benchlab --help` stays quick)
     from benchlab.tui.commands.demo import run_demo  # the app (Textual) loads only when it is opened
 
     run_demo()

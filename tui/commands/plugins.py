@@ -17,6 +17,7 @@ def plugins_command(fmt: str) -> None:
     One row per entry of the groups benchlab.tasks, benchlab.trial_screens and benchlab.tools: its package,
     built-in or plug-in, loaded or broken (and the one-line reason).
     """
+    # deferred: pandas loads only when the command runs (`benchlab --help` stays quick)
     import pandas as pd  # the table stack loads for this command only, not for every `benchlab` start
 
     rows: list[dict[str, str]] = []

@@ -17,6 +17,7 @@ from benchlab.annotations.options import OptionError
 from benchlab.annotations.registry import registry
 from benchlab.annotations.session.opening import open_session
 from benchlab.annotations.session.runner import SessionRunner
+from benchlab.annotations.simulate import SimulatedParticipant, simulate_session
 from benchlab.annotations.study_commands import StudyRunOptions
 from benchlab.annotations.task import SessionOptions, Task
 from benchlab.tui.commands.declared import click_params, flags_of, model_from_click, reworded, typed_on_command_line
@@ -62,6 +63,7 @@ def run_session(task: Task, session: SessionOptions, plan: Any, *, given: Mappin
     ``on_prepared``: called once the runner holds the session (a study records its assignment there).
     """
     if session.web_session and not session.simulate:
+        # deferred: Textual loads only when the app starts (`benchlab --help` stays quick)
         from benchlab.tui.web.run import run_web_session
 
         try:
@@ -85,8 +87,6 @@ def run_session(task: Task, session: SessionOptions, plan: Any, *, given: Mappin
             raise
     try:
         if session.simulate:
-            from benchlab.annotations.simulate import SimulatedParticipant, simulate_session
-
             participant = SimulatedParticipant(session.simulate, seed=runner.plan.seed)
             try:
                 simulate_session(runner, participant, delay_s=session.sim_delay)
@@ -96,6 +96,7 @@ def run_session(task: Task, session: SessionOptions, plan: Any, *, given: Mappin
                 raise
             click.echo(runner.summary())
             return
+        # deferred: Textual loads only when the app starts (`benchlab --help` stays quick)
         from benchlab.tui.app import BenchlabApp
 
         app = BenchlabApp(session=(runner, task))
@@ -110,6 +111,7 @@ def run_session(task: Task, session: SessionOptions, plan: Any, *, given: Mappin
 
 def run_study(opts: StudyRunOptions) -> None:
     """``benchlab run --study DIR --participant P``: the study's benchmark and options, the participant's arm."""
+    # deferred: loaded only when the command runs (`benchlab --help` imports every command module)
     from benchlab.annotations.study import load_study
 
     if not opts.participant:
@@ -165,6 +167,7 @@ def run_command(task: Task) -> click.Command:
 def timing_check(trials: int, min_delay: float, max_delay: float, seed: int, keep: Path | None,
                  testset: Path | None, task: str | None) -> None:
     """Measure response-time and onset accuracy of the trial screen in a pseudo-terminal (prints figures)."""
+    # deferred: loaded only when the command runs (`benchlab --help` imports every command module)
     from benchlab.tui.harness.timing_check import run_timing_check
 
     click.echo(run_timing_check(n_trials=trials, min_delay=min_delay, max_delay=max_delay, seed=seed, keep=keep,

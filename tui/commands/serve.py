@@ -21,6 +21,7 @@ from benchlab.tui.web.serve_options import FROM_FILE, NOT_SERVED, plan_args, ser
 
 def serve_command(task: Task) -> click.Command:
     def callback(**params: Any) -> None:
+        # deferred: aiohttp loads only when a server starts (`benchlab --help` stays quick)
         from benchlab.tui.web.serve_main import ServeConfig, add_and_report, run_server  # aiohttp: only when serving
 
         ctx = click.get_current_context()
@@ -79,6 +80,7 @@ def bench_serve(sessions: str, keys: int, min_gap: float, max_gap: float, probe:
                 keep: Path | None, task: str | None) -> None:
     """Load test of ``benchlab serve`` (sessions of a choice task, by default the first, on its bundled sample):
     key -> record latency, start time, CPU and memory per session, and a Chromium probe's client_rt_ms error."""
+    # deferred: aiohttp loads only when a server starts (`benchlab --help` stays quick)
     from benchlab.tui.harness.serve_load import run_bench
 
     try:

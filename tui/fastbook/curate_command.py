@@ -6,6 +6,9 @@ naming unknown questions ends with one ``benchlab: error: <file>:<line>: ...`` l
 
 from __future__ import annotations
 
+import shutil
+import tempfile
+import time
 import typing
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -14,6 +17,7 @@ import click
 
 from benchlab.annotations.fastbook.curate_options import CurateOptions
 from benchlab.annotations.options import OptionInfo, option_infos
+from benchlab.data.tables import Table, render
 from benchlab.tui.commands.declared import model_from_click, to_click
 from benchlab.tui.commands.format_option import FORMAT_OPTION
 
@@ -61,7 +65,7 @@ def curate_fastbook(**params: Any) -> None:
     """
     opts = model_from_click(CurateOptions, params)
     if opts.review:
-        # Deferred: the review app loads Textual and the curation library, which ``benchlab --help`` never needs.
+        # deferred: the review app loads Textual and the curation library, which ``benchlab --help`` never needs.
         from benchlab.tui.fastbook.review_app import build_review_app
 
         build_review_app(opts.review[0], opts.review[1], opts.chapters, opts.runs, opts.curator, k=opts.k,
@@ -69,7 +73,7 @@ def curate_fastbook(**params: Any) -> None:
         return
     if opts.out is not None:
         raise click.UsageError("--out names the merged file of a --review")
-    # Deferred: the editor app loads Textual and the curation library, which ``benchlab --help`` never needs.
+    # deferred: the editor app loads Textual and the curation library, which ``benchlab --help`` never needs.
     from benchlab.tui.fastbook.curate_app import build_app
 
     app = build_app(opts.benchmark, opts.chapters, opts.runs, opts.curator, opts.k, plan=opts.plan)
@@ -92,12 +96,11 @@ CURATE_COMMAND: click.Command = curate_fastbook
 def bench_curate_fastbook(benchmark_path: Path | None, chapters_dir: Path | None, edits: int, n_runs: int,
                           fmt: str) -> None:
     """Time what a curator waits for in the editor: open, each edit (logged, re-scored), undo, diff, save."""
-    # Deferred: pandas and the curation library are needed only when the bench runs, not for ``--help``.
+    # deferred: pandas and the curation library are needed only when the bench runs, not for ``--help``.
     import pandas as pd
 
     from benchlab.annotations.fastbook.editor_bench import measure
     from benchlab.annotations.fastbook.editor_inputs import default_benchmark, default_chapters
-    from benchlab.data.tables import Table, render
 
     path = benchmark_path if benchmark_path is not None else default_benchmark()
     folder = chapters_dir if chapters_dir is not None else default_chapters(path)
@@ -113,11 +116,8 @@ def bench_curate_fastbook(benchmark_path: Path | None, chapters_dir: Path | None
 
 def _measure_ui(path: Path, folder: Path, edits: int) -> list[Figure]:
     """Open the real editor headless on a temporary copy; time start-up and keypress-to-idle for flag toggles."""
-    # Deferred: the editor app (Textual) is loaded only when the bench runs, not for ``--help``.
+    # deferred: the editor app (Textual) is loaded only when the bench runs, not for ``--help``.
     import asyncio
-    import shutil
-    import tempfile
-    import time
 
     from benchlab.annotations.fastbook.editor_bench import Figure, spread
     from benchlab.tui.fastbook.curate_app import build_app

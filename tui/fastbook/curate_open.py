@@ -130,7 +130,7 @@ class CurateOpenScreen(RememberedFormScreen):
         self._error(exc)
 
     def _loaded(self, inputs: Any) -> None:
-        # Deferred: the editor's screen and widgets load when a file opens, so the form itself opens at once.
+        # deferred: the editor's screen and widgets load when a file opens, so the form itself opens at once.
         from benchlab.tui.fastbook.editor_screen import FastbookCurateScreen
 
         self.query_one("#loading").display = False

@@ -15,6 +15,7 @@ if TYPE_CHECKING:  # the CLI loads this tool for its commands without loading Te
 
 def curate_open_screen() -> Screen[Any]:
     """The file picker of the editor (imported when the line is chosen: the launcher opens without it)."""
+    # deferred: Textual loads only when the curation screen opens (the tool is declared with the CLI)
     from benchlab.tui.fastbook.curate_open import CurateOpenScreen
 
     return CurateOpenScreen()

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import ctypes
 import json
 import os
 import random
@@ -99,8 +100,6 @@ class _Inotify:
     IN_CLOSE_WRITE = 0x08
 
     def __init__(self, folder: Path) -> None:
-        import ctypes  # deferred: only the Linux-only watcher needs it
-
         self._libc = ctypes.CDLL(None, use_errno=True)
         self.fd = self._libc.inotify_init1(os.O_NONBLOCK | os.O_CLOEXEC)
         folder.mkdir(parents=True, exist_ok=True)

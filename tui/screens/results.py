@@ -8,6 +8,7 @@ comparison is recomputed in a worker thread when a participant's answer lands on
 
 from __future__ import annotations
 
+import contextlib
 import math
 import time
 from collections.abc import Callable
@@ -38,15 +39,16 @@ from benchlab.data.analysis.compare import POOLED, Comparison
 from benchlab.data.analysis.figure_content import FigureContent, figure_content
 from benchlab.data.analysis.figure_labels import condition_label
 from benchlab.data.analysis.figure_text import figure_lines
+from benchlab.data.analysis.plots import save_comparison_plot
 from benchlab.data.analysis.stats import AttentionCriterion
+from benchlab.data.atomic import atomic_write_text
 from benchlab.data.errors import BenchlabError
-from benchlab.data.tables import Table, counted
+from benchlab.data.tables import Table, counted, csv_files, render
+from benchlab.tui.session_handover import tasks
 
 
 def comparable_tasks() -> dict[str, Task]:
     """The benchmarks the picker offers: every registered task with a comparison, in launcher order."""
-    from benchlab.tui.session_handover import tasks
-
     return {task.name: task for task in tasks() if task.comparison is not None}
 
 
@@ -68,9 +70,6 @@ def fill_table(widget: DataTable[str], table: Table) -> None:
 def export_comparison(comp: Comparison, folder: Path) -> Path:
     """``tables.md``, one numeric CSV per table in ``tables/`` and ``figure.png`` (when matplotlib is installed) in
     ``folder``."""
-    from benchlab.data.atomic import atomic_write_text
-    from benchlab.data.tables import csv_files, render
-
     try:
         folder.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
@@ -80,12 +79,8 @@ def export_comparison(comp: Comparison, folder: Path) -> Path:
     csv_folder.mkdir(exist_ok=True)
     for name, text in csv_files(comp.tables(numeric=True)).items():
         atomic_write_text(csv_folder / name, text)
-    try:
-        from benchlab.data.analysis.plots import save_comparison_plot
-
+    with contextlib.suppress(BenchlabError):  # no matplotlib: the tables are still written
         save_comparison_plot(comp, folder / "figure.png")
-    except BenchlabError:
-        pass  # no matplotlib: the tables are still written
     return folder
 
 

@@ -23,11 +23,16 @@ import statistics
 import struct
 import subprocess
 import sys
+import tempfile
 import termios
 import threading
 import time
 from pathlib import Path
 from typing import Any
+
+from benchlab.data.samples import sample_path
+from benchlab.data.sort.loaders import Selection, load_records
+from benchlab.data.sort.records import BookSortRecord
 
 #: Seconds between the excerpt's onset and the Enter key (the shortest plausible reading of a long excerpt).
 READING_S = 1.0
@@ -37,10 +42,6 @@ _SHOWN, _ASKED, _DONE = "excerpt", "question", "done"
 
 def long_record(words: int) -> Any:
     """A trial with a ``words``-word excerpt built from the bundled sample's real prose (no full data needed)."""
-    from benchlab.data.samples import sample_path
-    from benchlab.data.sort.loaders import Selection, load_records
-    from benchlab.data.sort.records import BookSortRecord
-
     recs = load_records(sample_path("booksort"), Selection(excerpt_length=1000, segment_length=20, distance_bin=800))
     pool: list[str] = []
     for r in recs:
@@ -59,6 +60,7 @@ def long_record(words: int) -> Any:
 
 def child_main(progress_path: str, result_path: str, trials: int, words: int) -> None:
     """The child: ``trials`` SORT trials with a ``words``-word excerpt, then the naive Static ``trials`` times."""
+    # deferred: Textual and the SORT screens load in the measured child process only
     from benchlab.tui.sort.screen_bench_child import BenchApp
 
     record = long_record(words)
@@ -120,8 +122,6 @@ def _wait_line(path: Path, line: str, child: _Pty, timeout: float = 60.0) -> Non
 def run_sort_screen_bench(trials: int = 10, words: int = 20_000, size: tuple[int, int] = (120, 40),
                           workdir: Path | None = None) -> dict[str, Any]:
     """Run the child on a pty and return the figures (milliseconds)."""
-    import tempfile
-
     folder = Path(workdir or tempfile.mkdtemp(prefix="benchlab-sort-bench-"))
     progress, result = folder / "progress.txt", folder / "result.json"
     progress.write_text("")

@@ -3,13 +3,14 @@ but its harness drives the Textual trial screen on a pseudo-terminal, so the fun
 
 from __future__ import annotations
 
+import json
+
 from benchlab.annotations.sort.commands import ScreenBenchOptions
 from benchlab.annotations.task import Command
 
 
 def bench_sort_screen(opts: ScreenBenchOptions) -> str:
-    import json
-
+    # deferred: pandas loads only when the command runs (`benchlab --help` stays quick)
     from benchlab.tui.sort.screen_bench import run_sort_screen_bench, summarise
 
     figures = run_sort_screen_bench(trials=opts.trials, words=opts.words)

@@ -17,6 +17,7 @@ from benchlab.annotations.session.opening import open_session
 from benchlab.annotations.session.runner import SessionRunner
 from benchlab.annotations.session.texts import session_text
 from benchlab.annotations.task import SessionOptions, Task
+from benchlab.tui.app import BenchlabApp
 
 
 def welcome_back(runner: SessionRunner) -> str:
@@ -42,8 +43,6 @@ def run_web_session(task: Task, session: SessionOptions, plan: Any, *,
                     on_prepared: Callable[[SessionRunner], None] | None = None) -> None:
     """Run the session on the web session driver (or ``TEXTUAL_DRIVER``'s); raises what the session raised.
     ``on_prepared``: as for a terminal session (a study records its assignment once the runner holds the session)."""
-    from benchlab.tui.app import BenchlabApp
-
     runner = prepare_web_session(task, session, plan)
     try:
         if on_prepared is not None:

@@ -23,6 +23,7 @@ from typing import IO, Any
 
 from aiohttp import web
 
+from benchlab.annotations.session.status import read_statuses
 from benchlab.annotations.task import Task
 from benchlab.data.errors import BenchlabError
 from benchlab.tui.web import status_table
@@ -227,10 +228,6 @@ def table_rows(server: SessionServer, out: Path) -> list[status_table.StatusRow]
     """Every participant's state from the output folder's files (consent, practice, trial k of n, break ...,
     practice accuracy) with the server's connections laid over it; the server's own view when the files cannot
     be read (a status read never stops the server)."""
-    try:
-        from benchlab.annotations.session.status import read_statuses
-    except ImportError:
-        return server_rows(server)
     try:
         statuses = read_statuses(out, list(server.participants))
     except Exception:

@@ -11,6 +11,7 @@ from textual.message import Message
 from textual.widgets import Button
 
 from benchlab.annotations.options import OptionError
+from benchlab.annotations.session.status import read_statuses
 from benchlab.data.errors import BenchlabError
 from benchlab.tui.widgets.option_form import OptionForm
 
@@ -22,8 +23,6 @@ def already_started(exc: BenchlabError) -> bool:
 
 def next_session_number(out: Path, participant: str, task: str, current: str) -> int:
     """One more than the highest numbered session of this participant and task in ``out`` (and than ``current``)."""
-    from benchlab.annotations.session.status import read_statuses
-
     numbers = [int(s.session) for s in read_statuses(out)
                if s.participant == participant and s.task == task and s.session.isdigit()]
     return max([*numbers, int(current) if current.isdigit() else 0]) + 1

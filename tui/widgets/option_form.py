@@ -22,6 +22,7 @@ from textual.widget import Widget
 from textual.widgets import Button, Checkbox, Input, Label, Select, Static
 
 from benchlab.annotations.options import OptionInfo, option_infos
+from benchlab.tui.widgets.path_picker import PathPicker
 
 #: The kinds of widget a field can be (what ``field()`` returns).
 FieldWidget = Input | Checkbox | Select[str]
@@ -257,8 +258,6 @@ class OptionForm(Vertical):
         if info is None or not isinstance(field, Input):
             return
         event.stop()
-        from benchlab.tui.widgets.path_picker import PathPicker
-
         def picked(path: Path | None) -> None:
             if path is not None:
                 field.value = str(path)

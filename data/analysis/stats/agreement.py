@@ -42,6 +42,7 @@ def fleiss_kappa(ratings: Sequence[Sequence[Hashable]]) -> float:
     ``P_i = sum_j n_ij (n_ij - 1) / (n_i (n_i - 1))`` averaged over items, chance agreement from the pooled category
     shares; it reduces to Fleiss (1971) when every n_i is equal.
     """
+    # deferred: statsmodels is slow to import and only this statistic needs it
     from statsmodels.stats.inter_rater import fleiss_kappa as sm_fleiss
 
     rows = [list(r) for r in ratings]

@@ -138,6 +138,7 @@ def mcnemar_test(first: Sequence[bool] | np.ndarray, second: Sequence[bool] | np
     two Wilson intervals and the phi correlation: unlike the Wald interval it is never zero width when both
     answered everything alike (8 of 8 right each: [-32.4, +32.4] points, not [0, 0]) and stays inside [-1, 1].
     """
+    # deferred: statsmodels is slow to import and only this test needs it
     from statsmodels.stats.contingency_tables import mcnemar
 
     a = np.asarray(first, dtype=bool)

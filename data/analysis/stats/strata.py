@@ -16,6 +16,7 @@ def strata_index(n: int, strata: Sequence[Hashable] | np.ndarray | None) -> dict
         return {None: np.arange(n)}
     if len(strata) != n:
         raise ValueError("one stratum label per unit is needed")
+    # deferred: pandas loads only when `strata_index` runs (data.analysis.crossed loads this module without it)
     import pandas as pd
 
     labels = np.empty(n, dtype=object)
