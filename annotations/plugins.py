@@ -114,19 +114,36 @@ def _ordered(eps: Iterable[EntryPoint]) -> list[EntryPoint]:
     return builtin + others
 
 
-def load_group(group: str, check: Callable[[Entry, Any], str | None] | None = None) -> GroupReport:
+def _declared(group: str) -> list[tuple[Entry, EntryPoint]]:
+    """The entry points of ``group`` in load order, each once (a distribution found twice on the path counts once)."""
+    found: list[tuple[Entry, EntryPoint]] = []
+    seen: set[tuple[str, str]] = set()
+    for ep in _ordered(entry_points(group=group)):
+        entry = Entry(group, ep.name, ep.value, _package_of(ep))
+        if (entry.name, entry.value) not in seen:
+            seen.add((entry.name, entry.value))
+            found.append((entry, ep))
+    return found
+
+
+def declared_entries(group: str) -> list[Entry]:
+    """What ``group`` declares, without loading anything (names, values, packages)."""
+    return [entry for entry, _ in _declared(group)]
+
+
+def load_group(group: str, check: Callable[[Entry, Any], str | None] | None = None, *,
+               builtins: bool = True) -> GroupReport:
     """Load every entry point of ``group``; ``check`` returns a reason to refuse an object (else ``None``).
+    ``builtins=False`` loads only plug-ins' entries (a check for broken plug-ins that must not pay for benchlab's
+    own, e.g. its Textual screens at ``benchlab --help``).
 
     Nothing a plug-in does on import (an exception of any kind, a ``SystemExit``) takes benchlab down: the entry is
     reported broken with a one-line reason instead.
     """
     report = GroupReport(group)
-    seen: set[tuple[str, str]] = set()
-    for ep in _ordered(entry_points(group=group)):
-        entry = Entry(group, ep.name, ep.value, _package_of(ep))
-        if (entry.name, entry.value) in seen:  # the same distribution found twice on the path
+    for entry, ep in _declared(group):
+        if entry.builtin and not builtins:
             continue
-        seen.add((entry.name, entry.value))
         try:
             obj = _resolve(ep.load())
         except BaseException as exc:
@@ -172,5 +189,5 @@ def reports() -> list[GroupReport]:
     return list(_reports().values())
 
 
-__all__ = ["BUILTIN_PACKAGE", "Broken", "Entry", "GroupReport", "clash", "load_group", "name_problem", "one_line",
-           "remember", "reports"]
+__all__ = ["BUILTIN_PACKAGE", "Broken", "Entry", "GroupReport", "clash", "declared_entries", "load_group",
+           "name_problem", "one_line", "remember", "reports"]

@@ -23,9 +23,10 @@ from textual.pilot import Pilot
 from benchlab.annotations.choice.task import ChoiceTask
 from benchlab.annotations.session.opening import prepare_session
 from benchlab.data.errors import BenchlabError
+from benchlab.tui import trial_screens
 from benchlab.tui.app import BenchlabApp
 from benchlab.tui.screens.end import EndScreen
-from benchlab.tui.trial_screens import trial_screen, trial_screen_kinds, trial_screen_report
+from benchlab.tui.trial_screens import plugin_problems, trial_screen, trial_screen_kinds, trial_screen_report
 from tests.plugin_helpers import forget_loaded_plugins, install_example
 from tests.test_app_session import settle
 
@@ -74,8 +75,14 @@ def test_a_kind_clashing_with_a_built_in_is_refused_naming_both_packages(
     (info / "entry_points.txt").write_text("[benchlab.trial_screens]\nchoice = odd_screens:screen\n")
     (tmp_path / "odd_screens.py").write_text("def screen(runner, step, context):\n    raise AssertionError\n")
     monkeypatch.syspath_prepend(str(tmp_path))
+    # what `benchlab --help` warns from (plug-ins' entries only, benchlab's own screens not loaded) ...
+    [light] = plugin_problems()
+    assert light.entry.package == "odd-screens" and "(benchlab)" in light.reason
+    assert not trial_screens._loaded.cache_info().currsize
+    # ... says what the full load says
     report = trial_screen_report()
     [broken] = report.broken
+    assert broken == light
     assert broken.entry.package == "odd-screens"
     assert "(benchlab)" in broken.reason and "odd-screens declares it again" in broken.reason
     assert [e.package for e, _ in report.loaded if e.name == "choice"] == ["benchlab"]

@@ -30,8 +30,17 @@ def plugin_reports() -> list[GroupReport]:
 
 
 def broken_entries() -> list[Broken]:
-    """Every entry of every group that did not load (or was refused), with its reason."""
-    return [broken for report in plugin_reports() for broken in report.broken]
+    """Every entry of every group that did not load (or was refused), with its reason. benchlab's own trial screens
+    are not loaded for this (see :func:`~benchlab.tui.trial_screens.plugin_problems`): the warning of ``benchlab
+    --help`` costs no Textual when no plug-in is installed."""
+    # deferred: the trial screens' module is light, but only this report and the app need it
+    from benchlab.tui.trial_screens import plugin_problems
+
+    registry()
+    tool_report()
+    by_group = {report.group: report.broken for report in reports()}
+    by_group["benchlab.trial_screens"] = plugin_problems()
+    return [broken for group in GROUPS for broken in by_group.get(group, [])]
 
 
 def _named(broken: Broken) -> str:

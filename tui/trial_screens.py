@@ -19,7 +19,16 @@ from collections.abc import Callable
 from functools import cache
 from typing import TYPE_CHECKING, Any, TypeAlias
 
-from benchlab.annotations.plugins import Entry, GroupReport, load_group, name_problem, remember
+from benchlab.annotations.plugins import (
+    Broken,
+    Entry,
+    GroupReport,
+    clash,
+    declared_entries,
+    load_group,
+    name_problem,
+    remember,
+)
 from benchlab.data.errors import BenchlabError
 
 if TYPE_CHECKING:  # ``benchlab --help`` and ``benchlab plugins`` read this group's report without loading Textual
@@ -53,6 +62,22 @@ def _loaded() -> tuple[GroupReport, dict[str, TrialScreenFactory]]:
 def trial_screen_report() -> GroupReport:
     """What the ``benchlab.trial_screens`` group gave: the kinds loaded and the broken entries with their reasons."""
     return _loaded()[0]
+
+
+def plugin_problems() -> list[Broken]:
+    """The broken trial kinds of plug-ins, found by loading only the plug-ins' entries (a kind clashing with a
+    built-in one included). ``benchlab --help`` and ``benchlab run WORD`` warn from this without loading benchlab's
+    own screens, so a start with no plug-in installed loads no Textual; once the group is fully loaded (the app,
+    ``benchlab plugins``) that report answers."""
+    if _loaded.cache_info().currsize:
+        return list(_loaded()[0].broken)
+    report = load_group(ENTRY_POINT_GROUP, _problem, builtins=False)
+    built_in = {entry.name: entry for entry in declared_entries(ENTRY_POINT_GROUP) if entry.builtin}
+    for entry, _ in list(report.loaded):
+        if entry.name in built_in:
+            report.refuse(entry, clash("trial kind", entry.name, built_in[entry.name], entry))
+    report.refuse_clashes("trial kind", lambda entry, _: entry.name)
+    return report.broken
 
 
 def trial_screen_kinds() -> list[str]:
