@@ -16,12 +16,13 @@ from __future__ import annotations
 
 import inspect
 import re
-from collections.abc import Callable, Iterable
+import sys
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cache
-from importlib.metadata import EntryPoint, entry_points
+from importlib.metadata import Distribution, EntryPoint, EntryPoints, entry_points
 from types import FunctionType
-from typing import Any
+from typing import Any, Protocol
 
 #: The distribution whose entry points are the built-ins (listed first, in the order of its ``pyproject.toml``).
 BUILTIN_PACKAGE = "benchlab"
@@ -81,9 +82,32 @@ class GroupReport:
         return list(self.loaded)
 
 
-def _package_of(ep: EntryPoint) -> str:
-    dist = ep.dist
-    return dist.name if dist is not None and dist.name else "unknown package"
+class _Selectable(Protocol):
+    """What :func:`importlib.metadata.entry_points` returns (``SelectableGroups`` on Python 3.11)."""
+
+    def select(self, *, group: str) -> EntryPoints: ...
+
+
+@cache
+def _scan_of(path: tuple[str, ...]) -> _Selectable:
+    return entry_points()
+
+
+def _scan() -> _Selectable:
+    """Every entry point of every installed distribution, read once for all groups while ``sys.path`` stays the
+    same (a scan reads every distribution's metadata, a few milliseconds each, on the start-up path of every
+    command; a changed ``sys.path`` is a new scan, as for ``importlib.metadata`` itself)."""
+    return _scan_of(tuple(sys.path))
+
+
+def forget_scan() -> None:
+    """Read the installed entry points again on next use (tests that install or fake plug-ins in place)."""
+    _scan_of.cache_clear()
+
+
+def _package_name(dist: Distribution | None) -> str:
+    name = dist.name if dist is not None else None
+    return name or "unknown package"
 
 
 def one_line(exc: BaseException) -> str:
@@ -106,24 +130,21 @@ def _takes_arguments(function: FunctionType) -> bool:
                for p in inspect.signature(function).parameters.values())
 
 
-def _ordered(eps: Iterable[EntryPoint]) -> list[EntryPoint]:
-    """Built-ins first in their declared order, then plug-ins by name (a stable launcher order)."""
-    eps = list(eps)
-    builtin = [ep for ep in eps if _package_of(ep) == BUILTIN_PACKAGE]
-    others = sorted((ep for ep in eps if _package_of(ep) != BUILTIN_PACKAGE), key=lambda ep: (ep.name, ep.value))
-    return builtin + others
-
-
 def _declared(group: str) -> list[tuple[Entry, EntryPoint]]:
-    """The entry points of ``group`` in load order, each once (a distribution found twice on the path counts once)."""
+    """The entry points of ``group`` in load order (built-ins first in their declared order, then plug-ins by name:
+    a stable launcher order), each once (a distribution found twice on the path counts once)."""
+    packages: dict[int, str] = {}  # one metadata read per distribution
     found: list[tuple[Entry, EntryPoint]] = []
     seen: set[tuple[str, str]] = set()
-    for ep in _ordered(entry_points(group=group)):
-        entry = Entry(group, ep.name, ep.value, _package_of(ep))
+    for ep in _scan().select(group=group):
+        package = packages.setdefault(id(ep.dist), _package_name(ep.dist)) if ep.dist is not None else "unknown package"
+        entry = Entry(group, ep.name, ep.value, package)
         if (entry.name, entry.value) not in seen:
             seen.add((entry.name, entry.value))
             found.append((entry, ep))
-    return found
+    builtin = [pair for pair in found if pair[0].builtin]
+    others = sorted((pair for pair in found if not pair[0].builtin), key=lambda pair: (pair[0].name, pair[0].value))
+    return builtin + others
 
 
 def declared_entries(group: str) -> list[Entry]:

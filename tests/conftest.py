@@ -43,3 +43,15 @@ def _isolated_user_dirs(tmp_path_factory: pytest.TempPathFactory,
     reset_settings()  # the settings are read once: read them again from this test's environment
     yield
     reset_settings()
+
+
+@pytest.fixture(autouse=True)
+def _no_plugin_outlives_its_test() -> Iterator[None]:
+    """A test that put a plug-in on ``sys.path`` (the example, a broken one) leaves the groups it loaded cached for
+    the rest of the process; forget them, so a later test sees only what is installed (benchlab's built-ins)."""
+    yield
+    from benchlab.annotations.plugins import reports
+    from tests.plugin_helpers import forget_loaded_plugins
+
+    if any(report.broken or any(not entry.builtin for entry, _ in report.loaded) for report in reports()):
+        forget_loaded_plugins()

@@ -54,10 +54,12 @@ def run_benchlab(env: dict[str, str], cwd: Path, *args: str) -> subprocess.Compl
 def forget_loaded_plugins() -> None:
     """Make the next use load every entry-point group afresh (tasks, tools, trial screens): a test that changes
     what is installed, or fakes the entry points, calls this before and after so no other test sees its state."""
+    from benchlab.annotations.plugins import forget_scan
     from benchlab.annotations.registry import registry
     from benchlab.tui import trial_screens
     from benchlab.tui.tools import tool_report
 
+    forget_scan()
     registry.cache_clear()
     tool_report.cache_clear()
     trial_screens._loaded.cache_clear()

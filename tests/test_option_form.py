@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
+from importlib.metadata import EntryPoints
 from pathlib import Path
 from typing import Any, Literal
 
@@ -209,7 +210,7 @@ async def test_the_form_widget_gives_raw_values_the_model_parses_and_says_what_c
 @pytest.fixture
 def only_standins(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     """A registry holding only the tasks a test registers (as installed plug-ins would be)."""
-    monkeypatch.setattr(plugins_module, "entry_points", lambda group: [])
+    monkeypatch.setattr(plugins_module, "entry_points", lambda: EntryPoints(()))
     forget_loaded_plugins()
     yield
     forget_loaded_plugins()
