@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Sequence
+from functools import partial
 from typing import Any
 
 import click
@@ -32,10 +33,10 @@ from benchlab.tui.commands.serve import bench_serve, serve_command
 from benchlab.tui.tools import CREATED_GROUPS, tool_report
 
 
-def _tool_parent(cli: click.Group, name: str) -> click.Group:
+def _tool_parent(cli: click.Group, name: str) -> groups.PluginAwareGroup:
     """The group a tool's command goes in; a group only tools use (``curate``) is made on first use."""
     existing = cli.commands.get(name)
-    if isinstance(existing, click.Group):
+    if isinstance(existing, groups.PluginAwareGroup):
         return existing
     group = groups.PluginAwareGroup(name, help=CREATED_GROUPS[name])
     cli.add_command(group)
@@ -52,8 +53,7 @@ def _add_tools(cli: click.Group) -> None:
             report.refuse(entry, one_line(exc))
             continue
         taken = [f"{parent} {cmd.name}" for parent, cmd in made
-                 if isinstance(cli.commands.get(parent), click.Group)
-                 and cmd.name in cli.commands[parent].commands]  # type: ignore[attr-defined]
+                 if parent in cli.commands and _tool_parent(cli, parent).holds(str(cmd.name))]
         if taken:
             report.refuse(entry, f"tool {tool.name!r}: command 'benchlab {taken[0]}' is already taken")
             continue
@@ -71,10 +71,10 @@ def build_cli() -> groups.RootGroup:
     cli.add_command(timing_check)
     cli.add_command(plugins_command)
     bench.add_command(bench_serve)
-    for task in registry():  # tasks that run people: built-ins, then plug-ins
-        run.add_command(run_command(task))
+    for task in registry():  # tasks that run people: built-ins, then plug-ins (each command made when used)
+        run.add_lazy(task.name, partial(run_command, task))
         if task.trial_kind:
-            serve.add_command(serve_command(task))
+            serve.add_lazy(task.name, partial(serve_command, task))
     for benchmark in registry().benchmarks.values():  # every declaration, also those that only score or curate
         add_declared(cli, benchmark.commands, benchmark.name)
     power = power_commands(registry().benchmarks.values())  # ``benchlab power NAME`` for each task that plans power

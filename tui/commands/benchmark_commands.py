@@ -9,6 +9,7 @@ function); nothing here names an option or a benchmark. ``tool`` commands go in 
 from __future__ import annotations
 
 from collections.abc import Iterable
+from functools import partial
 
 import click
 
@@ -17,16 +18,16 @@ from benchlab.tui.commands.declared import command_from
 from benchlab.tui.commands.groups import PluginAwareGroup
 
 
-def group_of(cli: click.Group, cmd: Command) -> click.Group:
+def group_of(cli: click.Group, cmd: Command) -> PluginAwareGroup:
     """The group of ``cli`` that ``cmd`` goes in (a tool command's group is made the first time it is needed)."""
     if cmd.group != "tool":
         group = cli.commands[cmd.group]
-        assert isinstance(group, click.Group)
+        assert isinstance(group, PluginAwareGroup)
         return group
     if cmd.tool is None:
         raise ValueError(f"tool command {cmd.name!r} declares no tool group")
     existing = cli.commands.get(cmd.tool.name)
-    if isinstance(existing, click.Group):
+    if isinstance(existing, PluginAwareGroup):
         return existing
     group = PluginAwareGroup(cmd.tool.name, help=cmd.tool.help)
     cli.add_command(group)
@@ -39,4 +40,4 @@ def add_declared(cli: click.Group, commands: Iterable[Command], task_name: str |
         name = cmd.name or task_name
         if name is None:
             raise ValueError(f"a {cmd.group} command needs a name or a task")
-        group_of(cli, cmd).add_command(command_from(cmd, name), name)
+        group_of(cli, cmd).add_lazy(name, partial(command_from, cmd, name))

@@ -3,6 +3,7 @@ command to anything on import), and the group class that knows about broken plug
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import click
@@ -19,7 +20,39 @@ from benchlab.tui.plugin_report import warning_line, why_missing
 
 class PluginAwareGroup(click.Group):
     """A group whose unknown command word is looked up among the broken plug-ins: ``benchlab run oddword`` says
-    why ``oddword`` did not load instead of ``No such command``."""
+    why ``oddword`` did not load instead of ``No such command``.
+
+    Its commands may be added as factories (:meth:`add_lazy`), built the first time they are looked up or listed:
+    generating a declared command's options costs about a millisecond, and every participant's session in a
+    browser starts a ``benchlab run`` process that needs one command of one group.
+    """
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._lazy: dict[str, Callable[[], click.Command]] = {}
+
+    def add_lazy(self, name: str, factory: Callable[[], click.Command]) -> None:
+        """Add the command ``name``, made by ``factory`` when it is first looked up."""
+        self._lazy[name] = factory
+
+    def holds(self, name: str) -> bool:
+        """Whether ``name`` is a command of this group (made or not yet made)."""
+        return name in self.commands or name in self._lazy
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        factory = self._lazy.pop(cmd_name, None)
+        if factory is not None:
+            self.add_command(factory(), cmd_name)
+        return super().get_command(ctx, cmd_name)
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted({*self.commands, *self._lazy})
+
+    def built(self) -> dict[str, click.Command]:
+        """Every command, each made now if it was not yet (tests, ``benchlab --help`` listings)."""
+        for name in list(self._lazy):
+            self.get_command(click.Context(self), name)
+        return dict(self.commands)
 
     def resolve_command(self, ctx: click.Context, args: list[str]) -> tuple[str | None, click.Command | None,
                                                                            list[str]]:
