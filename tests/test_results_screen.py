@@ -6,6 +6,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+import click
 import pandas as pd
 import pytest
 from textual.app import App, ComposeResult
@@ -92,7 +93,10 @@ async def test_simulated_pilot_has_its_own_row_and_the_cli_default_resamples(lab
     the CLI used 5000, so the same data printed different CIs in the app and in `benchlab compare`."""
     from benchlab.tui.cli import cli
 
-    compare_worldsense_cmd = cli.commands["compare"].commands["worldsense"]  # type: ignore[attr-defined]
+    compare_group = cli.commands["compare"]
+    assert isinstance(compare_group, click.Group)
+    compare_worldsense_cmd = compare_group.get_command(click.Context(compare_group), "worldsense")
+    assert compare_worldsense_cmd is not None
 
     write_results(lab / "lab" / "results" / "basic___human-PILOT___results.jsonl", lambda p, s, t, i, g: g,
                   extra={"simulated": "oracle"})
