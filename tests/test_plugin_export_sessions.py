@@ -15,7 +15,6 @@ from typing import Any
 
 import pandas as pd
 import pytest
-from textual.app import App
 from textual.widgets import DataTable
 
 from benchlab.annotations.registry import registry
@@ -25,6 +24,7 @@ from benchlab.annotations.trial_export import COMMON_COLUMNS
 from benchlab.data.choice.items import load_choice_items
 from benchlab.tui.screens.sessions import SessionsScreen
 from tests.plugin_helpers import EXAMPLE, PACKAGE, example_env, install_example, run_benchlab
+from tests.test_session_status import Host
 
 ITEMS = load_choice_items(EXAMPLE / PACKAGE / "items.jsonl")
 
@@ -104,15 +104,6 @@ def test_read_statuses_of_a_plugin_session_through_its_declaration(env: dict[str
 def answer_first(runner: SessionRunner, n: int) -> None:
     for _ in range(n):
         runner.respond(runner.options()[0], ResponseTiming(onset_mono=1.0, response_mono=2.0))
-
-
-class Host(App[None]):
-    def __init__(self, screen: SessionsScreen) -> None:
-        super().__init__()
-        self.sessions = screen
-
-    def on_mount(self) -> None:
-        self.push_screen(self.sessions)
 
 
 @pytest.fixture
