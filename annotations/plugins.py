@@ -182,7 +182,7 @@ def load_group(group: str, check: Callable[[Entry, Any], str | None] | None = No
 
 def name_problem(name: object, what: str) -> str | None:
     """Why ``name`` cannot name a plug-in's ``what`` (``None`` when it can)."""
-    if not isinstance(name, str) or not NAME_RE.match(name):
+    if not isinstance(name, str) or not NAME_RE.fullmatch(name):
         return (f"{what} name {name!r} is not allowed: lower-case letters, digits and '-', starting with a letter "
                 "(it becomes a command word and a folder name)")
     return None

@@ -220,24 +220,44 @@ class Study:
             raise BenchlabError(f"not UTF-8 text ({exc.reason})", path) from exc
         except OSError as exc:
             raise BenchlabError(f"cannot read the participants file ({exc.strerror or exc})", path) from exc
-        reader = csv.DictReader(io.StringIO(text))
+        if "\x00" in text:
+            line = text.count("\n", 0, text.index("\x00")) + 1
+            raise BenchlabError("a NUL byte (not a text CSV file?)", path, line)
+        reader = csv.DictReader(io.StringIO(text), strict=True)
+        try:
+            return self._participant_rows(reader, path)
+        except csv.Error as exc:  # a field over csv's limit (128 KiB), an unclosed quote ...
+            raise BenchlabError(f"malformed CSV ({exc})", path, reader.line_num + 1) from None
+
+    def _participant_rows(self, reader: csv.DictReader[str], path: Path) -> list[tuple[str, str | None, str]]:
         columns = set(reader.fieldnames or [])
         if not {"participant", "arm"} <= columns:
             raise BenchlabError("the participants file needs the columns participant and arm", path, 1)
         arms = {a.name for a in self.spec.arms}
         rows: list[tuple[str, str | None, str]] = []
         seen: dict[tuple[str, str | None], int] = {}
+        first: dict[str, tuple[int, str | None, str]] = {}
         for row in reader:
             line = reader.line_num
             who, arm = (row.get("participant") or "").strip(), (row.get("arm") or "").strip()
             sess = (row.get("session") or "").strip() or None
             if not who:
                 raise BenchlabError("a row without a participant id", path, line)
+            try:
+                check_id(who, "participant")
+            except IdError as exc:
+                raise BenchlabError(str(exc), path, line) from None
             if arm not in arms:
                 raise BenchlabError(f"arm {arm!r} is not an arm of the study ({', '.join(sorted(arms))})", path, line)
             if (who, sess) in seen:
                 raise BenchlabError(f"participant {who!r} is listed twice (also on line {seen[(who, sess)]})",
                                     path, line)
+            earlier = first.get(who)
+            if earlier is not None and (earlier[1] is None or sess is None):
+                # one row without a session means "every session": another row for the person contradicts it
+                raise BenchlabError(f"participant {who!r} is listed twice (also on line {earlier[0]}"
+                                    f"{', with arm ' + repr(earlier[2]) if earlier[2] != arm else ''})", path, line)
+            first.setdefault(who, (line, sess, arm))
             seen[(who, sess)] = line
             rows.append((who, sess, arm))
         return rows
@@ -259,7 +279,12 @@ class Study:
 
     def arm_values(self, arm: str) -> dict[str, Any]:
         """The study's options with the arm's over them, paths made relative to the study folder."""
-        chosen = next(a for a in self.spec.arms if a.name == arm)
+        chosen = next((a for a in self.spec.arms if a.name == arm), None)
+        if chosen is None:  # recorded under an arm the study file no longer declares (removed or renamed)
+            line = next((n for n, r in enumerate(self.assignments(), start=1) if str(r.get("arm")) == arm), None)
+            raise BenchlabError(f"a session was assigned arm {arm!r}, which the study file no longer declares "
+                                f"(arms: {', '.join(a.name for a in self.spec.arms)}); restore the arm or start a "
+                                "new session", self.assignments_path, line)
         values = {**self.spec.options, **chosen.options}
         paths = {i.name for model in (self.task.session_options, self.task.plan_options)
                  for i in option_infos(model) if i.kind == "path"}

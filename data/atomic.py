@@ -9,7 +9,9 @@ from __future__ import annotations
 
 import contextlib
 import os
+import sys
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
 
 from benchlab.data.errors import BenchlabError
@@ -66,14 +68,90 @@ def atomic_write_text(path: str | Path, text: str, encoding: str = "utf-8") -> N
     atomic_write_bytes(path, text.encode(encoding))
 
 
-def append_line(path: str | Path, line: str) -> None:
+def _stderr_warning(message: str) -> None:
+    sys.stderr.write(f"benchlab: warning: {message}\n")
+    sys.stderr.flush()
+
+
+def repair_torn_tail(path: str | Path, warn: Callable[[str], None] | None = _stderr_warning,
+                     unit: str = "line") -> bool:
+    """Cut a last record left without its newline by a killed writer, warning once; True if one was cut.
+
+    Every append-only file (results logs, the study's assignments, a session's events, change logs) goes through
+    here before it is appended to: appending after a torn tail would glue the new record onto the cut one, so the
+    new record is lost too and, once a further record follows, the file no longer reads at all.
+    """
+    p = Path(path)
+    try:
+        size = p.stat().st_size
+        if size == 0:
+            return False
+        with open(p, "rb") as handle:
+            handle.seek(size - 1)
+            if handle.read(1) == b"\n":
+                return False
+    except FileNotFoundError:
+        return False
+    except OSError as exc:
+        raise BenchlabError(f"cannot read this file ({exc.strerror or exc})", p) from exc
+    line = _line_count(p) + 1
+    cut_torn_tail(p)
+    if warn is not None:
+        warn(f"{p}:{line}: the last {unit} was incomplete (the writer was stopped mid-{unit}?); it was cut "
+             "before appending")
+    return True
+
+
+def cut_torn_tail(path: str | Path) -> bool:
+    """Cut a partial last line (no trailing newline) silently; True if one was cut (the caller warns)."""
+    p = Path(path)
+    if not p.exists():
+        return False
+    with open(p, "rb+") as handle:
+        handle.seek(0, os.SEEK_END)
+        size = handle.tell()
+        if size == 0:
+            return False
+        handle.seek(size - 1)
+        if handle.read(1) == b"\n":
+            return False
+        pos = size - 1
+        block = 4096
+        while pos > 0:  # scan back for the last newline, a block at a time
+            start = max(0, pos - block)
+            handle.seek(start)
+            chunk = handle.read(pos - start)
+            idx = chunk.rfind(b"\n")
+            if idx != -1:
+                handle.truncate(start + idx + 1)
+                break
+            pos = start
+        else:
+            handle.truncate(0)
+        handle.flush()
+        os.fsync(handle.fileno())
+    return True
+
+
+def _line_count(path: Path) -> int:
+    """Newlines in ``path``, read in blocks (bounded memory)."""
+    count = 0
+    with open(path, "rb") as handle:
+        while block := handle.read(1 << 20):
+            count += block.count(b"\n")
+    return count
+
+
+def append_line(path: str | Path, line: str, warn: Callable[[str], None] | None = _stderr_warning) -> None:
     """Append one line (newline added) and fsync before returning.
 
     Opening in append mode per call keeps no state between trials; a killed process loses at most the line
-    being written, and readers skip a torn last line (see ``benchlab.data.jsonl``).
+    being written. A torn last line left by such a process is cut first (:func:`repair_torn_tail`, one warning
+    to ``warn``), so the new line starts on its own line.
     """
     if "\n" in line:
         raise ValueError("a log line must not contain a newline")
+    repair_torn_tail(path, warn)
     append_bytes(path, (line + "\n").encode("utf-8"))
 
 

@@ -7,13 +7,13 @@ archives, a torn last line after a crash, blank lines) the same everywhere.
 from __future__ import annotations
 
 import json
-import os
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any, TypeVar
 
 from pydantic import BaseModel, ValidationError
 
+from benchlab.data.atomic import cut_torn_tail
 from benchlab.data.errors import BenchlabError
 from benchlab.data.text_io import iter_lines
 
@@ -82,33 +82,7 @@ def read_models(model: type[M], path: str | Path, *, allow_torn_tail: bool = Fal
 def drop_torn_tail(path: str | Path) -> bool:
     """Cut a partial last line (no trailing newline) left by a killed writer; return True if one was cut.
 
-    Called before appending to a log on resume so the next record starts on its own line.
+    Called before appending to a log on resume so the next record starts on its own line (the cut itself lives
+    in :func:`benchlab.data.atomic.cut_torn_tail`, which every append goes through).
     """
-    p = Path(path)
-    if not p.exists():
-        return False
-    with open(p, "rb+") as handle:
-        handle.seek(0, os.SEEK_END)
-        size = handle.tell()
-        if size == 0:
-            return False
-        handle.seek(size - 1)
-        if handle.read(1) == b"\n":
-            return False
-        # Scan back for the last newline.
-        pos = size - 1
-        block = 4096
-        while pos > 0:
-            start = max(0, pos - block)
-            handle.seek(start)
-            chunk = handle.read(pos - start)
-            idx = chunk.rfind(b"\n")
-            if idx != -1:
-                handle.truncate(start + idx + 1)
-                break
-            pos = start
-        else:
-            handle.truncate(0)
-        handle.flush()
-        os.fsync(handle.fileno())
-    return True
+    return cut_torn_tail(path)

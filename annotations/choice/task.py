@@ -166,7 +166,7 @@ def choice_files(out: str | Path, participant: str, session: str) -> SessionFile
 
 def check_id(value: str, what: str) -> str:
     """Participant and session ids become file names."""
-    if not _ID_RE.match(value):
+    if not _ID_RE.fullmatch(value):
         raise OptionError(what, f"{value!r} must be 1-64 letters, digits, '.' or '-' (starting with a letter or "
                           "digit); it becomes part of file names", label=f"{what} id")
     return value
@@ -470,7 +470,7 @@ def make_choice_task(
     item's text and options). The items file is
     read when a session, a score or a comparison needs it, so a broken file never stops ``benchlab`` from starting.
     """
-    if not _ID_RE.match(name):
+    if not _ID_RE.fullmatch(name):
         raise ValueError(f"task name {name!r} must be letters, digits, '.' or '-' (it names commands and folders)")
     return ChoiceTask(name=name, title=title, description=description, items=Path(items),
                       model_results=Path(model_results) if model_results is not None else None,

@@ -84,11 +84,11 @@ def discover(path: str | Path) -> list[Source]:
     sources: list[Source] = []
     for f in files:
         name = f.name
-        if m := PARQUET_RE.match(name):
+        if m := PARQUET_RE.fullmatch(name):
             sources.append(Source("parquet", f, int(m["le"]), int(m["ls"]), m["split"]))
         elif f.suffix == ".parquet":
             sources.append(Source("parquet", f, None, None, None))
-        elif m := CSV_RE.match(name):
+        elif m := CSV_RE.fullmatch(name):
             if m["kind"] == "segments":
                 sources.append(Source("csv", f, int(m["le"]), int(m["ls"]), None, int(m["n"])))
             elif not (f.parent / f"segments_{m['le']}-s{m['ls']}-n{m['n']}.csv").exists():

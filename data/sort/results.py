@@ -214,7 +214,7 @@ def read_results(path: str | Path, on_warning: Callable[[str], None] | None = No
     """
     p = Path(path)
     frame, lines = read_table(p, on_warning)
-    m = RESULTS_RE.match(p.name)
+    m = RESULTS_RE.fullmatch(p.name)
     if "answer" not in frame.columns:
         raise BenchlabError("missing column 'answer' (is this a SORT results file?)", p)
     le = _ints(frame, p, lines, "excerpt_length", int(m["le"]) if m else None)

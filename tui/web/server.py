@@ -171,7 +171,7 @@ class SessionServer:
 
     def _participant(self, request: web.Request) -> str:
         token = request.match_info.get("token", "")
-        pid = self.by_token.get(token) if _TOKEN_OK.match(token) else None
+        pid = self.by_token.get(token) if _TOKEN_OK.fullmatch(token) else None
         if pid is None:
             raise web.HTTPNotFound()
         return pid
