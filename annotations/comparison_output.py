@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 
 from benchlab.annotations.command_output import err, note, say
 from benchlab.data.analysis.plots import check_plot_path, font_cache_missing, write_figure
+from benchlab.data.output_paths import check_output_path
 from benchlab.data.tables import render
 
 if TYPE_CHECKING:
@@ -22,6 +23,7 @@ def check_plot(plot_path: Path | None, formats: Sequence[str] = ()) -> None:
         if font_cache_missing():  # the check imports pyplot, which then builds the cache: say so first
             note("the first figure on this machine may take a while (matplotlib builds its font cache once)")
         check_plot_path(plot_path, formats)
+        check_output_path(plot_path, what="the figure")
 
 
 def emit_comparison(comp: Comparison, opts: ComparisonOptions) -> None:

@@ -22,6 +22,7 @@ from benchlab.annotations.registry import registry
 from benchlab.annotations.task import Command, ExportsTrials, ToolGroup, TrialRows
 from benchlab.data.atomic import atomic_write_bytes, atomic_write_text
 from benchlab.data.errors import BenchlabError
+from benchlab.data.output_paths import check_output_path
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -130,6 +131,8 @@ def export_trials(opts: ExportTrialsOptions) -> str | None:
                             f"{export.testset_needed}")
     if opts.out is not None and opts.out.suffix.lower() not in (".csv", ".parquet"):
         raise BenchlabError("unsupported export format (use .csv or .parquet)", opts.out)
+    if opts.out is not None:  # before reading anything: never onto an input or into a session's folders
+        check_output_path(opts.out, [*opts.paths, *([opts.testset] if opts.testset else [])], what="the export")
     frame = trials_frame(opts.benchmark, list(opts.paths), opts.testset)
     if frame.empty:
         raise BenchlabError(f"no {opts.benchmark} trials by people found here", opts.paths[0])

@@ -21,19 +21,24 @@ from typing import Any, Literal
 
 from benchlab.annotations.fastbook.change_log import ChangeLog, ChangeRecord, log_path_for, utc_now
 from benchlab.data.errors import BenchlabError
-from benchlab.data.fastbook.benchmark import Benchmark, Component, Question, QuestionId, load_benchmark, save_benchmark
+from benchlab.data.output_paths import check_output_path
+from benchlab.data.fastbook.benchmark import Benchmark, Component, QuestionId, load_benchmark, save_benchmark
+from benchlab.data.fastbook.component_match import align
 
 Choice = Literal["A", "B", "edited"]
 
 
 @dataclass(frozen=True)
 class Disagreement:
-    """One answer component (by question and position) on which A and B differ; ``None`` where a file lacks it."""
+    """One answer component on which A and B differ; ``None`` where a file lacks it. The component is known by its
+    identity (:mod:`benchlab.data.fastbook.component_match`): ``index`` is its position in A (in B when only B has
+    it), ``b_index`` its position in B."""
 
     qid: QuestionId
     index: int
     a: Component | None
     b: Component | None
+    b_index: int | None = None
 
     @property
     def what(self) -> str:
@@ -76,16 +81,16 @@ def _same_benchmark(a: Benchmark, b: Benchmark, path_a: Path, path_b: Path) -> N
 
 
 def disagreements(a: Benchmark, b: Benchmark) -> list[Disagreement]:
-    """Every component position where the two versions differ, in file order."""
+    """Every component on which the two versions differ (matched by identity, not position), in file order."""
     by_id = {q.id: q for q in b.questions}
     out: list[Disagreement] = []
     for qa in a.questions:
         qb = by_id[qa.id]
-        for i in range(max(len(qa.answer_context), len(qb.answer_context))):
-            ca = qa.answer_context[i] if i < len(qa.answer_context) else None
-            cb = qb.answer_context[i] if i < len(qb.answer_context) else None
+        for ia, ib in align(qa.answer_context, qb.answer_context):
+            ca = qa.answer_context[ia] if ia is not None else None
+            cb = qb.answer_context[ib] if ib is not None else None
             if ca is None or cb is None or ca.model_dump() != cb.model_dump():
-                out.append(Disagreement(qa.id, i, ca, cb))
+                out.append(Disagreement(qa.id, ia if ia is not None else (ib or 0), ca, cb, ib))
     return out
 
 
@@ -105,16 +110,19 @@ class Review:
     session: str = field(default_factory=lambda: secrets.token_hex(4))
 
     @classmethod
-    def open(cls, path_a: str | Path, path_b: str | Path, reviewer: str) -> Review:
+    def open(cls, path_a: str | Path, path_b: str | Path, reviewer: str, output: Path | None = None) -> Review:
+        """Load both copies; the merged file's path is checked now, before any decision is made (a review whose
+        save would be refused must not let the reviewer work first)."""
         pa, pb = Path(path_a), Path(path_b)
         if pa.resolve() == pb.resolve():
             raise BenchlabError("A and B are the same file: review two curators' copies", pb)
+        check_merged_path(output if output is not None else default_output(pa), pa, pb)
         a, b = load_benchmark(pa), load_benchmark(pb)
         _same_benchmark(a, b, pa, pb)
         return cls(pa, pb, a, b, disagreements(a, b), reviewer, _sha(pa), _sha(pb))
 
     def default_output(self) -> Path:
-        return self.path_a.with_name(f"{self.path_a.stem}.merged{self.path_a.suffix}")
+        return default_output(self.path_a)
 
     def decide(self, number: int, choice: Choice, edited: Component | None = None) -> None:
         """Decide disagreement ``number``: ``A``, ``B``, or ``edited`` with the reviewer's own component."""
@@ -134,20 +142,33 @@ class Review:
         return [i for i in range(len(self.items)) if i not in self.decisions]
 
     def merged(self) -> Benchmark:
-        """A's file with every decision taken in (undecided components stay as in A)."""
+        """A's file with every decision taken in (undecided components stay as in A).
+
+        Built from the alignment of each question's components (the same identity the disagreements use), so a
+        component B inserted lands where B has it and every decision replaces exactly the component it was made
+        on, whatever the order of the decisions."""
         merged = copy.deepcopy(self.a)
+        by_id = {q.id: q for q in self.b.questions}
         for question in merged.questions:
-            picks = sorted(((item.index, self.decisions[n][1]) for n, item in enumerate(self.items)
-                            if item.qid == question.id and n in self.decisions), key=lambda p: p[0])
-            _apply_picks(question, picks)
+            decided = {(item.index if item.a is not None else -1, -1 if item.b_index is None else item.b_index):
+                       self.decisions[n][1]
+                       for n, item in enumerate(self.items) if item.qid == question.id and n in self.decisions}
+            components: list[Component] = []
+            for ia, ib in align(question.answer_context, by_id[question.id].answer_context):
+                key = (-1 if ia is None else ia, -1 if ib is None else ib)
+                if key in decided:
+                    chosen = decided[key]
+                else:
+                    chosen = question.answer_context[ia] if ia is not None else None
+                if chosen is not None:
+                    components.append(copy.deepcopy(chosen))
+            question.answer_context = components
         return merged
 
     def save(self, target: Path | None = None) -> Path:
         """Write the merged file (atomically) and its change log; refuses if A or B changed since loading."""
         out = target or self.default_output()
-        for path in (self.path_a, self.path_b):
-            if out.resolve() == path.resolve():
-                raise BenchlabError("the merged file must not overwrite a curator's file: choose another name", out)
+        check_merged_path(out, self.path_a, self.path_b)
         for path, sha in ((self.path_a, self.sha_a), (self.path_b, self.sha_b)):
             if _sha(path) != sha:
                 raise BenchlabError("changed on disk since the review began; nothing was written (start the review "
@@ -166,21 +187,18 @@ class Review:
         return out
 
 
+def default_output(path_a: Path) -> Path:
+    """Where the merged file goes by default: beside A, with ``.merged`` before the extension."""
+    return path_a.with_name(f"{path_a.stem}.merged{path_a.suffix}")
+
+
+def check_merged_path(out: Path, path_a: Path, path_b: Path) -> None:
+    """The merged file never lands on a curator's copy (nor in a session's folders): the shared output check."""
+    for path in (path_a, path_b):
+        if out.resolve() == path.resolve():
+            raise BenchlabError("the merged file must not overwrite a curator's file: choose another name", out)
+    check_output_path(out, [path_a, path_b], what="the merged file")
+
+
 def _record(component: Component | None) -> Any:
     return None if component is None else component.model_dump(mode="json")
-
-
-def _apply_picks(question: Question, picks: list[tuple[int, Component | None]]) -> None:
-    """Set each picked component at its position; ``None`` (taking the side that lacks it) removes it; a position
-    past A's components (only B has it) is appended. Removals and replacements go from the end, so a removal does
-    not shift positions still to set; appends in order."""
-    components = question.answer_context
-    present = len(components)
-    for index, component in sorted((p for p in picks if p[0] < present), key=lambda p: -p[0]):
-        if component is None:
-            del components[index]
-        else:
-            components[index] = copy.deepcopy(component)
-    for _, component in sorted((p for p in picks if p[0] >= present), key=lambda p: p[0]):
-        if component is not None:
-            components.append(copy.deepcopy(component))

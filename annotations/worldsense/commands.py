@@ -18,6 +18,7 @@ from benchlab.annotations.command_status import count_files, files, working
 from benchlab.annotations.options import Options, option
 from benchlab.annotations.task import Command
 from benchlab.data.atomic import atomic_write_text
+from benchlab.data.output_paths import check_output_path
 from benchlab.data.errors import BenchlabError
 from benchlab.data.samples import sample_path
 from benchlab.data.tables import counted, render
@@ -95,6 +96,8 @@ def score(opts: ScoreOptions) -> None:
     if tuples_out is not None and tuples_out.is_dir():
         raise BenchlabError("--tuples-out is a folder; give a file name", tuples_out)
     dirs = list(opts.results_dirs) or [testset / "results"]
+    if tuples_out is not None:
+        check_output_path(tuples_out, dirs, what="the per-tuple scores")
     with working(f"reading the test set and {files(count_files(dirs, RESULTS_GLOB))} of results, scoring..."):
         tables = score_worldsense(read_trial_columns(testset, cache=not opts.no_cache),
                                   load_results_dirs(dirs, cache=not opts.no_cache), on_warning=warn)

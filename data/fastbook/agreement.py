@@ -1,7 +1,8 @@
 """Agreement between two curators' edited copies of the fastbook benchmark.
 
-Components are matched by ``(chapter, question_number, component index)``, the only stable key (the reference
-scoring pairs by list position, so a reordered file must not silently shift everything). Per component we report
+Components are matched by ``(chapter, question_number)`` and the component's identity (its answer text, aligned
+in order: :mod:`benchlab.data.fastbook.component_match`), so a component inserted by one curator shifts nothing;
+the component index reported is its position in A. Per component we report
 whether the context passages are identical and how much they overlap: the passages are copied from the same
 chapter, so the overlap is measured on the word sequences (matched words from ``difflib`` on the concatenated
 passages): precision/recall of B against A and their F1 (Dice). The two flags curators set
@@ -27,6 +28,7 @@ from benchlab.data.analysis import stats
 from benchlab.data.errors import BenchlabError
 from benchlab.data.fastbook.benchmark import Benchmark, Component, QuestionId, load_benchmark
 from benchlab.data.fastbook.chapters import load_chapters
+from benchlab.data.fastbook.component_match import align
 from benchlab.data.tables import Table
 
 
@@ -281,13 +283,13 @@ def curator_agreement(a: Benchmark, b: Benchmark, name_a: str = "A", name_b: str
             only_a.append(str(qa.id))
             continue
         text = chapters.get(qa.chapter) if chapters is not None else None
-        for i in range(max(len(qa.answer_context), len(qb.answer_context))):
-            if i >= len(qb.answer_context):
-                only_a.append(f"{qa.id} component {i}")
-            elif i >= len(qa.answer_context):
-                only_b.append(f"{qa.id} component {i}")
+        for ia, ib in align(qa.answer_context, qb.answer_context):
+            if ib is None:
+                only_a.append(f"{qa.id} component {ia}")
+            elif ia is None:
+                only_b.append(f"{qa.id} component {ib}")
             else:
-                comps.append(compare_components(qa.id, i, qa.answer_context[i], qb.answer_context[i], text))
+                comps.append(compare_components(qa.id, ia, qa.answer_context[ia], qb.answer_context[ib], text))
     only_b.extend(str(q.id) for q in b.questions if q.id not in ids_a)
     return CuratorAgreement(name_a, name_b, comps, only_a, only_b)
 

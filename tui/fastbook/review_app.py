@@ -32,7 +32,7 @@ class CurateReviewApp(CrashSafeApp[None]):
 def build_review_app(path_a: Path, path_b: Path, chapters_dir: Path | None, run_paths: tuple[Path, ...] | list[Path],
                      reviewer: str | None, *, k: int = 10, output: Path | None = None) -> CurateReviewApp:
     """Load and check both files, the chapters and the runs (``BenchlabError`` naming the file on bad input)."""
-    review = Review.open(path_a, path_b, reviewer or default_curator())
+    review = Review.open(path_a, path_b, reviewer or default_curator(), output=output)
     folder = chapters_dir if chapters_dir is not None else locate.chapters_dir_for(path_a)
     chapters = load_chapters(folder, review.a.chapters)
     runs = [read_run(p, review.a) for p in run_paths]
