@@ -3,8 +3,9 @@ not land on one of the command's own inputs, nor inside a session's ``results/``
 
 A participant's results file is the only copy of their answers; ``export trials sort x/results --out
 x/results/..._results.csv`` used to replace it with the export and exit 0. Sessions own their output folders (a
-folder holding ``sessions/`` is one: every session writes there, and its answers into ``results/`` and ``practice/``); other commands write
-beside them, never into them. Refusing is one line naming the path (exit 2), before any work is done.
+folder holding ``sessions/`` is one: every session writes there, and its answers into ``results/`` and
+``practice/``); other commands write beside them, never into them. Refusing is one line naming the path (exit 2),
+before any work is done.
 """
 
 from __future__ import annotations
@@ -57,7 +58,7 @@ def check_output_path(out: str | Path, inputs: Iterable[str | Path] = (), *, wha
     for source in sources:
         if source.is_dir():
             continue
-        if target.exists() and _same_file(target, source) or _resolved(target) == _resolved(source):
+        if (target.exists() and _same_file(target, source)) or _resolved(target) == _resolved(source):
             raise BenchlabError(f"refusing to write {what} onto one of this command's inputs; choose another file",
                                 target)
     folder = session_folder_of(target)

@@ -21,9 +21,9 @@ from typing import Any, Literal
 
 from benchlab.annotations.fastbook.change_log import ChangeLog, ChangeRecord, log_path_for, utc_now
 from benchlab.data.errors import BenchlabError
-from benchlab.data.output_paths import check_output_path
 from benchlab.data.fastbook.benchmark import Benchmark, Component, QuestionId, load_benchmark, save_benchmark
 from benchlab.data.fastbook.component_match import align
+from benchlab.data.output_paths import check_output_path
 
 Choice = Literal["A", "B", "edited"]
 

@@ -18,8 +18,8 @@ from benchlab.annotations.command_status import count_files, files, working
 from benchlab.annotations.options import Options, option
 from benchlab.annotations.task import Command
 from benchlab.data.atomic import atomic_write_text
-from benchlab.data.output_paths import check_output_path
 from benchlab.data.errors import BenchlabError
+from benchlab.data.output_paths import check_output_path
 from benchlab.data.samples import sample_path
 from benchlab.data.tables import counted, render
 from benchlab.data.worldsense.loader import find_trials_file
