@@ -13,10 +13,38 @@ from typing import Any
 
 import click
 
+from benchlab.annotations.ids import IdError, check_id
 from benchlab.annotations.task import Task
 from benchlab.data.errors import BenchlabError
 from benchlab.tui.commands.declared import click_params, model_from_click, typed_on_command_line
-from benchlab.tui.web.serve_options import FROM_FILE, NOT_SERVED, plan_args, served_infos
+from benchlab.tui.web.participants import read_participants
+from benchlab.tui.web.serve_options import (
+    FROM_FILE,
+    NOT_SERVED,
+    check_participant_options,
+    column_names,
+    plan_args,
+    served_infos,
+)
+
+
+def check_before_serving(task: Task, served: dict[str, Any], file: Path | None, out: Path,
+                         add: Sequence[str]) -> None:
+    """Everything that would make a server hand out links that cannot run, refused before anything changes: an
+    output folder that is a file, a participants file that lists nobody, a participant whose options a session
+    refuses (the file's rows and each ``--add`` id, checked before the file is changed)."""
+    if out.exists() and not out.is_dir():
+        raise BenchlabError("is a file; --out names the output folder", out)
+    for pid in add:
+        try:
+            check_id(pid, "participant")
+        except IdError as exc:
+            raise BenchlabError(f"--add: {exc}") from None
+    listed = read_participants(file, column_names(task)) if file is not None and file.exists() else []
+    if not listed and not add:
+        raise BenchlabError("the participants file lists nobody (add rows under its header, or use --add ID)", file)
+    rows = [(p.id, dict(p.options)) for p in listed] + [(pid, {}) for pid in add]
+    check_participant_options(task, served, rows, file)
 
 
 def serve_command(task: Task) -> click.Command:
@@ -34,6 +62,7 @@ def serve_command(task: Task) -> click.Command:
         model_from_click(task.plan_options, checked)
         if params["participants_file"] is None and not params["add"]:
             raise BenchlabError("give the participants with --participants FILE (a CSV with an 'id' column)")
+        check_before_serving(task, checked, params["participants_file"], params["out_dir"], params["add"])
         config = ServeConfig(
             task=task, plan_args=plan_args(task, values), out=params["out_dir"].resolve(),
             participants_file=params["participants_file"], host=params["host"], port=params["port"],

@@ -7,12 +7,14 @@ module, so the server never imports the command.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from benchlab.annotations.options import option_infos
+from benchlab.annotations.options import OptionError, option_infos
+from benchlab.annotations.session.opening import session_options
 from benchlab.annotations.task import Task
+from benchlab.data.errors import BenchlabError
 
 #: Session options a server decides itself (per participant, or always a web session).
 NOT_SERVED = ("participant", "out", "resume", "simulate", "sim_delay")
@@ -54,3 +56,27 @@ def participant_args(task: Task, options: Mapping[str, str]) -> list[str]:
 def column_names(task: Task) -> list[str]:
     """Plan options a participants file may set per participant (columns named like the field)."""
     return [i.name for i in option_infos(task.plan_options) if i.cli and not i.argument]
+
+
+def check_participant_options(task: Task, served: Mapping[str, Any], participants: Sequence[tuple[str, Mapping[str,
+                              str]]], path: Path | None) -> None:
+    """Every participant's options (the served ones with their own columns over them) as their session will check
+    them, at start and on ``--add``: a ``condition=xyz`` or ``trials=-3`` row must not start a server whose link
+    ends in "The session stopped". The first wrong row is one error naming the file and its line."""
+    lines = _id_lines(path)
+    for pid, own in participants:
+        try:
+            session_options(task, {**served, **own, "participant": pid})
+        except OptionError as exc:
+            raise BenchlabError(f"participant {pid!r}: {exc}", path, lines.get(pid)) from None
+
+
+def _id_lines(path: Path | None) -> dict[str, int]:
+    """The line each id is on in the participants file (its first field), for error messages."""
+    if path is None:
+        return {}
+    try:
+        text = path.read_text(encoding="utf-8-sig")
+    except (OSError, UnicodeDecodeError):
+        return {}
+    return {line.split(",", 1)[0].strip(): n for n, line in enumerate(text.splitlines(), 1) if line.strip()}
