@@ -90,10 +90,8 @@ def repair_torn_tail(path: str | Path, warn: Callable[[str], None] | None = _std
             handle.seek(size - 1)
             if handle.read(1) == b"\n":
                 return False
-    except FileNotFoundError:
+    except OSError:  # missing, or not reachable: the append itself says why, naming the file
         return False
-    except OSError as exc:
-        raise BenchlabError(f"cannot read this file ({exc.strerror or exc})", p) from exc
     line = _line_count(p) + 1
     cut_torn_tail(p)
     if warn is not None:

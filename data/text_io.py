@@ -12,13 +12,66 @@ from __future__ import annotations
 import bz2
 import codecs
 import csv
+import errno
 import io
-from collections.abc import Callable, Iterator
+import os
+import stat
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO
 
 from benchlab.data.errors import BenchlabError, read_bytes, read_error
+
+#: The largest results file (a person's or a model's answers) a reader accepts: a full WorldSense test set
+#: answered by a model is 3.8 MB, a SORT session's CSV with its excerpts under 20 MB. A bigger file is refused
+#: before it is read (a 2 GB file of NUL bytes once took 6 GB of memory), so every reader stays under 500 MB.
+MAX_RESULTS_BYTES = 64 * 1024 * 1024
+
+
+def check_regular_file(path: str | Path, expected: str = "a file", max_bytes: int | None = None) -> int:
+    """The file's size if ``path`` is a regular file a reader can take; else one error naming the path.
+
+    A FIFO named like a results file would block a reader forever, a folder or a symlink loop named like one used to
+    be skipped silently, and a file past ``max_bytes`` would be read whole into memory: each is refused here.
+    """
+    p = Path(path)
+    try:
+        info = os.stat(p)
+    except OSError as exc:
+        if exc.errno == errno.ELOOP:
+            raise BenchlabError(f"is a symbolic link that loops, expected {expected}", p) from None
+        raise read_error(exc, p, expected) from None
+    if stat.S_ISDIR(info.st_mode):
+        raise BenchlabError(f"is a folder, expected {expected}", p)
+    if not stat.S_ISREG(info.st_mode):
+        raise BenchlabError(f"is not a regular file (a FIFO, socket or device), expected {expected}", p)
+    if max_bytes is not None and info.st_size > max_bytes:
+        raise BenchlabError(f"is {info.st_size / 1024**2:,.0f} MB, over the {max_bytes / 1024**2:,.0f} MB a results "
+                            "file may have (is it really one?)", p)
+    return info.st_size
+
+
+def find_named_files(root: str | Path, matches: Callable[[str], bool], expected: str = "a results file",
+                     max_bytes: int | None = MAX_RESULTS_BYTES) -> list[Path]:
+    """Every entry under ``root`` (recursively) whose name ``matches``, each checked by :func:`check_regular_file`.
+
+    Folders, FIFOs and symlink loops named like a results file are errors naming them, never skipped: a results
+    file silently left out changes the scores.
+    """
+    found: list[Path] = []
+
+    def _error(exc: OSError) -> None:
+        raise BenchlabError(f"cannot list this folder ({exc.strerror or exc})", exc.filename)
+
+    for dirpath, dirs, files in os.walk(root, onerror=_error):
+        named: Iterable[str] = [*files, *dirs]
+        for name in named:
+            if matches(name):
+                path = Path(dirpath) / name
+                check_regular_file(path, expected, max_bytes)
+                found.append(path)
+    return sorted(found)
 
 
 def utf8_error(raw: bytes, exc: UnicodeDecodeError, path: str | Path | None, first_line: int = 1) -> BenchlabError:
@@ -50,8 +103,7 @@ def read_text(path: str | Path, expected: str = "a file", *, keep_newlines: bool
     ``keep_newlines=False`` turns ``\r\n`` and ``\r`` into ``\n`` (as Python's text mode does).
     """
     p = Path(path)
-    if p.is_dir():
-        raise BenchlabError(f"is a folder, expected {expected}", p)
+    check_regular_file(p, expected)
     text = decode_utf8(read_bytes(p, expected), p, strip_bom=strip_bom)
     if not keep_newlines and "\r" in text:
         text = text.replace("\r\n", "\n").replace("\r", "\n")
@@ -75,6 +127,7 @@ def read_text_with_tail(path: str | Path, expected: str = "a file") -> SplitText
     character; the caller decides whether that tail is a torn record. Bad bytes anywhere else are an error.
     """
     p = Path(path)
+    check_regular_file(p, expected)
     raw = read_bytes(p, expected)
     cut = raw.rfind(b"\n") + 1
     head = decode_utf8(raw[:cut], p)
@@ -92,8 +145,7 @@ def read_text_with_tail(path: str | Path, expected: str = "a file") -> SplitText
 def open_binary(path: str | Path) -> IO[bytes]:
     """A plain or ``.bz2`` file opened for reading bytes, with a clear error when it cannot be opened."""
     p = Path(path)
-    if p.is_dir():
-        raise BenchlabError("is a folder, expected a file", p)
+    check_regular_file(p)
     try:
         if p.suffix == ".bz2":
             return bz2.open(p, "rb")
@@ -180,11 +232,10 @@ class CsvRecords:
 def read_csv_header(path: str | Path, expected: str = "a CSV file") -> list[str]:
     """The column names on a CSV file's first line (strict UTF-8), to decide how to read it before reading it."""
     p = Path(path)
-    if p.is_dir():
-        raise BenchlabError(f"is a folder, expected {expected}", p)
+    check_regular_file(p, expected)
     try:
         with open(p, "rb") as handle:
-            first = handle.readline()
+            first = handle.readline(1 << 20)
     except OSError as exc:
         raise read_error(exc, p, expected) from exc
     try:
@@ -194,7 +245,8 @@ def read_csv_header(path: str | Path, expected: str = "a CSV file") -> list[str]
 
 
 def read_csv_records(path: str | Path, *, rows_end_with_newline: bool | Callable[[list[str]], bool] = False,
-                     expected: str = "a CSV file", keep: Callable[[str], bool] | None = None) -> CsvRecords:
+                     expected: str = "a CSV file", keep: Callable[[str], bool] | None = None,
+                     max_bytes: int | None = MAX_RESULTS_BYTES) -> CsvRecords:
     """Parse a CSV file strictly (UTF-8, quotes closed, every row as wide as the header), naming file and line.
 
     A last row that is incomplete (cut inside a quoted field or a character, or with fewer fields than the
@@ -203,11 +255,11 @@ def read_csv_records(path: str | Path, *, rows_end_with_newline: bool | Callable
     newline is left out even when it looks complete (a callable decides from the header). Anything malformed
     before the last row is an error naming its line. ``keep`` chooses the columns the rows hold (``header``
     still lists all), so long texts a reader does not need (a 20,000-word excerpt per row) are dropped as they
-    are parsed. The file is streamed line by line, never held whole.
+    are parsed. The file is streamed line by line, never held whole; a file past ``max_bytes`` is refused before
+    it is read (a line of a file without newlines would otherwise be held whole).
     """
     p = Path(path)
-    if p.is_dir():
-        raise BenchlabError(f"is a folder, expected {expected}", p)
+    check_regular_file(p, expected, max_bytes)
     state = {"unterminated": False, "undecodable": False}
 
     def lines(handle: IO[bytes]) -> Iterator[str]:

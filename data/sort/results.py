@@ -25,7 +25,7 @@ from benchlab.data.sort.records import distance_bin_edges
 from benchlab.data.sort.results_format import RESULTS_RE
 from benchlab.data.sort.results_format import human_model_name as human_model_name
 from benchlab.data.sort.results_format import results_filename as results_filename
-from benchlab.data.text_io import read_csv_records
+from benchlab.data.text_io import find_named_files, read_csv_records
 
 # ---------------------------------------------------------------------------------------------------------------
 # Reading results for scoring (models and people).
@@ -41,7 +41,7 @@ def find_results(paths: Iterable[str | Path]) -> list[Path]:
     for raw in paths:
         p = Path(raw)
         if p.is_dir():
-            found = sorted(f for f in p.rglob("*_results.csv") if f.is_file())
+            found = find_named_files(p, lambda name: name.endswith("_results.csv"))  # FIFOs, folders: errors
             if not found:
                 raise BenchlabError("no *_results.csv files in this folder", p)
             out.extend(found)

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 from benchlab.data.atomic import append_line, atomic_write_text
 from benchlab.data.errors import BenchlabError
 from benchlab.data.jsonl import read_models
+from benchlab.data.text_io import find_named_files
 from benchlab.data.worldsense.records import ResultLine
 
 if TYPE_CHECKING:  # pydantic loads with the first validated line, not with the scorer's fast readers
@@ -78,14 +79,8 @@ def find_results(results_dir: str | Path) -> list[ResultsFile]:
         raise BenchlabError("not a folder (expected the results/ folder of a test set)", root)
     if not os.access(root, os.R_OK | os.X_OK):
         raise BenchlabError("permission denied: cannot list this folder", root)
-    found: list[Path] = []
-    for dirpath, _dirs, files in os.walk(root, onerror=_walk_error):
-        found.extend(Path(dirpath) / f for f in files if f.endswith(RESULTS_SUFFIX))
-    return [parse_results_filename(p) for p in sorted(found)]
-
-
-def _walk_error(exc: OSError) -> None:
-    raise BenchlabError(f"cannot list this folder ({exc.strerror or exc})", exc.filename)
+    found = find_named_files(root, lambda name: name.endswith(RESULTS_SUFFIX))  # FIFOs, folders, loops: errors
+    return [parse_results_filename(p) for p in found]
 
 
 def read_results(path: str | Path, *, allow_torn_tail: bool = False) -> list[ResultLine]:
