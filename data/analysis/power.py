@@ -24,6 +24,7 @@ from scipy.special import expit
 
 from benchlab.data.analysis.coverage import Population, _person_accuracy, population
 from benchlab.data.analysis.crossed import crossed_estimate, human_model_test
+from benchlab.data.analysis.power_cost import check_power_cost, estimate_cost
 
 PARTICIPANT_GRID = (2, 3, 4, 5, 6, 8, 10, 12, 15, 20, 25, 30, 40, 50, 60, 80, 100, 150, 200)
 
@@ -107,6 +108,8 @@ def plan(design: Design, accuracy: float, person_sd: float, item_sd: float, mode
     The search walks a grid of participant numbers, bisects once the target is reached, and stops early when
     power has stopped growing (more people cannot make up for too few items).
     """
+    check_power_cost(estimate_cost(design.units, design.answers_per_unit, participants, max_participants, simulations,
+                                   PARTICIPANT_GRID))  # refused before it runs for hours or takes gigabytes
     started = time.perf_counter()
     plateau = False
     pop = population(accuracy, person_sd, item_sd)
