@@ -146,6 +146,6 @@ async def test_the_sessions_screen_row_of_a_plugin_session(numbers: Any, tmp_pat
     finally:
         runner.close()
     right = [ITEMS.by_id[i].options[0] == ITEMS.by_id[i].gold for i in practice]
-    assert rows["PLUG"][:5] == ["PLUG", "numbers", "1", "", f"trial 4 of {len(runner.plan.main_items)}"]
-    assert rows["PLUG"][6] == f"{sum(right) / len(right):.0%}"
-    assert rows["LATER"][4] == "not started"
+    assert rows["PLUG"][:6] == ["PLUG", "numbers", "1", "", "", f"trial 4 of {len(runner.plan.main_items)}"]
+    assert rows["PLUG"][7] == f"{sum(right) / len(right):.0%}"
+    assert rows["LATER"][5] == "not started"

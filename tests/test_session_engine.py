@@ -213,9 +213,10 @@ def test_the_event_log_records_start_breaks_skips_and_end(trials: list[Trial], t
             runner.respond(runner.options()[0], _t())
     events = _lines(runner.files.events)
     names = [e["event"] for e in events]
-    assert names == ["started", "instructions_read", "break_start", "break_end", "trial_skipped", "break_start",
-                     "break_end", "break_start", "break_end", "completed"]
-    assert events[2]["kind"] == "practice_done" and events[5]["kind"] == "block" and events[5]["after_block"] == 1
+    assert names == ["started", "instructions_read", "practice_answered", "break_start", "break_end", "trial_skipped",
+                     "break_start", "break_end", "break_start", "break_end", "completed"]
+    assert events[2]["correct"] in (True, False)  # practice correctness, for the Sessions screen
+    assert events[3]["kind"] == "practice_done" and events[6]["kind"] == "block" and events[6]["after_block"] == 1
     monos = [float(e["mono"]) for e in events]  # type: ignore[arg-type]
     assert monos == sorted(monos) and events[-1]["recorded"] == 84
     assert runner.files.events.name == "human-P01_session-1.events.jsonl"

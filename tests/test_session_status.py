@@ -127,10 +127,10 @@ async def test_the_sessions_screen_shows_every_participant_and_refreshes(folder:
             await pilot.pause(0.05)
         table = screen.query_one(DataTable)
         rows = {str(table.get_row_at(i)[0]): [str(c) for c in table.get_row_at(i)] for i in range(table.row_count)}
-        assert rows["TRIAL"][4].startswith("trial 2 of ") and rows["NONE"][4] == "not started"
-        assert rows["SORT"][6] == "50%" and rows["DONE"][4].startswith("finished")
-        assert rows["GONE"][4].startswith("disconnected (2 of") and rows["CONS"][4] == "consent"
-        assert "s ago" in rows["TRIAL"][5]
+        assert rows["TRIAL"][5].startswith("trial 2 of ") and rows["NONE"][5] == "not started"
+        assert rows["SORT"][7] == "50%" and rows["DONE"][5].startswith("finished")
+        assert rows["GONE"][5].startswith("disconnected (2 of") and rows["CONS"][5] == "consent"
+        assert "s ago" in rows["TRIAL"][6]
         # a participant goes on: the next poll shows it without any key
         (folder / "sessions" / ".human-NEW.lock").write_text("1\n")
         loads = screen.loads

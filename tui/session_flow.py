@@ -177,16 +177,11 @@ class SessionFlow:
     def answer(self, response: str, timing: ResponseTiming) -> None:
         """Record (fsync) first, then show feedback or the next screen."""
         timing = self._mark_interrupted(timing)
-        step = self.runner.current if self.web else None
         try:
-            feedback = self.runner.respond(response, timing)
+            feedback = self.runner.respond(response, timing)  # logs practice correctness (the Sessions screen)
         except BenchlabError as exc:
             self._fail(exc)
             return
-        if step is not None and step.practice:
-            checked = feedback or self.runner.task_session.feedback(step.item_id, response)
-            self.runner.log_event("practice_answered", item_id=step.item_id,
-                                  correct=checked.correct if checked is not None else None)
         if feedback is not None:
             self._switch(FeedbackScreen(feedback, guard_s=min(self.guard_s, 0.3)))
         else:

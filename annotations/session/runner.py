@@ -387,8 +387,13 @@ class SessionRunner:
         else:
             self.recorded_this_run += 1
         feedback = None
-        if step.practice and self.text.practice_feedback and not skipped:
-            feedback = self.task_session.feedback(step.item_id, response)
+        if step.practice and not skipped:
+            checked = self.task_session.feedback(step.item_id, response)
+            # every session (terminal or web) logs practice correctness: the Sessions screen's practice accuracy,
+            # also for a task whose practice records carry none (WorldSense)
+            self._event("practice_answered", item_id=step.item_id,
+                        correct=checked.correct if checked is not None else None)
+            feedback = checked if self.text.practice_feedback else None
         self._advance(step)
         return feedback
 

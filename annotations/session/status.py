@@ -10,15 +10,16 @@ What the files can tell, and so what each state means:
 
 - a saved plan is a started session; its ``completed`` event (or every scored trial recorded) makes it
   ``finished``; ``disconnected``/``aborted`` as the last event, or no lock file (no app holds the session),
-  makes it ``disconnected`` (it resumes at its next unanswered trial); else the last events and the records say
+  makes it ``disconnected`` (it resumes at its next unanswered trial), a lock file whose owner process is dead
+  (killed mid-session) ``crashed`` (resumable too); else the last events and the records say
   ``break``, ``practice`` or ``trial`` (``trial`` is then the 1-based trial being answered, elsewhere the number
   of scored trials recorded);
 - before consent nothing but the lock file (and, for a web session, its ``connected`` event) exists: ``consent``;
   a web session's declined consent leaves only its ``declined`` event: ``declined`` (a terminal session's decline
   leaves nothing, as before, so it reads as ``not started``);
-- ``practice_accuracy``: from the practice records' correctness where the task's logs tell it, else, in web
-  sessions, from the ``practice_answered`` events (a task whose practice records carry no correctness shows none
-  for a terminal session).
+- ``practice_accuracy``: from the practice records' correctness where the task's logs tell it, else from the
+  ``practice_answered`` events every session logs (WorldSense's practice records carry no correctness);
+- ``arm``: from the study's ``assignments.jsonl`` in the folder or the one above it.
 
 Where a task's session writes and how its logs read is the task's own (:class:`~benchlab.annotations.task.
 ShowsSessions`, looked up by the plan's ``task`` in the registry). A task the registry does not hold (a plug-in
@@ -29,8 +30,9 @@ it; any other shows the progress its events log tells.
 from __future__ import annotations
 
 import json
+import os
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -42,7 +44,7 @@ from benchlab.annotations.session.runner import SessionFiles
 from benchlab.annotations.task import LoggedAnswer, SessionLayout, ShowsSessions
 from benchlab.data.errors import BenchlabError
 
-STATES = ("not started", "consent", "practice", "trial", "break", "disconnected", "finished", "declined")
+STATES = ("not started", "consent", "practice", "trial", "break", "disconnected", "crashed", "finished", "declined")
 #: States of a session that an app holds right now.
 LIVE = ("consent", "practice", "trial", "break")
 
@@ -60,6 +62,7 @@ class SessionStatus:
     n_trials: int | None
     last_activity: datetime | None
     practice_accuracy: float | None
+    arm: str = ""  # the study arm the session was assigned (from the study's assignments log), "" outside a study
 
 
 #: How a session of a task the registry does not hold is read: as the plug-in kit writes.
@@ -121,6 +124,25 @@ def _accuracy(values: Iterable[Any]) -> float | None:
     return sum(marks) / len(marks) if marks else None
 
 
+def _holder_dead(lock: Path) -> bool:
+    """The lock file names a process that no longer runs: its session was killed (``kill -9``, a power cut), as
+    opposed to closed (which removes the lock). Read without taking the lock: a reading must never make a
+    starting session fail."""
+    try:
+        pid = int(lock.read_text(encoding="ascii").strip() or 0)
+    except (OSError, ValueError, UnicodeDecodeError):
+        return False
+    if pid <= 0:
+        return False
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return True
+    except PermissionError:  # alive, another user's
+        return False
+    return False
+
+
 def _lock_of(folder: Path, participant: str) -> Path | None:
     for name in _lock_patterns():
         path = folder / name.format(p=participant)
@@ -150,6 +172,8 @@ def _started(folder: Path, plan_path: Path) -> SessionStatus | None:
                                                                    "connected")), "")
     if "completed" in names or recorded >= n:
         state = "finished"
+    elif held and lock is not None and _holder_dead(lock):
+        state = "crashed"  # the lock's owner died mid-session: resumable, and the experimenter should know
     elif last in ("disconnected", "aborted") or not held:
         state = "disconnected"
     elif last == "break_start":
@@ -191,8 +215,8 @@ def _before_plan(folder: Path, events_path: Path) -> SessionStatus | None:
     last = [e["event"] for e in events][-1]
     if last == "declined":
         state = "declined"
-    elif last != "disconnected" and _lock_of(folder, participant) is not None:
-        state = "consent"
+    elif last != "disconnected" and (lock := _lock_of(folder, participant)) is not None:
+        state = "crashed" if _holder_dead(lock) else "consent"
     else:
         state = "disconnected"
     return SessionStatus(participant=participant, task=task, session=str(events[-1].get("session", "")),
@@ -223,18 +247,48 @@ def read_statuses(out: Path, expected: Iterable[str] = ()) -> list[SessionStatus
                 if status is not None:
                     rows.append(status)
         # A terminal session at its consent: only the lock exists (a held session's lock is already accounted for).
-        busy = {r.participant for r in rows if r.state in (*LIVE, "disconnected")}
+        busy = {r.participant for r in rows if r.state in (*LIVE, "disconnected", "crashed")}
         for lock in sorted(folder.glob(".*.lock")):
             participant = _participant_of_lock(lock.name)
             if participant and participant not in busy:
                 rows.append(SessionStatus(participant=participant, task="", session="", condition="",
-                                          state="consent", trial=None, n_trials=None, last_activity=_mtime(lock),
+                                          state="crashed" if _holder_dead(lock) else "consent", trial=None, n_trials=None, last_activity=_mtime(lock),
                                           practice_accuracy=None))
+    arms = _arms(Path(out))
+    rows = [replace(r, arm=arms.get((r.participant, r.session), "")) if arms else r for r in rows]
     known = {r.participant for r in rows}
     rows += [SessionStatus(participant=p, task="", session="", condition="", state="not started", trial=None,
                            n_trials=None, last_activity=None, practice_accuracy=None)
              for p in dict.fromkeys(expected) if p not in known]
     return sorted(rows, key=lambda r: (r.participant, r.task, r.session))
+
+
+def _arms(out: Path) -> dict[tuple[str, str], str]:
+    """(participant, session) -> arm, from a study's ``assignments.jsonl`` in ``out`` or the folder above it (a
+    study's sessions write into its own folder, or into a folder inside it)."""
+    arms: dict[tuple[str, str], str] = {}
+    for folder in (out, out.parent):
+        for record in _events_like(folder / "assignments.jsonl"):
+            if {"participant", "session", "arm"} <= record.keys():
+                arms.setdefault((str(record["participant"]), str(record["session"])), str(record["arm"]))
+    return arms
+
+
+def _events_like(path: Path) -> list[dict[str, Any]]:
+    """The complete JSON object lines of a log (torn or foreign lines skipped)."""
+    try:
+        lines = path.read_bytes().split(b"\n")[:-1]
+    except OSError:
+        return []
+    out = []
+    for line in lines:
+        try:
+            record = json.loads(line)
+        except ValueError:
+            continue
+        if isinstance(record, dict):
+            out.append(record)
+    return out
 
 
 def _participant_of_lock(name: str) -> str:

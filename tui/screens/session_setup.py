@@ -20,7 +20,13 @@ from benchlab.annotations.task import DataChoices, SessionOptions, Task
 from benchlab.data.errors import BenchlabError
 from benchlab.tui import session_handover
 from benchlab.tui.screens.remembered_form import RememberedFormScreen
-from benchlab.tui.widgets.existing_session import ExistingSessionOffer, already_started, next_session_number
+from benchlab.tui.widgets.existing_session import (
+    ExistingSessionOffer,
+    already_started,
+    existing_message,
+    next_session_number,
+    session_finished,
+)
 from benchlab.tui.widgets.option_form import FormSection, OptionForm
 
 
@@ -143,10 +149,9 @@ class SessionSetupScreen(RememberedFormScreen):
         out = self.form.raw("out") or str(self.session_task.default_out(
             str(self.form.raw("dataset") or self.session_task.default_dataset())))
         following = next_session_number(Path(out).expanduser(), participant, self.session_task.name, session)
-        self.query_one("#error", Static).update(
-            f"Participant {participant} already has session {session} here: resume it, or start session "
-            f"{following}.")
-        offer.offer(session, following)
+        finished = session_finished(Path(out).expanduser(), participant, self.session_task.name, session)
+        self.query_one("#error", Static).update(existing_message(participant, session, following, finished))
+        offer.offer(session, following, finished=finished)
         return True
 
     def on_existing_session_offer_chosen(self, event: ExistingSessionOffer.Chosen) -> None:

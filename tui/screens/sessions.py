@@ -1,7 +1,8 @@
 """Sessions: where every participant of a results folder is, refreshed while they work (experimenter only).
 
-One row per session: participant, task, session, condition, state (not started / consent / practice / trial k of
-n / break / disconnected / finished / declined), last activity and the practice accuracy so far. Read from the
+One row per session: participant, task, session, study arm, condition, state (not started / consent / practice /
+trial k of n / break / disconnected / crashed (its process died) / finished / declined), last activity and the
+practice accuracy so far. Read from the
 folder's files by :func:`~benchlab.annotations.session.status.read_statuses`, the reader ``benchlab serve``'s
 live table uses, so it shows browser participants and terminal sessions of several lab seats writing to one
 shared folder alike. The folder is polled every ``POLL_SECONDS``; reading runs in a worker thread.
@@ -23,7 +24,9 @@ from textual.widgets import Button, DataTable, Footer, Input, Static
 
 from benchlab.annotations.session.status import SessionStatus, read_statuses
 
-COLUMNS = ("Participant", "Task", "Session", "Condition", "State", "Last activity", "Practice accuracy")
+COLUMNS = ("Participant", "Task", "Session", "Arm", "Condition", "State", "Last activity", "Practice accuracy")
+#: How the summary line counts sessions in each state ("2 at a trial", not "2 trial"; "1 trial" read as one trial).
+SUMMARY = {"trial": "at a trial", "practice": "in practice", "break": "on a break", "consent": "at consent"}
 
 
 def default_folder() -> Path:
@@ -35,7 +38,8 @@ def state_text(status: SessionStatus) -> str:
     """``trial 3 of 20``, ``break (5 of 20 done)``, ``disconnected (5 of 20 done)``, or the state alone."""
     if status.state == "trial" and status.trial is not None and status.n_trials is not None:
         return f"trial {status.trial} of {status.n_trials}"
-    if status.state in ("break", "disconnected", "practice") and status.n_trials and status.trial is not None:
+    if status.state in ("break", "disconnected", "crashed", "practice") and status.n_trials \
+            and status.trial is not None:
         return f"{status.state} ({status.trial} of {status.n_trials} done)"
     if status.state == "finished" and status.n_trials is not None:
         return f"finished ({status.trial} of {status.n_trials})"
@@ -56,7 +60,7 @@ def activity_text(when: datetime | None, now: float) -> str:
 
 def row_of(status: SessionStatus, now: float) -> tuple[str, ...]:
     accuracy = "" if status.practice_accuracy is None else f"{status.practice_accuracy:.0%}"
-    return (status.participant, status.task, status.session, status.condition, state_text(status),
+    return (status.participant, status.task, status.session, status.arm, status.condition, state_text(status),
             activity_text(status.last_activity, now), accuracy)
 
 
@@ -141,7 +145,7 @@ class SessionsScreen(Screen[None]):
         counts: dict[str, int] = {}
         for item in statuses:
             counts[item.state] = counts.get(item.state, 0) + 1
-        summary = ", ".join(f"{n} {state}" for state, n in counts.items()) or "no sessions yet"
+        summary = ", ".join(f"{n} {SUMMARY.get(state, state)}" for state, n in counts.items()) or "no sessions yet"
         status.update(f"{folder}: {summary} (refreshes every {self.POLL_SECONDS:g} s)")
 
     def action_close(self) -> None:

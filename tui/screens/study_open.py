@@ -19,7 +19,13 @@ from benchlab.annotations.study_commands import StudyRunOptions
 from benchlab.data.errors import BenchlabError
 from benchlab.tui import session_handover
 from benchlab.tui.screens.remembered_form import RememberedFormScreen
-from benchlab.tui.widgets.existing_session import ExistingSessionOffer, already_started, next_session_number
+from benchlab.tui.widgets.existing_session import (
+    ExistingSessionOffer,
+    already_started,
+    existing_message,
+    next_session_number,
+    session_finished,
+)
 from benchlab.tui.widgets.option_form import FormSection, OptionForm
 
 #: The form memory's key for this screen (it remembers the study folder only).
@@ -109,10 +115,10 @@ class StudyOpenScreen(RememberedFormScreen):
             session = self.form.raw("session") or "1"
             participant = self.form.raw("participant")
             following = next_session_number(study.out, participant, study.task.name, session)
+            finished = session_finished(study.out, participant, study.task.name, session)
             self.query_one("#error", Static).update(
-                f"Participant {participant} already has session {session} of this study: resume it, or start "
-                f"session {following}.")
-            offer.offer(session, following)
+                existing_message(participant, session, following, finished, "of this study"))
+            offer.offer(session, following, finished=finished)
             return
         offer.hide()
         self._show_error(exc)

@@ -28,6 +28,20 @@ def next_session_number(out: Path, participant: str, task: str, current: str) ->
     return max([*numbers, int(current) if current.isdigit() else 0]) + 1
 
 
+def session_finished(out: Path, participant: str, task: str, session: str) -> bool:
+    """This participant's session is finished (every trial answered): it is not offered for resume."""
+    return any(s.state == "finished" for s in read_statuses(out)
+               if s.participant == participant and s.task == task and s.session == session)
+
+
+def existing_message(participant: str, session: str, following: int, finished: bool, where: str = "here") -> str:
+    """What the form says above the offer: a finished session can only be followed by a new one."""
+    if finished:
+        return (f"Participant {participant} already finished session {session} {where}: start session "
+                f"{following}.")
+    return f"Participant {participant} already has session {session} {where}: resume it, or start session {following}."
+
+
 class ExistingSessionOffer(Horizontal):
     """Hidden until :meth:`offer`; its buttons post :class:`Chosen` (resume the session, or start the next)."""
 
@@ -64,12 +78,15 @@ class ExistingSessionOffer(Horizontal):
         yield Button("Resume it", id="resume-existing", variant="warning")
         yield Button("New session", id="new-session", variant="primary")
 
-    def offer(self, session: str, next_session: int) -> None:
+    def offer(self, session: str, next_session: int, *, finished: bool = False) -> None:
+        """Show the buttons; a ``finished`` session has nothing left to resume, so only the new one is offered."""
         self._next = str(next_session)
-        self.query_one("#resume-existing", Button).label = f"Resume session {session}"
+        resume = self.query_one("#resume-existing", Button)
+        resume.label = f"Resume session {session}"
+        resume.display = not finished
         self.query_one("#new-session", Button).label = f"New session {self._next}"
         self.display = True
-        self.query_one("#resume-existing", Button).focus()
+        (self.query_one("#new-session", Button) if finished else resume).focus()
         self.scroll_visible(animate=False)
 
     def hide(self) -> None:
