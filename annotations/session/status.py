@@ -252,8 +252,8 @@ def read_statuses(out: Path, expected: Iterable[str] = ()) -> list[SessionStatus
             participant = _participant_of_lock(lock.name)
             if participant and participant not in busy:
                 rows.append(SessionStatus(participant=participant, task="", session="", condition="",
-                                          state="crashed" if _holder_dead(lock) else "consent", trial=None, n_trials=None, last_activity=_mtime(lock),
-                                          practice_accuracy=None))
+                                          state="crashed" if _holder_dead(lock) else "consent", trial=None,
+                                          n_trials=None, last_activity=_mtime(lock), practice_accuracy=None))
     arms = _arms(Path(out))
     rows = [replace(r, arm=arms.get((r.participant, r.session), "")) if arms else r for r in rows]
     known = {r.participant for r in rows}
