@@ -159,9 +159,11 @@ async def test_the_size_a_trial_needs_is_exactly_what_shows_it_whole(tmp_path: P
 
 
 def sort_app(out: Path, **extra: Any) -> BenchlabApp:
+    """A SORT STM session whose reader may continue without scrolling (these tests are about sizes and onsets)."""
     task = registry().get("sort")
     runner = prepare_session(task, participant="P01", out=str(out), seed=5, practice=0, trials=4,
-                             no_instructions=True, excerpt_length=250, segment_length=20, condition="stm", **extra)
+                             no_instructions=True, excerpt_length=250, segment_length=20, condition="stm",
+                             **{"min_seen_share": 0.0, **extra})
     return BenchlabApp(session=(runner, task), **FAST)
 
 

@@ -32,7 +32,7 @@ def make_app(out: Path, *, condition: str = "stm", trials: int = 4, practice: in
     runner = prepare_session(
         task, participant=participant, out=str(out), seed=seed, practice=practice, block_size=block_size,
         trials=trials, no_instructions=True, excerpt_length=250, segment_length=20, condition=condition,
-        delay_s=delay, **{renamed.get(k, k): v for k, v in extra.items()},
+        delay_s=delay, **{"min_seen_share": 0.0, **{renamed.get(k, k): v for k, v in extra.items()}},
     )
     return BenchlabApp(session=(runner, task), **FAST)
 

@@ -20,11 +20,13 @@ from benchlab.tui.sort.trial_screen import SortTrialScreen
 FAST = {"guard_s": 0.0, "min_rt_s": 0.0, "repeat_window_s": 0.0}
 
 
-def _app(out: Path, *, condition: str = "stm", excerpt_length: int = 1000, trials: int = 4) -> BenchlabApp:
+def _app(out: Path, *, condition: str = "stm", excerpt_length: int = 1000, trials: int = 4,
+         min_seen_share: float = 0.0) -> BenchlabApp:
+    """A session whose participant may continue having seen any share (these tests measure the share itself)."""
     task = registry().get("sort")
     runner = prepare_session(task, participant="P01", out=str(out), seed=11, practice=0, block_size=10, trials=trials,
                              no_instructions=True, excerpt_length=excerpt_length, segment_length=20,
-                             condition=condition)
+                             condition=condition, min_seen_share=min_seen_share)
     return BenchlabApp(session=(runner, task), **FAST)
 
 

@@ -52,6 +52,10 @@ class SortPlanOptions(Options):
                                   help="Seconds before the participant may continue from the excerpt.")
     max_reading_s: float | None = option(None, label="Maximum reading time (s)", flag="--max-reading",
                                          help="Seconds after which the question appears anyway.")
+    min_seen_share: float = option(1.0, label="Share of the passage seen before continuing", flag="--min-seen",
+                                   ge=0, le=1, help="STM: the share of the excerpt's lines that must have been on "
+                                   "screen before Enter continues (1 = scrolled to the end; on a small terminal "
+                                   "a participant once continued after 68%). Each trial records its seen_share.")
 
     @field_validator("condition", "design", mode="before")
     @classmethod
@@ -87,4 +91,5 @@ class SortPlanOptions(Options):
     def config(self) -> dict[str, Any]:
         return {"condition": self.condition, **({"design": self.design} if self.design != "excerpt" else {}),
                 "delay_s": self.delay_s, "min_reading_s": self.min_reading_s,
-                "max_reading_s": self.max_reading_s, "block_size": self.block_size}
+                "max_reading_s": self.max_reading_s, "block_size": self.block_size,
+                "min_seen_share": self.min_seen_share}

@@ -179,7 +179,8 @@ class SortTask:
         c = plan.config
         return {"dataset": Path(plan.dataset), "seed": plan.seed, "trials": len(plan.main_items),
                 "practice": len(plan.practice), "block_size": c.get("block_size"), "delay_s": c.get("delay_s"),
-                "min_reading_s": c.get("min_reading_s"), "max_reading_s": c.get("max_reading_s")}
+                "min_reading_s": c.get("min_reading_s"), "max_reading_s": c.get("max_reading_s"),
+                "min_seen_share": c.get("min_seen_share", 0.0)}
 
     def instructions(self, plan: Any, session: SessionOptions) -> list[str]:
         assert isinstance(plan, SortPlanOptions)

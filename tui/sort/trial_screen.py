@@ -54,6 +54,8 @@ class SortTrialSettings:
     delay_s: float = 0.0
     min_reading_s: float = 0.0
     max_reading_s: float | None = None
+    #: Share of the excerpt's lines seen before Enter continues (plans saved before it existed: none required).
+    min_seen_share: float = 0.0
 
 
 class SortTrialScreen(TrialScreen):
@@ -270,7 +272,13 @@ class SortTrialScreen(TrialScreen):
             if key in SCROLL_KEYS:
                 self._scroll(key)
             elif key == CONTINUE_KEY and self._may_continue(event.time):
-                self._finish_reading(event.time)
+                if self._seen_enough():
+                    self._finish_reading(event.time)
+                else:
+                    self.ignored_keys += 1
+                    self.query_one("#reading-hint", Static).update(
+                        f"Please read the whole passage first: scroll down with ↓ or Page Down "
+                        f"({self.query_one(ExcerptView).seen_share:.0%} seen so far).")
             elif self.excerpt_onset_mono is not None:
                 self.ignored_keys += 1
             return
@@ -284,6 +292,10 @@ class SortTrialScreen(TrialScreen):
         if onset is None or when < onset:
             return False
         return when - onset >= max(self.settings.min_reading_s, self.debounce.min_rt_s)
+
+    def _seen_enough(self) -> bool:
+        """The declared share of the passage has been on screen (a little slack for rounding of the last line)."""
+        return self.query_one(ExcerptView).seen_share + 1e-9 >= self.settings.min_seen_share
 
     def _scroll(self, key: str) -> None:
         view = self.query_one(ExcerptView)
@@ -335,5 +347,6 @@ def sort_trial_screen(runner: SessionRunner, step: PlannedStep, context: TrialCo
         condition=str(config.get("condition", "stm")), delay_s=float(config.get("delay_s") or 0.0),
         min_reading_s=float(config.get("min_reading_s") or 0.0),
         max_reading_s=float(config["max_reading_s"]) if config.get("max_reading_s") is not None else None,
+        min_seen_share=float(config.get("min_seen_share") or 0.0),
     )
     return SortTrialScreen(task.trial(step.item_id), context, settings)
