@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING
 from benchlab.annotations.command_output import err
 from benchlab.annotations.options import Options, option
 from benchlab.annotations.registry import registry
+from benchlab.annotations.session.plan import SessionPlan
 from benchlab.annotations.task import Command, ExportsTrials, ToolGroup, TrialRows
 from benchlab.data.atomic import atomic_write_bytes, atomic_write_text
 from benchlab.data.errors import BenchlabError
@@ -124,11 +125,33 @@ class ExportTrialsOptions(Options):
                               help="Write to FILE: .csv or .parquet (default: CSV on stdout).")
 
 
+def planned_dataset(benchmark: str, paths: list[Path]) -> Path | None:
+    """The data set the sessions under ``paths`` ran on, as their saved plans record it (the ``sessions/`` folder
+    beside a ``results/`` folder, or inside a folder given): one data set for all of them, else ``None``."""
+    folders: list[Path] = []
+    for p in paths:
+        base = p.parent if p.is_file() else p
+        folders += [base / "sessions", base.parent / "sessions", *base.glob("**/sessions")]
+    datasets: set[str] = set()
+    for folder in dict.fromkeys(f for f in folders if f.is_dir()):
+        for plan_path in folder.glob("*.plan.json"):
+            try:
+                plan = SessionPlan.load(plan_path)
+            except BenchlabError:
+                continue
+            if plan.task == benchmark:
+                datasets.add(plan.dataset)
+    return Path(datasets.pop()) if len(datasets) == 1 else None
+
+
 def export_trials(opts: ExportTrialsOptions) -> str | None:
     export = exporter(opts.benchmark)
     if export.testset_needed is not None and opts.testset is None:
-        raise BenchlabError(f"export trials {opts.benchmark} needs the test set (-t/--testset): "
-                            f"{export.testset_needed}")
+        found = planned_dataset(opts.benchmark, list(opts.paths))  # the plans record the data set
+        if found is None:
+            raise BenchlabError(f"export trials {opts.benchmark} needs the test set (-t/--testset): "
+                                f"{export.testset_needed} (the sessions' plans name none, or several)")
+        opts = opts.model_copy(update={"testset": found})
     if opts.out is not None and opts.out.suffix.lower() not in (".csv", ".parquet"):
         raise BenchlabError("unsupported export format (use .csv or .parquet)", opts.out)
     if opts.out is not None:  # before reading anything: never onto an input or into a session's folders

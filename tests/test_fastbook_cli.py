@@ -100,7 +100,9 @@ def test_bad_benchmark_or_missing_chapter_overwrites_nothing(tmp_path: Path,
     assert code == 2 and "chapter 1 question 4: missing field 'question_text'" in err and f"{broken}:" in err
     no_chapters = tmp_path / "alone" / "fastbook-benchmark.json"
     no_chapters.parent.mkdir()
-    shutil.copy(SAMPLE, no_chapters)
+    data = json.loads(SAMPLE.read_text(encoding="utf-8"))
+    data["questions"][0]["question_text"] += " (reworded)"  # a copy of no known original: no chapters to fall back on
+    no_chapters.write_text(json.dumps(data, indent=4), encoding="utf-8")
     code, _, err = run_cli(["fastbook", "baseline", "--benchmark", str(no_chapters), "--query", "question", "--out",
                             str(out)], capsys)
     assert code == 2 and "chapter 1 not found" in err

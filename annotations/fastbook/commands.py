@@ -98,7 +98,7 @@ class _Runs(Options):
     runs: tuple[Path, ...] = option(label="Run files", argument=True, help="Run files (JSONL).")
 
 
-class ScoreOptions(FormatOptions, KOptions, BenchmarkOptions, _Runs):
+class ScoreOptions(FormatOptions, KOptions, ChaptersOptions, BenchmarkOptions, _Runs):
     """``benchlab score fastbook RUNS``: runs, ``--benchmark``, ``--k``, ``--format``, then the extra tables."""
 
     per_question: bool = option(False, label="Per question",
@@ -114,7 +114,9 @@ def score(opts: ScoreOptions) -> str:
     from benchlab.data.fastbook.runs import read_run
     from benchlab.data.fastbook.scoring import Scorer, question_table, score_tables, uncertainty_tables
 
-    _, benchmark = load(opts.benchmark_path)
+    path, benchmark = load(opts.benchmark_path)
+    # --chapters: score against the chapter texts given (as baseline/oracle do), else the published chunks
+    chapters = chapters_of(path, benchmark, opts.chapters_dir) if opts.chapters_dir is not None else None
     loaded = [read_run(p, benchmark) for p in opts.runs]
     for run, name in zip(loaded, _unique_names([r.name for r in loaded]), strict=True):
         run.name = name
@@ -123,7 +125,7 @@ def score(opts: ScoreOptions) -> str:
             shown = ", ".join(f"{q.chapter}.{q.question_number}" for q in missing[:5])
             more = f" and {len(missing) - 5} more" if len(missing) > 5 else ""
             warn(f"{run.path}: no passages for {len(missing)} question(s) ({shown}{more}); they score 0")
-    scorer = Scorer(benchmark, k=opts.k)
+    scorer = Scorer(benchmark, chapters, k=opts.k)
     scores = [scorer.score(run) for run in loaded]
     tables = score_tables(scores)
     if opts.ci:

@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from benchlab.annotations.trial_rows import TrialExport, flags_text, session_files
+from benchlab.data.errors import BenchlabError
 from benchlab.data.text_io import read_csv_header, read_csv_records
 
 #: Columns of the human file that are mapped to export columns (or too large to export: the excerpt text).
@@ -66,8 +67,11 @@ def _row(r: dict[str, str], n: int, path: Path) -> dict[str, Any]:
 def rows(paths: list[Path], testset: Path | None) -> list[dict[str, Any]]:
     out: list[dict[str, Any]] = []
     for path in session_files(paths, ("*_results.csv", "*_practice.csv")):
-        if "participant" not in read_csv_header(path, "a SORT results file"):
+        header = read_csv_header(path, "a SORT results file")
+        if "participant" not in header:
             continue  # a model's results file
+        if "answer" not in header:  # else every response would be exported empty, with exit 0
+            raise BenchlabError("a participant's results file without the column 'answer'", path, 1)
         # Strict UTF-8 and every row as wide as the header (file:line otherwise); a torn last row is left out.
         records = read_csv_records(path, rows_end_with_newline=True, expected="a SORT results file")
         table = [dict(zip(records.header, row, strict=True)) for _line, row in records.rows]
