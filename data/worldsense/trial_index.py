@@ -220,10 +220,13 @@ class TrialIndex:
                 return None
             a = self._a
             start, end = a.offsets[row], a.offsets[row + 1]
-            if self._handle is None:
-                self._handle = (self.folder / _TRIALS).open("rb")
-            self._handle.seek(start)
-            raw = self._handle.read(end - start)
+            try:
+                if self._handle is None:
+                    self._handle = (self.folder / _TRIALS).open("rb")
+                self._handle.seek(start)
+                raw = self._handle.read(end - start)
+            except OSError as exc:
+                raise IndexDamaged(f"cannot read {self.folder / _TRIALS}: {exc}") from exc
             if len(raw) != end - start or zlib.crc32(raw) != a.crc[row]:
                 raise IndexDamaged(f"line {row + 1} of {self.folder / _TRIALS} does not match its checksum")
             try:
@@ -388,7 +391,7 @@ def _build(source: Path, digest: str, folder: Path) -> None:
 
 # -- one index per test set per process ------------------------------------------------------------------------
 
-_SHARED: dict[tuple[str, str], TrialIndex] = {}
+_SHARED: dict[tuple[str, str, str], TrialIndex] = {}
 _SHARED_LOCK = threading.Lock()
 
 
@@ -401,11 +404,12 @@ def shared_index(path: str | Path) -> TrialIndex:
     """
     source = find_trials_file(path).resolve()
     digest = file_digest(source)
+    where = index_folder()
     with _SHARED_LOCK:
-        found = _SHARED.get((str(source), digest))
+        found = _SHARED.get((str(source), digest, str(where)))
         if found is None:
-            found = open_index(source, digest=digest)
-            _SHARED[(str(source), digest)] = found
+            found = open_index(source, cache_dir=where, digest=digest)
+            _SHARED[(str(source), digest, str(where))] = found
         return found
 
 
