@@ -48,3 +48,7 @@ def test_an_interrupted_make_leaves_no_spool_and_no_partial_file(tmp_path: Path)
         spool.add(_two_books()[0])
         raise RuntimeError("interrupted")
     assert list(tmp_path.iterdir()) == []
+    with pytest.raises(RuntimeError), StreamingLayouts(tmp_path / "new", ["jsonl"]) as spool:
+        spool.add(_two_books()[0])
+        raise RuntimeError("interrupted")
+    assert not (tmp_path / "new").exists()

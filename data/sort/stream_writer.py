@@ -72,11 +72,8 @@ class StreamingLayouts:
             raise ValueError(f"unknown layout {unknown[0]!r}")
         self.folder = Path(out)
         self.layouts = tuple(layouts)
-        try:
-            self.folder.mkdir(parents=True, exist_ok=True)
-            self._spool = Path(tempfile.mkdtemp(prefix=".booksort-make-", suffix=".spool", dir=self.folder))
-        except OSError as exc:
-            raise BenchlabError(f"cannot write here: {exc.strerror or exc}", self.folder) from exc
+        self._made_folder = False
+        self._spool_folder: Path | None = None
         self._chunks: dict[Config, list[tuple[int, Path]]] = {}
         self._count = 0
         self._pending: list[_Output] = []
@@ -87,11 +84,30 @@ class StreamingLayouts:
     def __exit__(self, *exc: object) -> None:
         self.close()
 
+    @property
+    def _spool(self) -> Path:
+        """The spool folder, made (with the output folder) when the first trials arrive: a make that fails before
+        that leaves nothing behind."""
+        if self._spool_folder is None:
+            try:
+                self._made_folder = not self.folder.exists()
+                self.folder.mkdir(parents=True, exist_ok=True)
+                self._spool_folder = Path(tempfile.mkdtemp(prefix=".booksort-make-", suffix=".spool",
+                                                           dir=self.folder))
+            except OSError as exc:
+                raise BenchlabError(f"cannot write here: {exc.strerror or exc}", self.folder) from exc
+        return self._spool_folder
+
     def close(self) -> None:
         for output in self._pending:
             output.discard()
         self._pending.clear()
-        shutil.rmtree(self._spool, ignore_errors=True)
+        if self._spool_folder is not None:
+            shutil.rmtree(self._spool_folder, ignore_errors=True)
+            self._spool_folder = None
+            if self._made_folder:
+                with contextlib.suppress(OSError):
+                    self.folder.rmdir()  # only when empty: a make that wrote nothing leaves no folder
 
     @property
     def count(self) -> int:
