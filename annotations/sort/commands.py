@@ -212,15 +212,23 @@ class BenchOptions(Options):
     folder: Path | None = option(None, label="Book texts folder", flag="--texts", widget="folder",
                                  help="Folder with the nine Gutenberg files (default: "
                                  "../shared/datasets/booksort/pg_full_text).")
-    published_seconds: float = option(52.0, label="Published script's seconds",
-                                      help="The published script's time for the same job, for the ratio.")
+    published: Path | None = option(None, label="Published SORT repository", widget="folder", metavar="DIRECTORY",
+                                    help="Checkout of the published SORT repository: its preprocess and generation "
+                                    "scripts run here too, side by side (default: print the stored reference).")
+    published_python: str | None = option(None, label="Python of the published scripts",
+                                          help="Python that runs the published scripts (needs numpy, scipy, pandas; "
+                                          "default: this one).")
+    published_seconds: float | None = option(None, label="Published script's seconds",
+                                             help="Without --published: the published scripts' time measured on "
+                                             "this machine, used instead of the stored reference.")
 
 
 def bench(opts: BenchOptions) -> None:
-    # deferred: scipy and numpy load only when the command runs (`benchlab --help` stays quick)
+    # deferred: the measuring helpers load only when the command runs (`benchlab --help` stays quick)
     from benchlab.data.sort.bench import bench_booksort
 
-    bench_booksort(opts.folder, opts.published_seconds, say)
+    bench_booksort(opts.folder, say, published=opts.published, published_python=opts.published_python,
+                   published_seconds=opts.published_seconds)
 
 
 class ScreenBenchOptions(Options):
