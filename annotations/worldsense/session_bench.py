@@ -19,6 +19,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 _ONE = r"""
 import json, resource, sys, tempfile, time
@@ -49,12 +50,13 @@ print(json.dumps({"cpu": cpu, "wall": wall, "per": per, "peak_growth": peak - pe
 """
 
 
-def _run(mode: str, testset: str, n: int, env: dict[str, str]) -> dict[str, float]:
+def _run(mode: str, testset: str, n: int, env: dict[str, str]) -> dict[str, Any]:
     proc = subprocess.run([sys.executable, "-c", _ONE, mode, testset, str(n)], capture_output=True, text=True,
                           env=env, check=False)
     if proc.returncode != 0:
         raise SystemExit(f"session_bench: the {mode} run failed:\n{proc.stderr[-3000:]}")
-    return json.loads(proc.stdout.strip().splitlines()[-1])  # type: ignore[no-any-return]
+    figures: dict[str, Any] = json.loads(proc.stdout.strip().splitlines()[-1])
+    return figures
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -74,7 +76,7 @@ def main(argv: list[str] | None = None) -> int:
         first = _run("index", testset, 1, env)
         print(f"  index built (first session ever on this content): cpu {first['cpu']:.2f} s, wall "
               f"{time.perf_counter() - c0:.2f} s  (load {os.getloadavg()[0]:.2f})")
-        best: dict[str, dict[str, float]] = {}
+        best: dict[str, dict[str, Any]] = {}
         for _ in range(args.rounds):
             for mode in ("index",) if args.skip_full else ("full", "index"):
                 fig = _run(mode, testset, 1, env)

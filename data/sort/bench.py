@@ -101,7 +101,7 @@ def _published(repo: Path, python: str, texts: Path, work: Path) -> Figure:
 def bench_booksort(folder: Path | None, emit: Callable[[str], None], *, published: Path | None = None,
                    published_python: str | None = None, published_seconds: float | None = None) -> None:
     """Run ours (and the published scripts when ``published`` is given) on every ``*.txt`` book in ``folder``."""
-    folder = (folder or booksort_texts_dir()).absolute()
+    folder = (folder or booksort_texts_dir()).resolve()
     files = sorted(folder.glob("*.txt")) if folder.is_dir() else []
     if not files:
         raise BenchlabError("no book texts here (pass --texts FOLDER)", folder)

@@ -119,10 +119,12 @@ class StreamingLayouts:
         if not records:
             return
         frame = records_frame(records)
-        for (le, ls, book), part in frame.groupby(["excerpt_length", "segment_length", "book_idx"], sort=False):
+        for _key, part in frame.groupby(["excerpt_length", "segment_length", "book_idx"], sort=False):
+            first = part.iloc[0]
             path = self._spool / f"{len(os.listdir(self._spool)):06d}.parquet"
             part.reset_index(drop=True).to_parquet(path, index=False)
-            self._chunks.setdefault((int(le), int(ls)), []).append((int(book), path))
+            config = (int(first["excerpt_length"]), int(first["segment_length"]))
+            self._chunks.setdefault(config, []).append((int(first["book_idx"]), path))
         self._count += len(records)
 
     def _books(self, config: Config) -> Iterator[pd.DataFrame]:

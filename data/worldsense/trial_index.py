@@ -21,6 +21,8 @@ used, so opening one costs milliseconds and no numpy or pandas import.
 
 from __future__ import annotations
 
+import contextlib
+import fcntl
 import hashlib
 import json
 import os
@@ -274,8 +276,23 @@ def open_index(path: str | Path, *, cache_dir: Path | None = None, digest: str |
         except (IndexDamaged, OSError, ValueError, KeyError, TypeError) as exc:
             _warn(f"the cached index of {source} is damaged ({exc}); rebuilding it in {folder}")
             shutil.rmtree(folder, ignore_errors=True)
-    _build(source, digest, folder)
+    with _build_lock(folder):
+        if not folder.is_dir():  # else another process built it while this one waited
+            _build(source, digest, folder)
     return _read(folder, source, digest)
+
+
+@contextlib.contextmanager
+def _build_lock(folder: Path) -> Iterator[None]:
+    """One builder per index across processes: 20 participants opening links at once on a fresh cache wait for
+    the first build (seconds) instead of each spending the CPU on their own."""
+    folder.parent.mkdir(parents=True, exist_ok=True)
+    with (folder.parent / f".{folder.name}.lock").open("a") as handle:
+        fcntl.flock(handle.fileno(), fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(handle.fileno(), fcntl.LOCK_UN)
 
 
 def _read(folder: Path, source: Path, digest: str) -> TrialIndex:
