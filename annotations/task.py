@@ -16,6 +16,7 @@ makes it a :class:`Task`) and the :class:`Registry`. **Optional capabilities**: 
 feature checks with ``isinstance`` (so no feature asks for a benchmark by name), each with the feature reading it:
 
 - :class:`OpensSessions` (``session_parts``): :func:`~benchlab.annotations.session.opening.open_session`;
+- :class:`Preloads` (``preload``): a server opens a task's shared data once, before its first participant;
 - :class:`ChoiceSession` (with :class:`ChoicePrompt`, :class:`Choice`): the ``choice`` trial screen;
 - :class:`DataChoices`: the session form (data-set values as choices);
 - :class:`Ranked`: the registry's launcher order;
@@ -248,6 +249,16 @@ class OpensSessions(Protocol):
 
     def session_parts(self, session: SessionOptions, plan: Any) -> SessionParts:
         """Load the session's data and describe the session (slow: data sets are read here)."""
+        ...
+
+
+@runtime_checkable
+class Preloads(Protocol):
+    """A :class:`Task` whose sessions share data kept once per process (WorldSense: the cached index of the test
+    set). A server calls :meth:`preload` at start so the first participant does not wait for it to be built."""
+
+    def preload(self, session: SessionOptions) -> None:
+        """Open or build the shared data ``session`` will use (slow only the first time a data set is seen)."""
         ...
 
 

@@ -109,31 +109,34 @@ def make(opts: MakeOptions) -> None:
     # deferred: pandas and scipy load only when the command runs (`benchlab --help` stays quick)
     from benchlab.data.sort.books import prepare
     from benchlab.data.sort.generator import generate_many
-    from benchlab.data.sort.writers import write_layout
+    from benchlab.data.sort.stream_writer import StreamingLayouts
 
     if len(opts.texts) > 1 and (opts.title or opts.book_id is not None):
         raise BenchlabError("--title and --book-id apply to a single --text")
     configs = [(le, ls) for le in opts.excerpt_lengths for ls in opts.segment_lengths]
-    records = []
     started = time.perf_counter()
-    for text in opts.texts:
-        book = prepare(text, title=opts.title, book_idx=opts.book_id, generic=opts.generic)
-        if opts.design == "whole-book":
-            records.extend(_make_whole_book(book, opts))
-            continue
-        recs, reports, skipped = generate_many(book, configs, opts.seed)
-        if not recs:
-            raise BenchlabError("text too short for every requested configuration: " + "; ".join(skipped), text)
-        for skipped_note in skipped:
-            err(f"skipped: {skipped_note}")
-        for rep in reports:
-            say(f"{book.book_idx} {book.title!r} e{rep.excerpt_length}/s{rep.segment_length}: "
-                f"{len(book.words):,} words ({book.method} cleaning), seed {rep.seed}, "
-                f"{rep.bad_excerpts} excerpts without a pair in some bin dropped first, "
-                f"segment KS p={rep.segment_ks_p:.2f}, checks passed")
-        records.extend(recs)
-    written = [p for layout in opts.layouts for p in write_layout(records, opts.out, layout)]
-    say(f"{len(records):,} trials in {time.perf_counter() - started:.1f} s:")
+    # Each book's trials are spooled to disk as soon as they are made (memory stays at one book's).
+    with StreamingLayouts(opts.out, opts.layouts) as spool:
+        for text in opts.texts:
+            book = prepare(text, title=opts.title, book_idx=opts.book_id, generic=opts.generic)
+            if opts.design == "whole-book":
+                spool.add(_make_whole_book(book, opts))
+                continue
+            recs, reports, skipped = generate_many(book, configs, opts.seed)
+            if not recs:
+                raise BenchlabError("text too short for every requested configuration: " + "; ".join(skipped), text)
+            for skipped_note in skipped:
+                err(f"skipped: {skipped_note}")
+            for rep in reports:
+                say(f"{book.book_idx} {book.title!r} e{rep.excerpt_length}/s{rep.segment_length}: "
+                    f"{len(book.words):,} words ({book.method} cleaning), seed {rep.seed}, "
+                    f"{rep.bad_excerpts} excerpts without a pair in some bin dropped first, "
+                    f"segment KS p={rep.segment_ks_p:.2f}, checks passed")
+            spool.add(recs)
+            del recs, book
+        written = spool.finish()
+        count = spool.count
+    say(f"{count:,} trials in {time.perf_counter() - started:.1f} s:")
     for path in written:
         say(f"  {path}")
 
@@ -209,15 +212,23 @@ class BenchOptions(Options):
     folder: Path | None = option(None, label="Book texts folder", flag="--texts", widget="folder",
                                  help="Folder with the nine Gutenberg files (default: "
                                  "../shared/datasets/booksort/pg_full_text).")
-    published_seconds: float = option(52.0, label="Published script's seconds",
-                                      help="The published script's time for the same job, for the ratio.")
+    published: Path | None = option(None, label="Published SORT repository", widget="folder", metavar="DIRECTORY",
+                                    help="Checkout of the published SORT repository: its preprocess and generation "
+                                    "scripts run here too, side by side (default: print the stored reference).")
+    published_python: str | None = option(None, label="Python of the published scripts",
+                                          help="Python that runs the published scripts (needs numpy, scipy, pandas; "
+                                          "default: this one).")
+    published_seconds: float | None = option(None, label="Published script's seconds",
+                                             help="Without --published: the published scripts' time measured on "
+                                             "this machine, used instead of the stored reference.")
 
 
 def bench(opts: BenchOptions) -> None:
-    # deferred: scipy and numpy load only when the command runs (`benchlab --help` stays quick)
+    # deferred: the measuring helpers load only when the command runs (`benchlab --help` stays quick)
     from benchlab.data.sort.bench import bench_booksort
 
-    bench_booksort(opts.folder, opts.published_seconds, say)
+    bench_booksort(opts.folder, say, published=opts.published, published_python=opts.published_python,
+                   published_seconds=opts.published_seconds)
 
 
 class ScreenBenchOptions(Options):

@@ -143,7 +143,7 @@ class BenchOptions(Options):
     original_python: str | None = option(None, label="Python of the original",
                                          help="Python that runs the original (needs pandas; default: this one).")
     repeat: int = option(3, label="Runs per measurement", ge=1, le=20,
-                         help="Runs per measurement; the median wall time and largest peak are reported.")
+                         help="Alternating rounds per measurement; the minimum wall, CPU time and peak are reported.")
 
     @field_validator("testsets")
     @classmethod

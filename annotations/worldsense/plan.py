@@ -18,6 +18,7 @@ from __future__ import annotations
 import random
 from collections.abc import Hashable, Iterable, Sequence
 from pathlib import Path
+from typing import Protocol, runtime_checkable
 
 from pydantic import field_validator, model_validator
 
@@ -27,6 +28,44 @@ from benchlab.data.errors import BenchlabError
 from benchlab.data.worldsense.records import Trial
 
 Cell = tuple[str, int]
+
+
+@runtime_checkable
+class PlanTuples(Protocol):
+    """All a plan reads of a test set: the complete tuples of each cell and the Keys of the tuples it picks.
+
+    A cached :class:`~benchlab.data.worldsense.trial_index.TrialIndex` answers both without loading the trials
+    (a session on the full test set starts in milliseconds); :class:`TrialTuples` answers them from loaded trials.
+    """
+
+    def cells(self) -> dict[Cell, list[str]]:
+        """The complete tuples of each (problem, size) cell (an incomplete tuple in the data cannot be scored)."""
+        ...
+
+    def tuple_keys(self, tuple_id: str) -> list[int]:
+        """The Keys of a tuple's trials, in file order."""
+        ...
+
+
+class TrialTuples:
+    """:class:`PlanTuples` over trials already loaded (the notebook API, tests)."""
+
+    def __init__(self, trials: Iterable[Trial]) -> None:
+        self._tuples: dict[str, list[Trial]] = {}
+        for trial in trials:
+            self._tuples.setdefault(trial.tuple_ID, []).append(trial)
+
+    def cells(self) -> dict[Cell, list[str]]:
+        cells: dict[Cell, list[str]] = {}
+        for tid, members in self._tuples.items():
+            first = members[0]
+            if len(members) != len(first.expectedresp):
+                continue
+            cells.setdefault((first.problemname, first.problemsize), []).append(tid)
+        return cells
+
+    def tuple_keys(self, tuple_id: str) -> list[int]:
+        return [t.Key for t in self._tuples[tuple_id]]
 
 
 class WorldSensePlanOptions(Options):
@@ -64,23 +103,22 @@ class WorldSensePlanOptions(Options):
 
 
 def build_worldsense_plan(
-    trials: Sequence[Trial], *, dataset: str, participant: str, session: str, seed: int,
+    trials: Sequence[Trial] | PlanTuples, *, dataset: str, participant: str, session: str, seed: int,
     options: WorldSensePlanOptions | None = None, exclude_tuples: Iterable[str] = (),
 ) -> SessionPlan:
     """Sample, assign, order and block one participant's session.
 
     ``exclude_tuples`` are tuples this participant already answered in earlier sessions (they are not sampled
-    again, so a second session adds new tuples to the same results file).
+    again, so a second session adds new tuples to the same results file). ``trials``: the loaded trials, or a
+    :class:`PlanTuples` view such as the cached index (same plan either way).
     """
     opts = options or WorldSensePlanOptions()
     roster = opts.participants or (participant,)
     if participant not in roster:
         raise BenchlabError(f"participant {participant!r} is not in the participant list ({', '.join(roster)})")
-    tuples: dict[str, list[Trial]] = {}
-    for trial in trials:
-        tuples.setdefault(trial.tuple_ID, []).append(trial)
+    tuples = trials if isinstance(trials, PlanTuples) else TrialTuples(trials)
     excluded = set(exclude_tuples)
-    cells = _cells(tuples)
+    cells = tuples.cells()
     mine, unassigned = _assign(cells, excluded, opts, roster, roster.index(participant), seed, dataset)
     practice = _pick_practice(unassigned, tuples, opts.practice, random.Random(f"benchlab/worldsense/practice/{seed}"))
     if len(practice) < opts.practice:
@@ -91,9 +129,9 @@ def build_worldsense_plan(
     items: list[str] = []
     group: dict[str, str] = {}
     for tid in mine:
-        for trial in tuples[tid]:
-            items.append(str(trial.Key))
-            group[str(trial.Key)] = tid
+        for key in tuples.tuple_keys(tid):
+            items.append(str(key))
+            group[str(key)] = tid
     order_rng = random.Random(f"benchlab/worldsense/order/{seed}/{participant}/{session}")
     order = spaced_shuffle(items, group, opts.min_gap, order_rng)
     blocks = [order[i:i + opts.block_size] for i in range(0, len(order), opts.block_size)]
@@ -106,17 +144,6 @@ def build_worldsense_plan(
         },
         practice=practice, blocks=blocks,
     )
-
-
-def _cells(tuples: dict[str, list[Trial]]) -> dict[Cell, list[str]]:
-    """The complete tuples of each (problem, size) cell (an incomplete tuple in the data cannot be scored)."""
-    cells: dict[Cell, list[str]] = {}
-    for tid, members in tuples.items():
-        first = members[0]
-        if len(members) != len(first.expectedresp):
-            continue
-        cells.setdefault((first.problemname, first.problemsize), []).append(tid)
-    return cells
 
 
 def _assign(cells: dict[Cell, list[str]], excluded: set[str], opts: WorldSensePlanOptions, roster: Sequence[str],
@@ -147,7 +174,7 @@ def _assign(cells: dict[Cell, list[str]], excluded: set[str], opts: WorldSensePl
 
 
 def _pick_practice(
-    unassigned: dict[Cell, list[str]], tuples: dict[str, list[Trial]], k: int, rng: random.Random
+    unassigned: dict[Cell, list[str]], tuples: PlanTuples, k: int, rng: random.Random
 ) -> list[str]:
     """``k`` items from distinct unscored tuples, cycling through the problems so practice shows each kind."""
     by_problem: dict[str, list[str]] = {}
@@ -164,7 +191,7 @@ def _pick_practice(
                 break
             if by_problem[problem]:
                 tid = by_problem[problem].pop()
-                chosen.append(str(rng.choice(tuples[tid]).Key))
+                chosen.append(str(rng.choice(tuples.tuple_keys(tid))))
     return chosen
 
 

@@ -29,6 +29,7 @@ from benchlab.annotations.worldsense.human_record import HumanResponse, WebHuman
 from benchlab.annotations.worldsense.plan import WorldSensePlanOptions, build_worldsense_plan
 from benchlab.data.errors import BenchlabError
 from benchlab.data.worldsense.records import Trial, TrialPrompt
+from benchlab.data.worldsense.trial_index import TrialIndex
 
 PROMPTING = "basic"
 
@@ -58,14 +59,33 @@ class WorldSenseTaskSession:
     name = "worldsense"
     response_log = ResponseLog
 
-    def __init__(self, trials: Sequence[Trial]) -> None:
-        self._by_key = {str(t.Key): t for t in trials}
+    def __init__(self, trials: Sequence[Trial] | TrialIndex) -> None:
+        # With the cached index only the trials the plan names are ever read (and validated) from disk.
+        self._index = trials if isinstance(trials, TrialIndex) else None
+        self._by_key = {} if isinstance(trials, TrialIndex) else {str(t.Key): t for t in trials}
 
     def _trial(self, item_id: str) -> Trial:
-        try:
-            return self._by_key[item_id]
-        except KeyError:
-            raise BenchlabError(f"the session plan names Key {item_id}, which is not in this test set") from None
+        found = self._by_key.get(item_id)
+        if found is None and self._index is not None:
+            try:
+                found = self._index.trial(int(item_id))
+            except ValueError:
+                found = None
+            if found is not None:
+                self._by_key[item_id] = found
+        if found is None:
+            raise BenchlabError(f"the session plan names Key {item_id}, which is not in this test set")
+        return found
+
+    def tuple_of(self, item_id: str) -> str | None:
+        """The tuple of the trial with this Key (``None`` when the test set has none)."""
+        if self._index is not None:
+            try:
+                return self._index.tuple_of(int(item_id))
+            except ValueError:
+                return None
+        found = self._by_key.get(item_id)
+        return found.tuple_ID if found is not None else None
 
     def check_plan(self, plan: SessionPlan) -> None:
         for item in [*plan.practice, *plan.main_items]:
@@ -121,10 +141,11 @@ class WorldSenseTaskSession:
 
 
 def worldsense_session_parts(
-    trials: Sequence[Trial], *, dataset: str | Path, participant: str, session: str = "1", out: str | Path,
+    trials: Sequence[Trial] | TrialIndex, *, dataset: str | Path, participant: str, session: str = "1", out: str | Path,
     options: WorldSensePlanOptions | None = None,
 ) -> SessionParts:
-    """A WorldSense session over ``trials``: its files, its part, and how its plan is built."""
+    """A WorldSense session over ``trials`` (loaded, or the cached index): its files, its part, and how its plan is
+    built."""
     files = worldsense_files(out, participant, session)
     task = WorldSenseTaskSession(trials)
 
@@ -132,8 +153,7 @@ def worldsense_session_parts(
         # Tuples this participant already saw (scored, or as practice with feedback) are not sampled again.
         earlier = ResponseLog(files.results, task.item_id_of).answered() | ResponseLog(
             files.practice, task.item_id_of).answered()
-        by_key = {str(t.Key): t.tuple_ID for t in trials}
-        exclude = {by_key[k] for k in earlier if k in by_key}
+        exclude = {tid for tid in map(task.tuple_of, earlier) if tid is not None}
         return build_worldsense_plan(trials, dataset=str(dataset), participant=participant, session=session,
                                      seed=plan_seed, options=options, exclude_tuples=exclude)
 

@@ -7,7 +7,6 @@ the app shows its trials with the generic choice screen (``trial_kind = "choice"
 from __future__ import annotations
 
 from collections.abc import Sequence
-from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -34,8 +33,7 @@ from benchlab.annotations.worldsense.session import worldsense_session_parts
 from benchlab.annotations.worldsense.session_status import LAYOUT
 from benchlab.annotations.worldsense.trial_export import TRIALS
 from benchlab.data.samples import sample_path
-from benchlab.data.worldsense.loader import find_trials_file, load_trials
-from benchlab.data.worldsense.records import Trial
+from benchlab.data.worldsense.trial_index import shared_index
 
 INSTRUCTIONS = [
     """# Welcome
@@ -74,11 +72,6 @@ class WorldSenseSessionOptions(SessionOptions):
                               help="Output folder (default: ./benchlab-results/worldsense/<test set name>).")
 
 
-@lru_cache(maxsize=4)
-def _load(path: str) -> tuple[Trial, ...]:
-    return tuple(load_trials(path))
-
-
 class WorldSenseTask:
     """The WorldSense :class:`~benchlab.annotations.task.Task` (its declaration; each session's own part is a
     :class:`~benchlab.annotations.worldsense.session.WorldSenseTaskSession`)."""
@@ -107,10 +100,16 @@ class WorldSenseTask:
     def session_parts(self, session: SessionOptions, plan: Any) -> SessionParts:
         assert isinstance(plan, WorldSensePlanOptions)
         dataset = dataset_of(session, self)
-        trials = _load(str(find_trials_file(dataset)))
+        # The process's one cached index of the test set: a session reads only the tuples and trials it plans.
+        trials = shared_index(dataset)
         out = str(session.out) if session.out else str(self.default_out(dataset))
         return worldsense_session_parts(trials, dataset=dataset, participant=session.participant,
                                         session=session.session, out=out, options=plan)
+
+    def preload(self, session: SessionOptions) -> None:
+        """Open (or build, the first time) the shared index of the session's test set now, so the first
+        participant of a server does not wait for it (:class:`~benchlab.annotations.task.Preloads`)."""
+        shared_index(dataset_of(session, self))
 
     def prepare(self, session: SessionOptions, plan: Any, text: SessionText) -> SessionRunner:
         return open_session(self, session, plan, text)

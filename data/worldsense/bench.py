@@ -17,7 +17,6 @@ import tempfile
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from statistics import median
 
 import pandas as pd
 
@@ -76,7 +75,9 @@ def ours_as_rows(tables: Sequence[object]) -> list[list[list[str]]]:
 
 _MEASURE_HELPER = r"""
 import os, subprocess, sys, time, json
-cmd = json.loads(sys.argv[1]); cwd = sys.argv[2] or None
+cmd = json.loads(sys.argv[1]); cwd = sys.argv[2] or None; cpus = json.loads(sys.argv[3])
+if cpus:
+    os.sched_setaffinity(0, set(cpus))  # the command inherits it: "one core" really is one core
 start = time.perf_counter()
 proc = subprocess.Popen(cmd, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
 out, err = proc.communicate()
@@ -90,13 +91,15 @@ sys.stdout.write(json.dumps({"wall": wall, "cpu": usage.ru_utime + usage.ru_stim
 """
 
 
-def measure(cmd: list[str], cwd: Path | None = None,
-            env: dict[str, str] | None = None) -> tuple[float, int, str, float]:
+def measure(cmd: list[str], cwd: Path | None = None, env: dict[str, str] | None = None,
+            cpus: Sequence[int] = ()) -> tuple[float, int, str, float]:
     """Wall seconds, peak RSS in bytes, stdout and CPU seconds of ``cmd``, measured from a fresh helper process.
 
-    A fresh helper per run makes ``RUSAGE_CHILDREN``'s high-water mark belong to this one command only.
+    A fresh helper per run makes ``RUSAGE_CHILDREN``'s high-water mark belong to this one command only. ``cpus``:
+    the only CPUs the command may run on (empty: all).
     """
-    helper = subprocess.run([sys.executable, "-c", _MEASURE_HELPER, json.dumps(cmd), str(cwd or "")],
+    helper = subprocess.run([sys.executable, "-c", _MEASURE_HELPER, json.dumps(cmd), str(cwd or ""),
+                             json.dumps(list(cpus))],
                             capture_output=True, text=True, env=env, check=False)
     if helper.returncode != 0:
         raise BenchlabError(f"could not measure {' '.join(cmd)}: {helper.stderr.strip()[-2000:]}")
@@ -107,23 +110,54 @@ def measure(cmd: list[str], cwd: Path | None = None,
 
 
 @dataclass
+class _Job:
+    name: str
+    cmd: list[str]
+    env: dict[str, str]
+    cwd: Path | None = None
+    cpus: tuple[int, ...] = ()
+    busy: tuple[int, ...] = ()  # CPUs kept busy by a spinning process while the job runs
+
+
+_SPIN = "import os, sys\nos.sched_setaffinity(0, {int(sys.argv[1])})\nwhile True: pass\n"
+
+
+@dataclass
 class _Figures:
-    """Median wall and CPU seconds and largest peak RSS per measured command, in measuring order."""
+    """Minimum wall and CPU seconds and peak RSS per measured command, in alternating rounds (the machine is
+    shared: every command gets the same share of quiet and busy moments, and the minimum is the least disturbed)."""
 
     repeat: int
-    rows: dict[str, tuple[float, int, float]] = field(default_factory=dict)
+    rows: dict[str, tuple[float, int, float, float]] = field(default_factory=dict)
+    outputs: dict[str, str] = field(default_factory=dict)
 
-    def measure(self, name: str, cmd: list[str], env: dict[str, str], cwd: Path | None = None) -> str:
-        """Run ``cmd`` ``repeat`` times, keep its figures, return the first run's stdout."""
-        runs = [measure(cmd, cwd=cwd, env=env) for _ in range(self.repeat)]
-        self.rows[name] = (median(r[0] for r in runs), max(r[1] for r in runs), median(r[3] for r in runs))
-        return runs[0][2]
+    def run_rounds(self, jobs: Sequence[_Job]) -> None:
+        """Each round runs every job once, in order; figures are the minimum over rounds."""
+        for _ in range(self.repeat):
+            for job in jobs:
+                spinners = [subprocess.Popen([sys.executable, "-c", _SPIN, str(c)]) for c in job.busy]
+                try:
+                    wall, peak, out, cpu = measure(job.cmd, cwd=job.cwd, env=job.env, cpus=job.cpus)
+                finally:
+                    for spinner in spinners:
+                        spinner.kill()
+                        spinner.wait()
+                load = os.getloadavg()[0]
+                self.outputs.setdefault(job.name, out)
+                old = self.rows.get(job.name)
+                if old is None:
+                    self.rows[job.name] = (wall, peak, cpu, load)
+                else:
+                    best = wall < old[0]
+                    self.rows[job.name] = (min(wall, old[0]), min(peak, old[1]), min(cpu, old[2]),
+                                           load if best else old[3])
 
     def lines(self) -> list[str]:
         base = self.rows.get(ORIGINAL_NAME)
         out = []
-        for name, (wall, peak, cpu) in self.rows.items():
-            line = f"  {name:<32} wall {wall:6.2f} s  cpu {cpu:6.2f} s  peak RSS {peak / 2**20:7.1f} MB"
+        for name, (wall, peak, cpu, load) in self.rows.items():
+            line = (f"  {name:<36} wall {wall:6.2f} s  cpu {cpu:6.2f} s  peak RSS {peak / 2**20:7.1f} MB"
+                    f"  (load {load:.2f})")
             if base is not None and name != ORIGINAL_NAME:
                 line += (f"   -> {base[0] / wall:4.1f}x faster (cpu {base[2] / cpu:4.1f}x), "
                          f"{peak / base[1]:.2f}x the memory")
@@ -133,25 +167,33 @@ class _Figures:
 
 def _bench_one(testset: Path, figures: _Figures, env: dict[str, str], original: Path | None,
                original_python: str | None) -> bool | None:
-    """Measure ours (cold, cached, via the CLI) and the original on one test set; whether the tables agree."""
+    """Measure ours (cold, cold on one core, cached, via the CLI) and the original on one test set, in alternating
+    rounds; whether the tables agree."""
     lean_cmd = [sys.executable, "-m", "benchlab.data.worldsense"]
     cli_cmd = [sys.executable, "-m", "benchlab.tui.cli", "score", "worldsense"]
     with tempfile.TemporaryDirectory(prefix="benchlab-bench-cache-") as cache_home:
-        run_env = {**env, "XDG_CACHE_HOME": cache_home}
-        ours_out = figures.measure("benchlab, first run (no cache)", [*lean_cmd, "-t", str(testset), "--no-cache"],
-                                   run_env)
+        run_env = {**env, "XDG_CACHE_HOME": cache_home, "BENCHLAB_CACHE_DIR": ""}
+        jobs = [_Job("benchlab, first run (no cache)", [*lean_cmd, "-t", str(testset), "--no-cache"], run_env)]
+        usable = sorted(os.sched_getaffinity(0))
+        if len(usable) > 1:
+            jobs.append(_Job("benchlab, first run, one core", [*lean_cmd, "-t", str(testset), "--no-cache"], run_env,
+                             cpus=(usable[0],)))
+            jobs.append(_Job("benchlab, first run, other core busy", [*lean_cmd, "-t", str(testset), "--no-cache"],
+                             run_env, busy=(usable[1],)))
+        jobs.append(_Job("benchlab, second run (cached)", [*lean_cmd, "-t", str(testset)], run_env))
+        jobs.append(_Job("`benchlab score` CLI, cached", [*cli_cmd, "-t", str(testset)], run_env))
+        if original is not None:
+            script = original / "analyse_results.py"
+            if not script.exists():
+                raise BenchlabError("no analyse_results.py in this folder", original)
+            jobs.append(_Job(ORIGINAL_NAME, [original_python or sys.executable, str(script), "-t", str(testset)],
+                             env, cwd=original))
         measure([*lean_cmd, "-t", str(testset)], env=run_env)  # fill the cache
-        figures.measure("benchlab, second run (cached)", [*lean_cmd, "-t", str(testset)], run_env)
-        figures.measure("`benchlab score` CLI, cached", [*cli_cmd, "-t", str(testset)], run_env)
+        figures.run_rounds(jobs)
     if original is None:
         return None
-    script = original / "analyse_results.py"
-    if not script.exists():
-        raise BenchlabError("no analyse_results.py in this folder", original)
-    theirs_out = figures.measure(ORIGINAL_NAME, [original_python or sys.executable, str(script), "-t", str(testset)],
-                                 env, cwd=original)
-    theirs = parse_original_tables(theirs_out)
-    return bool(theirs) and theirs == parse_original_tables(ours_out)
+    theirs = parse_original_tables(figures.outputs[ORIGINAL_NAME])
+    return bool(theirs) and theirs == parse_original_tables(figures.outputs["benchlab, first run (no cache)"])
 
 
 def bench_worldsense(testsets: Sequence[Path], emit: Callable[[str], None], *, original: Path | None = None,
@@ -161,12 +203,16 @@ def bench_worldsense(testsets: Sequence[Path], emit: Callable[[str], None], *, o
     Raises :class:`BenchlabError` after the figures when some table differs from the original's.
     """
     env = {**os.environ, "COLUMNS": "250"}
-    emit(f"machine: {os.cpu_count()} CPUs, load average {os.getloadavg()[0]:.1f}, Python "
-         f"{sys.version.split()[0]}; {repeat} run(s) per figure (median wall and CPU time, max peak RSS)")
+    # The original runs in its own folder: paths given relative to here must not change meaning there.
+    original = original.resolve() if original is not None else None
+    if original_python is not None and (os.sep in original_python or Path(original_python).exists()):
+        original_python = str(Path(original_python).absolute())
+    emit(f"machine: {os.cpu_count()} CPUs, load average {os.getloadavg()[0]:.2f}, Python "
+         f"{sys.version.split()[0]}; {repeat} alternating round(s) per figure (minimum wall, CPU and peak RSS)")
     all_identical = True
     for testset in testsets:
         testset = testset.resolve()
-        emit(f"\n== {testset}")
+        emit(f"\n== data set {testset}")
         figures = _Figures(repeat)
         identical = _bench_one(testset, figures, env, original, original_python)
         for line in figures.lines():

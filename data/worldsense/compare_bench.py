@@ -3,6 +3,7 @@ answering WorldSense tuples (seeded, so the figures are comparable between machi
 
 from __future__ import annotations
 
+import os
 import random
 import resource
 import tempfile
@@ -55,7 +56,8 @@ def bench_compare_worldsense(testset: Path, participants: int, tuples_per_partic
         t_compare = time.perf_counter() - t0
     rss_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     return "\n".join([
-        f"test set: {testset} ({len(trials)} trials, {n_tuples} tuples)",
+        f"data set: {testset} ({len(trials)} trials, {n_tuples} tuples); {os.cpu_count()} CPUs, load average "
+        f"{os.getloadavg()[0]:.2f}",
         f"synthetic participants: {participants} x {tuples_per_participant} tuples ({lines_total} answers), "
         f"models: {len(comp.models)}, bootstrap resamples: {n_boot}",
         f"benchmark scoring alone (score worldsense): {t_score:.2f} s",

@@ -1,0 +1,213 @@
+"""``booksort make`` without holding every trial until the end: each book's trials go to a spool as soon as they
+are made, and each output file is assembled from the spool one book at a time.
+
+Why: the published layouts put all books of a configuration in one file, sorted by book; holding every record
+(excerpt texts repeated per row, as pydantic models and then as one DataFrame) cost ~45 MB per book (issue 24).
+The spool is one parquet file per (configuration, book) in a hidden folder inside the output folder, removed at
+the end. The files written are the same as :func:`~benchlab.data.sort.writers.write_layout` writes for all the
+records at once: same rows in the same order, same CSV index numbering and names; each output file is written to
+a temporary name and renamed into place when complete.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import shutil
+import tempfile
+from collections.abc import Iterator, Sequence
+from pathlib import Path
+from typing import IO, TYPE_CHECKING
+
+import pandas as pd
+
+from benchlab.data.atomic import fsync_dir
+from benchlab.data.errors import BenchlabError
+from benchlab.data.sort.records import BOOK_COLUMNS, EXCERPT_COLUMNS, N_TEST_EXCERPTS, SEGMENT_COLUMNS, BookSortRecord
+from benchlab.data.sort.writers import records_frame
+
+if TYPE_CHECKING:
+    import pyarrow.parquet as pq
+
+Config = tuple[int, int]
+LAYOUTS = ("parquet", "csv", "jsonl")
+
+
+class _Output:
+    """One output file written under a temporary name in its folder, renamed into place by :meth:`publish`."""
+
+    def __init__(self, folder: Path, name: str) -> None:
+        self.folder = folder
+        self.name = name
+        fd, tmp = tempfile.mkstemp(prefix=f".{name}.", suffix=".tmp", dir=folder)
+        os.close(fd)
+        self.tmp = Path(tmp)
+
+    def publish(self, name: str | None = None) -> Path:
+        target = self.folder / (name or self.name)
+        with self.tmp.open("rb+") as handle:
+            os.fsync(handle.fileno())
+        mask = os.umask(0)
+        os.umask(mask)
+        with contextlib.suppress(OSError):
+            os.chmod(self.tmp, 0o666 & ~mask)
+        os.replace(self.tmp, target)
+        fsync_dir(self.folder)
+        return target
+
+    def discard(self) -> None:
+        self.tmp.unlink(missing_ok=True)
+
+
+class StreamingLayouts:
+    """Collects trials book by book (:meth:`add`) and writes the layouts (:meth:`finish`).
+
+    Use as a context manager: the spool and any unfinished output are removed whatever happens.
+    """
+
+    def __init__(self, out: str | Path, layouts: Sequence[str]) -> None:
+        unknown = [name for name in layouts if name not in LAYOUTS]
+        if unknown:
+            raise ValueError(f"unknown layout {unknown[0]!r}")
+        self.folder = Path(out)
+        self.layouts = tuple(layouts)
+        self._made_folder = False
+        self._spool_folder: Path | None = None
+        self._chunks: dict[Config, list[tuple[int, Path]]] = {}
+        self._count = 0
+        self._pending: list[_Output] = []
+
+    def __enter__(self) -> StreamingLayouts:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    @property
+    def _spool(self) -> Path:
+        """The spool folder, made (with the output folder) when the first trials arrive: a make that fails before
+        that leaves nothing behind."""
+        if self._spool_folder is None:
+            try:
+                self._made_folder = not self.folder.exists()
+                self.folder.mkdir(parents=True, exist_ok=True)
+                self._spool_folder = Path(tempfile.mkdtemp(prefix=".booksort-make-", suffix=".spool",
+                                                           dir=self.folder))
+            except OSError as exc:
+                raise BenchlabError(f"cannot write here: {exc.strerror or exc}", self.folder) from exc
+        return self._spool_folder
+
+    def close(self) -> None:
+        for output in self._pending:
+            output.discard()
+        self._pending.clear()
+        if self._spool_folder is not None:
+            shutil.rmtree(self._spool_folder, ignore_errors=True)
+            self._spool_folder = None
+            if self._made_folder:
+                with contextlib.suppress(OSError):
+                    self.folder.rmdir()  # only when empty: a make that wrote nothing leaves no folder
+
+    @property
+    def count(self) -> int:
+        """Trials added so far."""
+        return self._count
+
+    def add(self, records: Sequence[BookSortRecord]) -> None:
+        """Spool ``records`` (any configurations and books); nothing of them stays in memory."""
+        if not records:
+            return
+        frame = records_frame(records)
+        for _key, part in frame.groupby(["excerpt_length", "segment_length", "book_idx"], sort=False):
+            first = part.iloc[0]
+            path = self._spool / f"{len(os.listdir(self._spool)):06d}.parquet"
+            part.reset_index(drop=True).to_parquet(path, index=False)
+            config = (int(first["excerpt_length"]), int(first["segment_length"]))
+            self._chunks.setdefault(config, []).append((int(first["book_idx"]), path))
+        self._count += len(records)
+
+    def _books(self, config: Config) -> Iterator[pd.DataFrame]:
+        """A configuration's rows, one frame per book in book order, sorted as ``write_layout`` sorts them."""
+        by_book: dict[int, list[Path]] = {}
+        for book, path in self._chunks[config]:
+            by_book.setdefault(book, []).append(path)
+        for book in sorted(by_book):
+            parts = [pd.read_parquet(p) for p in by_book[book]]
+            frame = parts[0] if len(parts) == 1 else pd.concat(parts, ignore_index=True)
+            yield frame.sort_values(["book_idx", "distance_bin", "excerpt_idx"], kind="stable").reset_index(drop=True)
+
+    def finish(self) -> list[Path]:
+        """Write every layout of every configuration; returns the files written (in ``write_layout``'s order)."""
+        written: list[Path] = []
+        for config in sorted(self._chunks):
+            for layout in self.layouts:
+                written.extend(getattr(self, f"_write_{layout}")(config))
+        return written
+
+    def _write_parquet(self, config: Config) -> list[Path]:
+        # deferred: pyarrow loads with pandas' parquet support only when parquet is written
+        import pyarrow as pa
+        import pyarrow.parquet as pq
+
+        le, ls = config
+        outputs = {split: _Output(self.folder, f"{split}_e{le}_s{ls}.parquet") for split in ("test", "validation")}
+        self._pending.extend(outputs.values())
+        writers: dict[str, pq.ParquetWriter] = {}
+        schema: pa.Schema | None = None
+        for frame in self._books(config):
+            test = frame["excerpt_idx"] < N_TEST_EXCERPTS
+            for split, part in (("test", frame[test]), ("validation", frame[~test])):
+                table = pa.Table.from_pandas(part.reset_index(drop=True), preserve_index=False)
+                schema = schema or table.schema
+                if split not in writers:
+                    writers[split] = pq.ParquetWriter(outputs[split].tmp, schema)
+                writers[split].write_table(table.cast(schema))
+        for split, output in outputs.items():
+            if split not in writers and schema is not None:
+                writers[split] = pq.ParquetWriter(output.tmp, schema)  # an empty split is still written, as before
+        for writer in writers.values():
+            writer.close()
+        written = [output.publish() for output in outputs.values()]
+        self._pending = [p for p in self._pending if p not in outputs.values()]
+        return written
+
+    def _write_csv(self, config: Config) -> list[Path]:
+        le, ls = config
+        names = ("books", "excerpts", "segments")
+        outputs = {name: _Output(self.folder, name) for name in names}
+        self._pending.extend(outputs.values())
+        offsets = dict.fromkeys(names, 0)
+        n = 0
+        handles: dict[str, IO[str]] = {name: outputs[name].tmp.open("w", encoding="utf-8", newline="")
+                                       for name in names}
+        try:
+            for frame in self._books(config):
+                n = max(n, int(frame["excerpt_idx"].max()) + 1)
+                books = frame[BOOK_COLUMNS].drop_duplicates("book_idx")
+                excerpts = frame[EXCERPT_COLUMNS].drop_duplicates(["book_idx", "excerpt_idx"])
+                excerpts = excerpts.sort_values(["book_idx", "excerpt_idx"])
+                segment_columns = [*SEGMENT_COLUMNS, *(["design"] if "design" in frame.columns else [])]
+                for name, part in (("books", books), ("excerpts", excerpts), ("segments", frame[segment_columns])):
+                    part = part.reset_index(drop=True)
+                    part.index = part.index + offsets[name]
+                    part.to_csv(handles[name], header=offsets[name] == 0)
+                    offsets[name] += len(part)
+        finally:
+            for handle in handles.values():
+                handle.close()
+        written = [outputs[name].publish(f"{name}_{le}-s{ls}-n{n}.csv") for name in names]
+        self._pending = [p for p in self._pending if p not in outputs.values()]
+        return written
+
+    def _write_jsonl(self, config: Config) -> list[Path]:
+        le, ls = config
+        output = _Output(self.folder, f"booksort_e{le}_s{ls}.jsonl")
+        self._pending.append(output)
+        with output.tmp.open("w", encoding="utf-8") as handle:
+            for frame in self._books(config):
+                for row in frame.to_dict("records"):
+                    handle.write(json.dumps(row, ensure_ascii=False) + "\n")
+        written = [output.publish()]
+        self._pending.remove(output)
+        return written
