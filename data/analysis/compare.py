@@ -163,7 +163,11 @@ class Comparison:
                                                      "--include-simulated)" if self.simulated else ")"))
         if not self.models:
             return "(no tests: no model results)"
-        return "(no tests: humans and models share no items)"
+        both = [c for c in self.conditions
+                if (POOLED, c) in self.cells and any((m.name, c) in self.cells for m in self.models)]
+        if not both:
+            return "(no tests: no model data in the humans' conditions)"
+        return f"(no tests: humans and models share no {self.unit} and too few for an unpaired test)"
 
     def spread_table(self) -> Table:
         rows = []

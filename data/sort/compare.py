@@ -81,7 +81,7 @@ class SortDesign(Design):
     participant_test = "mcnemar"
     unpaired_label = "unpaired bootstrap (no shared items)"
     unpaired_min = 2
-    pool_first = ("config", "bin")
+    pool_first = ("config", "bin", "memory")  # a memory condition's overall column filters the pooled units on it
     agreement_items_sorted = True
 
     def __init__(self, options: Options, several_configs: bool, designs: list[str] | None = None,
@@ -168,9 +168,15 @@ def _is_overall(condition: str) -> bool:
 
 
 def read_sort(paths: Sequence[str | Path], by_bin: bool = True,
-              on_warning: Callable[[str], None] | None = None) -> Readings:
-    """SORT results CSVs in the pipeline's terms: trials as units (``unit`` = item), participants' answers."""
+              on_warning: Callable[[str], None] | None = None, notes: list[str] | None = None) -> Readings:
+    """SORT results CSVs in the pipeline's terms: trials as units (``unit`` = item), participants' answers
+    (``notes`` gets a line for sessions whose delay is a measured one, no plan being found)."""
     frame = read_rows(paths, on_warning)
+    measured = list(frame.attrs.get("measured_delays", []))
+    if measured and notes is not None:
+        notes.append("Delay labels of " + ", ".join(measured) + " are from the measured delays (median of the "
+                     "session's trials, to 0.1 s): no saved plan was found beside the results; the others are the "
+                     "delays the sessions' plans declare.")
     frame = frame.assign(unit=frame["item"], score=frame["correct"].astype(float))
     configs = sorted(frame["config"].unique(), key=_sort_key)
     bins = sorted(frame["bin"].unique(), key=_sort_key) if by_bin else []
@@ -224,9 +230,10 @@ def compare_sort(
         if on_warning is not None:
             on_warning(message)
 
-    readings = read_sort(paths, by_bin, warn)
+    delay_notes: list[str] = []
+    readings = read_sort(paths, by_bin, warn, delay_notes)
     designs = sorted(set(readings.humans["memory"]) | set(readings.models["memory"]))
-    notes = _foreign_files(paths)
+    notes = _foreign_files(paths) + delay_notes
     if not readings.models.empty:
         bare = sorted(set(readings.humans["memory"]) - set(readings.models["memory"]))
         if bare:
