@@ -269,7 +269,9 @@ def test_crossed_interval_balanced_design_matches_the_anova_formula() -> None:
     one = crossed_estimate(np.zeros(5), np.arange(5), y[0])
     assert not one.available and "one participant" in one.note
     test, _ = human_model_test(who, item, y.ravel(), dict(enumerate([1.0, 1.0, 0.0, 1.0, 0.0])))
-    assert test.estimate == pytest.approx(m - 0.6) and "larger p of crossed" in test.method
+    assert test.estimate == pytest.approx(m - 0.6) and test.method.startswith("crossed people x items")
+    # issue 22: the interval printed beside the test is the same t (it holds 0 exactly when p >= .05)
+    assert (test.p_value < 0.05) == (not test.ci_low <= 0 <= test.ci_high)
 
 
 def test_coverage_harness_runs_and_reports_every_setting() -> None:

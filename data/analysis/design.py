@@ -120,6 +120,12 @@ class Design(ABC):
         """Benchmark-specific tables after the accuracy table, from every row's units."""
         return {}
 
+    def extra_tables_with_answers(self, rows: list[tuple[str, pd.DataFrame]], labels: dict[str, str],
+                                  pooled_answers: pd.DataFrame) -> dict[str, tuple[Table, Table]]:
+        """:meth:`extra_tables` for a design whose pooled figures need each person's answers (``pooled_answers``:
+        the pooled people's units, one row per person and unit), e.g. a pooled interval crossed people x items."""
+        return self.extra_tables(rows, labels)
+
 
 def wilson_cell(values: np.ndarray, n_people: int) -> FigureCell:
     """The share of correct (1) values with its Wilson 95% CI: the figure of one person or model on its items."""
