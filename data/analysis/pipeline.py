@@ -94,7 +94,8 @@ def run_comparison(design: Design, readings: Readings, options: Options) -> Comp
         extra_tables=design.extra_tables_with_answers([(n, f) for _k, n, f in rows],
                                                       {e.name: e.label for e in entries}, pooled_rows),
         pooled_simulated=options.include_simulated, chance=design.chance,
-    )
+        primary=design.primary_conditions(readings.conditions),
+    ).with_correction(options.correction)
 
 
 def _partial(design: Design, readings: Readings, rows: list[tuple[RowKind, str, pd.DataFrame]],

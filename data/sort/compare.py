@@ -106,6 +106,15 @@ class SortDesign(Design):
     def strata_note(self, condition: str) -> str:
         return " (stratified by configuration)" if _is_overall(condition) else ""
 
+    def primary_conditions(self, conditions: list[str]) -> list[str]:
+        """The primary contrast per memory condition (each its own measurement): its overall column, or its one
+        configuration where it has only one; bins are never primary."""
+        overall = [c for c in conditions if _is_overall(c)]
+        covered = {c.removesuffix(OVERALL).strip() for c in overall}
+        single = [c for c in conditions
+                  if not _is_overall(c) and _sort_key(c)[3] == -1 and _sort_key(c)[0] not in covered]
+        return overall + single
+
     def participant_tests_in(self, condition: str) -> bool:
         return not (_is_overall(condition) and self.several_configs)
 
