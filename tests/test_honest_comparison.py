@@ -299,9 +299,9 @@ def _cli(args: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str]
 def test_bench_coverage_and_power_commands_print_their_tables(tmp_path: Path,
                                                             capsys: pytest.CaptureFixture[str]) -> None:
     code, out = _cli(["bench", "coverage", "--studies", "20", "--participants", "3", "--items", "12",
-                      "--boot", "200"], capsys)
+                      "--boot", "200", "--person-sd", "0.17", "--design", "sort-bin"], capsys)
     assert code == 0, out
-    assert "coverage crossed %" in out and "FPR item sign-flip %" in out and "target: coverage 93-97%" in out
+    assert "coverage crossed %" in out and "FPR crossed %" in out and "target: coverage 93-97%" in out
     code, out = _cli(["power", "sort", "--simulations", "50", "--participants", "3", "--max-participants", "4",
                       "--model-score", "0.2", "--human-accuracy", "0.9"], capsys)
     assert code == 0, out
