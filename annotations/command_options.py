@@ -105,6 +105,16 @@ class AttentionOptions(Options):
                                   max_fast_share=self.max_fast_share)
 
 
-class ComparisonOptions(PlotOptions, FormatOptions, SectionsOptions, SeedOptions, BootOptions, AttentionOptions):
+class CorrectionOptions(Options):
+    """The multiplicity correction of the comparison's primary family of tests."""
+
+    correction: Literal["holm", "bonferroni", "none"] = option(
+        "holm", label="Correction of the primary tests", problem="must be holm, bonferroni or none, not {input!r}",
+        help="Multiplicity correction of the primary family (pooled humans vs each model overall): holm "
+        "(default), bonferroni or none; other tests are exploratory (uncorrected, no stars).")
+
+
+class ComparisonOptions(PlotOptions, FormatOptions, SectionsOptions, SeedOptions, BootOptions, CorrectionOptions,
+                        AttentionOptions):
     """Everything a humans-vs-models comparison offers beyond its inputs, in ``--help`` order: the attention
-    criterion, ``--boot``, ``--seed``, ``--only``, ``--format``, ``--plot``."""
+    criterion, the correction, ``--boot``, ``--seed``, ``--only``, ``--format``, ``--plot``."""

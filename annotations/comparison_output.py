@@ -29,6 +29,7 @@ def check_plot(plot_path: Path | None, formats: Sequence[str] = ()) -> None:
 def emit_comparison(comp: Comparison, opts: ComparisonOptions) -> None:
     """Print the tables, then write the figure (announced on stderr)."""
     numeric = opts.fmt in ("csv", "json")
+    comp.with_correction(opts.correction)
     say(render(comp.tables(numeric=numeric, sections=opts.sections or None), opts.fmt).removesuffix("\n"))
     if opts.plot_path is not None:
         written, notes = write_figure(comp, opts.plot_path, width=opts.plot_width, formats=opts.plot_formats,

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from pydantic import create_model
 
@@ -25,20 +25,26 @@ from benchlab.data.tables import Table, render
 
 
 class _CoverageOwn(Options):
-    studies: int = option(1000, label="Simulated studies per setting", ge=20, le=100_000,
-                          help="Simulated studies per number of participants (>= 500 for the published table).")
+    studies: int = option(500, label="Simulated studies per setting", ge=20, le=100_000,
+                          help="Simulated studies per setting (design x person SD x participants; >= 500 for the "
+                          "published table).")
     seed: int = option(1, label="Seed", help="Seed of the simulation (the table is reproducible).")
     participants: tuple[int, ...] = option((3, 5, 10, 20), label="Participants", flag="--participants",
                                            help="Numbers of participants to simulate (repeatable).")
-    items: int = option(40, label="Items per study", ge=4, le=5000, help="Items every simulated person answers.")
+    design: tuple[Literal["worldsense", "sort-config", "sort-bin"], ...] = option(
+        ("worldsense", "sort-config", "sort-bin"), label="Designs", flag="--design",
+        help="Designs to simulate (repeatable): worldsense (crossed tuples, overall), sort-config (per-person "
+        "balanced subsets, one configuration), sort-bin (one distance bin).")
+    items: int = option(36, label="WorldSense tuples per person", ge=4, le=5000,
+                        help="Tuples every simulated person answers in the worldsense design (over 18 cells).")
     accuracy: float = option(0.75, label="Population accuracy", gt=0.05, lt=0.95,
                              help="Mean accuracy of the simulated people (and of the model: a true difference of 0).")
-    person_sd: float = option(0.08, label="Between-person SD", ge=0, le=0.3,
-                              help="SD of the people's accuracies (probability scale).")
+    person_sd: tuple[float, ...] = option((0.08, 0.17, 0.25), label="Between-person SD", flag="--person-sd",
+                                          help="SDs of the people's accuracies, probability scale (repeatable).")
     item_sd: float = option(1.0, label="Item difficulty SD (logit)", ge=0, le=4,
                             help="SD of item difficulty on the logit scale.")
-    n_boot: int = option(1000, label="Resamples of the item-only bootstrap", flag="--boot", ge=200, le=20_000,
-                         help="Resamples (and random sign flips) of the item-only methods shown for contrast.")
+    n_boot: int = option(1000, label="Resamples (kept for old command lines)", flag="--boot", ge=200, le=20_000,
+                         help="Accepted for old command lines; the table's methods need no resampling.")
 
 
 class CoverageOptions(FormatOptions, _CoverageOwn):
@@ -47,26 +53,29 @@ class CoverageOptions(FormatOptions, _CoverageOwn):
 
 def coverage(opts: CoverageOptions) -> str:
     # deferred: numpy, scipy and pandas load only when the command runs (``benchlab --help`` stays quick)
-    from benchlab.data.analysis.coverage import COVERAGE_TARGET, FPR_TARGET, coverage_table, run_coverage
+    from benchlab.data.analysis.coverage import COVERAGE_TARGET, FPR_TARGET
+    from benchlab.data.analysis.coverage_grid import grid_table, run_grid
 
     if any(p < 2 for p in opts.participants):
         raise BenchlabError("--participants: each number must be at least 2 (one person has no spread to estimate)")
-    pop, results, seconds = run_coverage(tuple(opts.participants), opts.items, opts.studies, opts.seed,
-                                         opts.accuracy, opts.person_sd, opts.item_sd, opts.n_boot)
-    err(f"{sum(r.studies for r in results):,} simulated studies in {seconds:.1f} s")
+    if any(not 0 <= sd <= 0.3 for sd in opts.person_sd):
+        raise BenchlabError("--person-sd: each SD must be between 0 and 0.3")
+    rows, seconds = run_grid(tuple(opts.design), tuple(opts.person_sd), tuple(opts.participants), opts.studies,
+                             opts.seed, opts.accuracy, opts.item_sd, worldsense_tuples=opts.items)
+    err(f"{sum(r.studies for r in rows):,} simulated studies in {seconds:.1f} s")
     lo, hi = COVERAGE_TARGET
-    title = (f"Coverage of nominal 95% intervals for the pooled human accuracy and false-positive rate of the "
-             f"human-vs-model test at a true difference of 0 (population accuracy {pop.accuracy:.2f}, person SD "
-             f"{pop.person_sd:.2f} = logit SD {pop.person_logit_sd:.2f}, item logit SD {pop.item_logit_sd:.2f}; "
-             f"seed {opts.seed}; target: coverage {100 * lo:.0f}-{100 * hi:.0f}%, FPR <= {100 * FPR_TARGET:.0f}%). "
-             "crossed = people x items (what compare prints); item-bootstrap / item sign-flip = the item-only "
-             "methods used before, which treat the people as fixed")
-    return render([Table(title, coverage_table(results))], opts.fmt)
+    title = (f"Coverage of the pooled humans' nominal 95% interval and false-positive rate of the pooled "
+             f"humans-vs-model test at a true difference of 0, as `compare` computes them (crossed people x items, "
+             f"t with df = min(Satterthwaite, people - 1), accuracy interval on the logit scale); population "
+             f"accuracy {opts.accuracy:.2f}, item logit SD {opts.item_sd:g}, seed {opts.seed}; target: coverage "
+             f"{100 * lo:.0f}-{100 * hi:.0f}%, FPR <= {100 * FPR_TARGET:.0f}% (wider than nominal is allowed, "
+             "narrower never)")
+    return render([Table(title, grid_table(rows))], opts.fmt)
 
 
 COVERAGE = Command("bench", "Coverage of the pooled-human 95% intervals and false-positive rate of the human-vs-model "
-                   "test in simulated studies (3-20 people, item spread), beside the item-only bootstrap.",
-                   CoverageOptions, coverage, name="coverage")
+                   "test in simulated studies of the engine's designs (WorldSense, SORT per configuration and per "
+                   "bin) for 3-20 people and three person SDs.", CoverageOptions, coverage, name="coverage")
 
 
 
@@ -131,14 +140,18 @@ def power(opts: PowerOptions, name: str, planning: PowerPlanning) -> str:
         accuracy, person_sd, people = planning.pilot(opts.pilot)
         source = f"from the pilot data in {opts.pilot} ({people} people)"
     unit = planning.unit
-    design = Design(unit, planning.answers_per_unit, opts.cells, opts.items_per_cell)
+    design = Design(unit, planning.answers_per_unit, opts.cells, opts.items_per_cell, planning.pool_per_cell,
+                    planning.stratified)
     report = plan(design, accuracy, person_sd, opts.item_sd, opts.model_score, opts.participants, opts.simulations,
                   opts.seed, opts.target_power, opts.max_participants)
     err(f"{sum(r.simulations for r in report.rows):,} simulated studies in {report.seconds:.1f} s")
     title = (f"{name}: power of pooled humans vs a model (human accuracy {accuracy:.2f} and person SD "
              f"{person_sd:.2f} {source}; item logit SD {opts.item_sd:g}; model {opts.model_score:.3f}; "
-             f"{opts.cells} cells x {opts.items_per_cell} {unit}; test: the comparison's crossed people x items "
-             f"test, two-sided 5%; seed {opts.seed})")
+             f"{opts.cells} cells x {opts.items_per_cell} {unit}"
+             + (f" per person, each person's own subset of {planning.pool_per_cell} per cell (as the session engine "
+                "draws them; the model on all)" if planning.pool_per_cell > opts.items_per_cell else
+                ", the same for every person")
+             + f"; test: the comparison's crossed people x items test, two-sided 5%; seed {opts.seed})")
     if report.smallest is not None:
         verdict = (f"Smallest number of participants with power >= {opts.target_power:.0%}: "
                    f"{report.smallest.participants} (power {report.smallest.power:.0%}, expected CI width "

@@ -439,6 +439,11 @@ class PowerPlanning:
     pilot: PilotReader | None = None
     pilot_help: str = ("Results folder of the people tested so far: their accuracy and spread replace "
                        "--human-accuracy and --person-sd.")
+    #: Units per cell the session engine draws each person's own subset from (the model answers all of them);
+    #: 0: every person answers the same units. The planner simulates the design the engine runs.
+    pool_per_cell: int = 0
+    #: Whether the compared score is the equal-weight mean over cells (else the plain mean of the units).
+    stratified: bool = True
 
 
 @runtime_checkable

@@ -257,6 +257,6 @@ def test_a_choice_comparison_gets_what_every_benchmark_gets(tmp_path: Path) -> N
     pooled = comp.cell(POOLED, "overall")
     assert pooled is not None and (pooled.n_units, pooled.n_participants, pooled.value) == (4, 2, 0.75)
     by = {(t.condition, t.who): t.result.method for t in comp.tests}
-    assert by[("two", "P01")].startswith("McNemar")  # P01 and m share item a
-    assert by[("two", "P02")] == "two-proportion z test"  # P02 shares no item with m: the unpaired fallback
+    assert by[("two", "P01")].startswith("paired score test (Tango)")  # P01 and m share item a
+    assert by[("two", "P02")].startswith("two-proportion test (Agresti-Caffo")  # P02 shares no item with m
     assert set(comp.rt_quantiles) == {"P01", "P02"}

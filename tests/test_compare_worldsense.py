@@ -89,18 +89,18 @@ def test_paired_test_uses_shared_tuples_and_names_the_method(lab: dict[str, Path
     comp = compare_worldsense(lab["ts"], [lab["out"]], n_boot=2000)
     rows = {(t.condition, t.model): t for t in comp.tests}
     normal = rows[("Infer.normal", "GPT4")]
-    assert "sign-flip permutation test (exact)" in normal.result.method
+    assert normal.result.method.startswith("crossed people x items") and "over shared tuples" in normal.result.method
     assert normal.result.n == 6
     assert normal.model_same_units == pytest.approx(0.5)  # size 3 all right, size 4 all wrong
     assert normal.result.estimate == pytest.approx(normal.humans - normal.model_same_units)
     trivial = rows[("Infer.trivial", "GPT4")]
     # pooled humans below GPT4 on 4 of 6 tuples (p2/p3 wrong answers), equal elsewhere: 2**4 sign patterns,
     # all four differences negative is the most extreme -> exact two-sided p = 2/16 (the old bootstrap said p<.001)
-    # issue 11: the pooled p is now the larger of that exact item test and the people x items t-test
+    # issue 22: the pooled p is the people x items t-test (df <= people - 1), the interval beside it the same t
     assert trivial.result.estimate < 0 and trivial.result.p_value >= 2 / 16 - 1e-12
-    assert "16 sign patterns" in trivial.result.note
+    assert trivial.result.ci_low < 0 < trivial.result.ci_high
     text = "\n".join(comp.tests_table().frame["test"].tolist())
-    assert "sign-flip permutation test (exact) over shared tuples" in text
+    assert "crossed people x items" in text
 
 
 def test_participant_tests_on_request(lab: dict[str, Path]) -> None:
@@ -195,7 +195,7 @@ def test_cli_formats_and_plot(lab: dict[str, Path], capsys: pytest.CaptureFixtur
     base = ["compare", "worldsense", "-t", str(lab["ts"]), "--results", str(lab["out"]), "--boot", "300"]
     assert run_cli([*base, "--only", "accuracy", "--only", "tests"]) == 0
     out = capsys.readouterr().out
-    assert "humans (pooled)" in out and "sign-flip permutation test (exact) over shared tuples" in out
+    assert "humans (pooled)" in out and "crossed people x items" in out and "over shared tuples" in out
     assert run_cli([*base, "--format", "json", "--only", "accuracy"]) == 0
     payload = json.loads(capsys.readouterr().out)
     rows = {(r["index"]): r["cells"] for r in payload[0]["rows"]}
@@ -349,7 +349,8 @@ def test_tests_from_one_oracle_on_six_tuples_are_not_significant(tmp_path: Path,
     text = capsys.readouterr().out
     line = next(x for x in text.splitlines() if x.lstrip().startswith("Infer.trivial"))
     assert "+16.7" in line and "p=1" in line and "*" not in line
-    assert "[+16.7, +16.7]" not in text and "p<.001" not in text and "+16.7 [CI n/a]" in line
+    # issue 22: the interval inverts the sign-flip test printed beside it (0 inside, p = 1), never zero width
+    assert "[+16.7, +16.7]" not in text and "p<.001" not in text and "+16.7 [+0.0, +100.0]" in line
     assert "sign-flip permutation test (exact)" in text
     assert run_cli([*args, "--format", "markdown"]) == 0  # an empty tests table: a sentence, not `|  |`
     md = capsys.readouterr().out

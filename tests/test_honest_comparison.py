@@ -269,7 +269,9 @@ def test_crossed_interval_balanced_design_matches_the_anova_formula() -> None:
     one = crossed_estimate(np.zeros(5), np.arange(5), y[0])
     assert not one.available and "one participant" in one.note
     test, _ = human_model_test(who, item, y.ravel(), dict(enumerate([1.0, 1.0, 0.0, 1.0, 0.0])))
-    assert test.estimate == pytest.approx(m - 0.6) and "larger p of crossed" in test.method
+    assert test.estimate == pytest.approx(m - 0.6) and test.method.startswith("crossed people x items")
+    # issue 22: the interval printed beside the test is the same t (it holds 0 exactly when p >= .05)
+    assert (test.p_value < 0.05) == (not test.ci_low <= 0 <= test.ci_high)
 
 
 def test_coverage_harness_runs_and_reports_every_setting() -> None:
@@ -297,9 +299,9 @@ def _cli(args: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str]
 def test_bench_coverage_and_power_commands_print_their_tables(tmp_path: Path,
                                                             capsys: pytest.CaptureFixture[str]) -> None:
     code, out = _cli(["bench", "coverage", "--studies", "20", "--participants", "3", "--items", "12",
-                      "--boot", "200"], capsys)
+                      "--boot", "200", "--person-sd", "0.17", "--design", "sort-bin"], capsys)
     assert code == 0, out
-    assert "coverage crossed %" in out and "FPR item sign-flip %" in out and "target: coverage 93-97%" in out
+    assert "coverage crossed %" in out and "FPR crossed %" in out and "target: coverage 93-97%" in out
     code, out = _cli(["power", "sort", "--simulations", "50", "--participants", "3", "--max-participants", "4",
                       "--model-score", "0.2", "--human-accuracy", "0.9"], capsys)
     assert code == 0, out

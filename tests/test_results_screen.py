@@ -78,7 +78,7 @@ async def test_loads_tables_with_cis_and_tests(lab: Path) -> None:
         assert pooled is not None
         assert rows[POOLED][1] == pooled.text() and "[" in rows[POOLED][1]
         tests = table_text(screen.query_one("#tests", DataTable))
-        assert any(r[1] == "GPT4" and "sign-flip permutation test" in r[-1] for r in tests)
+        assert any(r[1] == "GPT4" and "crossed people x items" in r[-1] for r in tests)
         status = str(screen.query_one("#status", Static).render())
         assert "2 participants" in status and "1 model," in status and "12:00:00" in status
         # the chart tab draws bars for pooled humans and the model

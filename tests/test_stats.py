@@ -9,7 +9,7 @@ import pytest
 from scipy import stats as sps
 from statsmodels.stats.contingency_tables import mcnemar as sm_mcnemar
 from statsmodels.stats.inter_rater import cohens_kappa as sm_cohen
-from statsmodels.stats.proportion import proportion_confint, proportions_ztest
+from statsmodels.stats.proportion import proportion_confint
 
 from benchlab.data.analysis import stats
 
@@ -25,15 +25,21 @@ def test_wilson_hand_and_statsmodels() -> None:
     assert all(math.isnan(v) for v in stats.wilson_ci(0, 0))
 
 
-def test_two_proportion_matches_statsmodels() -> None:
+def test_two_proportion_interval_is_agresti_caffo_and_inverts_its_test() -> None:
+    """Issue 22 item 7: the interval printed beside the unpaired test inverts that test (one method)."""
+    from statsmodels.stats.proportion import confint_proportions_2indep
+
     res = stats.two_proportion_test(45, 60, 30, 60)
-    z, p = proportions_ztest([45, 30], [60, 60])
-    assert res.statistic == pytest.approx(z)
-    assert res.p_value == pytest.approx(p)
+    ref = confint_proportions_2indep(45, 60, 30, 60, method="agresti-caffo")
+    assert (res.ci_low, res.ci_high) == pytest.approx(ref)
     assert res.estimate == pytest.approx(0.25)
-    # hand: pooled p = 0.625, se = sqrt(.625*.375*(2/60)) = 0.08839 -> z = 2.828
-    assert res.statistic == pytest.approx(2.8284, abs=1e-4)
+    # hand: adjusted 46/62 - 31/62 = 0.24194, se = sqrt(2 * ...) -> z = 2.867
+    assert res.statistic == pytest.approx(2.8671, abs=1e-4)
     assert res.significant
+    for counts in [(5, 10, 4, 10), (8, 8, 8, 8), (0, 12, 3, 12), (7, 9, 2, 11)]:
+        r = stats.two_proportion_test(*counts)
+        assert (r.p_value < 0.05) == (not r.ci_low <= 0 <= r.ci_high)
+        assert r.ci_high - r.ci_low > 0.1  # never zero width
 
 
 def test_mcnemar_exact_hand_and_statsmodels() -> None:

@@ -57,6 +57,12 @@ class SortPlanOptions(Options):
                                    "screen before Enter continues (1 = scrolled to the end; on a small terminal "
                                    "a participant once continued after 68%). Each trial records its seen_share.")
 
+    read_days_ago: float | None = option(None, label="Days since the participant read the book (whole-book)",
+                                         flag="--read-days-ago", ge=0, problem="cannot be negative",
+                                         help="Whole-book LTM: how long ago the participant finished reading the "
+                                         "book, in days (asked before the session; stored in the plan and "
+                                         "reported by compare).")
+
     @field_validator("condition", "design", mode="before")
     @classmethod
     def _any_case(cls, value: object) -> object:
@@ -92,4 +98,5 @@ class SortPlanOptions(Options):
         return {"condition": self.condition, **({"design": self.design} if self.design != "excerpt" else {}),
                 "delay_s": self.delay_s, "min_reading_s": self.min_reading_s,
                 "max_reading_s": self.max_reading_s, "block_size": self.block_size,
-                "min_seen_share": self.min_seen_share}
+                "min_seen_share": self.min_seen_share,
+                **({"since_reading_h": 24 * self.read_days_ago} if self.read_days_ago is not None else {})}

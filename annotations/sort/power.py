@@ -37,6 +37,10 @@ POWER_PLANNING = PowerPlanning(
     units_per_cell_help="Trials each person answers per bin.",
     model_score_help="The model's published accuracy (default: GPT-4's 0.53 on the paper's human LTM pairs).",
     pilot=pilot_sort,
+    # `run sort` draws each person's own balanced subset from the configuration's trials (100 per bin in the
+    # bundled sample), and models answer all of them
+    pool_per_cell=100,
+    stratified=False,  # compare's configuration column is the plain mean of the trials
     pilot_help="SORT results folder of the people tested so far: their accuracy and spread replace "
     "--human-accuracy and --person-sd.",
 )

@@ -10,11 +10,12 @@ The CLI, the plots and the Results screen all read this one object, so they alwa
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Literal
 
 import pandas as pd
 
+from benchlab.data.analysis.family import EXPLORATORY, PRIMARY, Correction, adjust, describe
 from benchlab.data.analysis.stats import Agreement, FigureCell, RTBin, RTSummary, Spread, TestResult, format_p, stars
 from benchlab.data.tables import Table
 
@@ -51,6 +52,8 @@ class TestRow:
     result: TestResult
     who: str = POOLED
     people: int = 0  # participants behind the human side (1 for one participant)
+    family: str = EXPLORATORY  # "primary" (the declared contrast, corrected together) or "exploratory"
+    p_adjusted: float = math.nan  # the p after the family's correction (primary tests only)
 
 
 @dataclass
@@ -75,6 +78,25 @@ class Comparison:
     pooled_simulated: bool = False
     #: benchmark-specific tables after the accuracy table: section name -> (formatted, numeric) table
     extra_tables: dict[str, tuple[Table, Table]] = field(default_factory=dict)
+    #: the conditions of the primary contrast (pooled humans vs each model there form the corrected family)
+    primary: list[str] = field(default_factory=list)
+    correction: Correction = "holm"
+
+    # -- the family of tests -------------------------------------------------------------------------------
+    def with_correction(self, correction: Correction) -> Comparison:
+        """This comparison with the primary family's p-values adjusted by ``correction`` (the tests re-labelled)."""
+        self.correction = correction
+        in_family = [i for i, t in enumerate(self.tests) if t.who == POOLED and t.condition in self.primary]
+        adjusted = adjust([self.tests[i].result.p_value for i in in_family], correction)
+        tests = [replace(t, family=EXPLORATORY, p_adjusted=math.nan) for t in self.tests]
+        for i, p in zip(in_family, adjusted, strict=True):
+            tests[i] = replace(tests[i], family=PRIMARY, p_adjusted=p)
+        self.tests = tests
+        return self
+
+    @property
+    def family_size(self) -> int:
+        return sum(t.family == PRIMARY for t in self.tests)
 
     # -- lookups --------------------------------------------------------------------------------------------
     def cell(self, entry: str, condition: str) -> FigureCell | None:
@@ -139,12 +161,16 @@ class Comparison:
                              "humans": _r(t.humans),
                              "model_same_units": _r(t.model_same_units), "difference": _r(r.estimate),
                              "ci_low": _r(r.ci_low), "ci_high": _r(r.ci_high), "p": _r(r.p_value, 6),
-                             "n": r.n, "people": t.people, "method": r.method, "note": r.note})
+                             "n": r.n, "people": t.people, "method": r.method, "note": r.note,
+                             "family": t.family, "p_adjusted": _r(t.p_adjusted, 6),
+                             "correction": self.correction if t.family == PRIMARY else ""})
             else:
                 rows.append({"condition": t.condition, "humans_row": labels.get(t.who, t.who), "model": t.model,
                              "humans": _pct(t.humans),
                              "model (same units)": _pct(t.model_same_units),
-                             "difference [95% CI]": _diff_text(r), "p": format_p(r.p_value) + stars(r.p_value),
+                             "difference [95% CI]": _diff_text(r), "p": format_p(r.p_value),
+                             f"p ({self.correction})": (format_p(t.p_adjusted) + stars(t.p_adjusted)
+                                                        if t.family == PRIMARY else "exploratory"),
                              "n people": t.people, f"n {self.unit}": r.n, "test": r.method})
         frame = pd.DataFrame(rows)
         if not frame.empty:
@@ -154,7 +180,9 @@ class Comparison:
             frame = frame.set_index(["condition", "humans_row", "model"] if per_person else ["condition", "model"])
             if per_person:
                 frame.index = frame.index.set_names(["condition", "who", "model"])
-        return Table(f"{self.benchmark}: humans minus model (points), two-sided tests", frame,
+        return Table(f"{self.benchmark}: humans minus model (points), two-sided tests; primary contrast: pooled humans "
+                     f"vs each model on {', '.join(self.primary) or 'n/a'} ({self.correction}), others exploratory",
+                     frame,
                      empty_text=self.no_tests_reason())
 
     def no_tests_reason(self) -> str:
@@ -163,7 +191,11 @@ class Comparison:
                                                      "--include-simulated)" if self.simulated else ")"))
         if not self.models:
             return "(no tests: no model results)"
-        return "(no tests: humans and models share no items)"
+        both = [c for c in self.conditions
+                if (POOLED, c) in self.cells and any((m.name, c) in self.cells for m in self.models)]
+        if not both:
+            return "(no tests: no model data in the humans' conditions)"
+        return f"(no tests: humans and models share no {self.unit} and too few for an unpaired test)"
 
     def spread_table(self) -> Table:
         rows = []
@@ -215,7 +247,8 @@ class Comparison:
         return Table(f"{self.benchmark}: agreement between people on the same items", frame)
 
     def methods_table(self) -> Table:
-        frame = pd.DataFrame({"note": self.notes}, index=pd.RangeIndex(1, len(self.notes) + 1, name="#"))
+        notes = [*self.notes, *([describe(self.correction, self.family_size)] if self.tests else [])]
+        frame = pd.DataFrame({"note": notes}, index=pd.RangeIndex(1, len(notes) + 1, name="#"))
         return Table(f"{self.benchmark}: methods", frame)
 
     def tables(self, numeric: bool = False, sections: tuple[str, ...] | None = None) -> list[Table]:

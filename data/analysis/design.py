@@ -14,6 +14,7 @@ import numpy as np
 import pandas as pd
 
 from benchlab.data.analysis import stats
+from benchlab.data.analysis.family import Correction
 from benchlab.data.analysis.stats import AttentionCriterion, FigureCell
 from benchlab.data.tables import Table
 
@@ -60,6 +61,7 @@ class Options:
     rt_quantiles: int = 4
     participant_tests: bool = False
     include_simulated: bool = False
+    correction: Correction = "holm"  # of the primary family (see :mod:`benchlab.data.analysis.family`)
 
 
 class Design(ABC):
@@ -107,6 +109,12 @@ class Design(ABC):
     def notes(self, simulated_line: str) -> list[str]:
         """The methods table (``simulated_line`` says who was simulated and whether they were pooled)."""
 
+    def primary_conditions(self, conditions: list[str]) -> list[str]:
+        """Where the primary contrast is tested (pooled humans vs each model): the overall score, declared before
+        the data. Default: the ``overall`` column(s), else the only group there is (the first column)."""
+        overall = [c for c in conditions if c == OVERALL or c.endswith(" " + OVERALL)]
+        return overall or conditions[:1]
+
     def participant_tests_in(self, condition: str) -> bool:
         """Whether each participant is tested against each model in ``condition`` (when asked for)."""
         return True
@@ -119,6 +127,12 @@ class Design(ABC):
                      labels: dict[str, str]) -> dict[str, tuple[Table, Table]]:
         """Benchmark-specific tables after the accuracy table, from every row's units."""
         return {}
+
+    def extra_tables_with_answers(self, rows: list[tuple[str, pd.DataFrame]], labels: dict[str, str],
+                                  pooled_answers: pd.DataFrame) -> dict[str, tuple[Table, Table]]:
+        """:meth:`extra_tables` for a design whose pooled figures need each person's answers (``pooled_answers``:
+        the pooled people's units, one row per person and unit), e.g. a pooled interval crossed people x items."""
+        return self.extra_tables(rows, labels)
 
 
 def wilson_cell(values: np.ndarray, n_people: int) -> FigureCell:

@@ -20,6 +20,7 @@ from benchlab.data.analysis.design import (
     identified,
     renamed,
 )
+from benchlab.data.analysis.stats.paired_score import tango_test
 
 
 def tests_against_models(design: Design, readings: Readings, pooled: pd.DataFrame, pooled_rows: pd.DataFrame,
@@ -84,7 +85,13 @@ def _permutation_test(design: Design, hp: pd.DataFrame, model: pd.Series, model_
         h = shared["score"].to_numpy(dtype=float)
         mv = model.loc[shared["unit"]].to_numpy(dtype=float)
         res = stats.paired_permutation_test(h, mv, labels, weights, n_boot=options.n_boot, seed=options.seed)
-        res = renamed(res, f"{res.method} over shared {design.unit_word}{design.strata_note(condition)}")
+        # the interval printed beside the sign-flip p inverts that same test (a bootstrap interval could exclude
+        # 0 beside p > .05); n/a, never zero width, when every difference is the same
+        lo, hi = stats.sign_flip_interval(h - mv, labels, weights, n_perm=options.n_boot, seed=options.seed)
+        ci = "interval by inverting the test" if lo == lo else "CI n/a: every difference the same, nothing to invert"
+        res = stats.TestResult(f"{res.method} over shared {design.unit_word}{design.strata_note(condition)}",
+                               res.estimate, max(-1.0, lo), min(1.0, hi), res.p_value, res.statistic, res.n,
+                               f"{res.note.split('; CI')[0]}; {ci}")
         return stats.stratified_mean(h, labels, weights), stats.stratified_mean(mv, labels, weights), res
     if len(model_rows) < design.unpaired_min:
         return None
@@ -95,19 +102,24 @@ def _permutation_test(design: Design, hp: pd.DataFrame, model: pd.Series, model_
                                    n_boot=options.n_boot, seed=options.seed, strata=(hl, hw, ml, mw))
     h_score = stats.stratified_mean(hp["score"].to_numpy(dtype=float), hl, hw)
     m_score = stats.stratified_mean(model_rows["score"].to_numpy(dtype=float), ml, mw)
-    return h_score, m_score, renamed(res, design.unpaired_label)
+    label = design.unpaired_label
+    if len(shared) == 1:  # one shared unit is too few to pair, but it is not "no shared" (the audit's case)
+        label = label.replace(f"(no shared {design.unit_word})",
+                              f"(one shared {design.unit_word.removesuffix('s')}: too few to pair)")
+    return h_score, m_score, renamed(res, label)
 
 
 def _mcnemar_test(design: Design, hp: pd.DataFrame, model: pd.Series, model_rows: pd.DataFrame,
                   condition: str, options: Options) -> TestOutcome | None:
-    """Right/wrong on shared units: McNemar; without shared units a two-proportion z test."""
+    """Right/wrong on shared units: the paired score test (McNemar's statistic, Tango's interval inverting it);
+    without shared units the Agresti-Caffo two-proportion test (its interval inverts it too)."""
     if hp.empty:
         return None
     shared = hp[hp["unit"].isin(model.index)]
     if len(shared):
         a = shared["score"].to_numpy(dtype=bool)
         b = model.loc[shared["unit"]].to_numpy(dtype=bool)
-        return float(a.mean()), float(b.mean()), stats.mcnemar_test(a, b)
+        return float(a.mean()), float(b.mean()), tango_test(a, b)
     if not len(model_rows):
         return None
     res = stats.two_proportion_test(int(hp["score"].sum()), len(hp), int(model_rows["score"].sum()),

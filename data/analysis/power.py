@@ -20,11 +20,11 @@ from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
-from scipy.special import expit
 
 from benchlab.data.analysis.coverage import Population, _person_accuracy, population
 from benchlab.data.analysis.crossed import crossed_estimate, human_model_test
 from benchlab.data.analysis.power_cost import check_power_cost, estimate_cost
+from benchlab.data.analysis.study_sim import SimDesign, draw_study
 
 PARTICIPANT_GRID = (2, 3, 4, 5, 6, 8, 10, 12, 15, 20, 25, 30, 40, 50, 60, 80, 100, 150, 200)
 
@@ -32,16 +32,25 @@ PARTICIPANT_GRID = (2, 3, 4, 5, 6, 8, 10, 12, 15, 20, 25, 30, 40, 50, 60, 80, 10
 @dataclass(frozen=True)
 class Design:
     """What a planned study gives each person: ``cells`` strata of ``items_per_cell`` units, each unit scored as
-    the mean of ``answers_per_unit`` answers; ``unit`` names a unit in tables ("tuples", "trials", "items")."""
+    the mean of ``answers_per_unit`` answers; ``unit`` names a unit in tables ("tuples", "trials", "items").
+    ``pool_per_cell``: the units per cell the engine draws each person's own subset from (``run sort``), while the
+    model answers them all; 0: every person answers the same units (``run worldsense`` with one seed)."""
 
     unit: str
     answers_per_unit: int
     cells: int
     items_per_cell: int
+    pool_per_cell: int = 0
+    stratified: bool = True  # the compared score is the equal-weight mean over cells (False: the plain mean)
 
     @property
     def units(self) -> int:
         return self.cells * self.items_per_cell
+
+    def simulated(self) -> SimDesign:
+        """The engine's design in the simulator's terms (the same one ``bench coverage`` runs)."""
+        pool = max(self.pool_per_cell, self.items_per_cell)
+        return SimDesign(self.unit, self.cells, pool, self.items_per_cell, self.answers_per_unit, self.stratified)
 
 
 @dataclass(frozen=True)
@@ -63,28 +72,22 @@ def _model_offset(pop: Population, score: float) -> float:
 
 def simulate(design: Design, pop: Population, model_score: float, participants: int, simulations: int,
              rng: np.random.Generator, n_perm: int = 500) -> PowerRow:
-    """``simulations`` studies of ``participants`` people on ``design``; the pooled CI width and the power."""
-    k = design.answers_per_unit
-    units = design.units
+    """``simulations`` studies of ``participants`` people on the engine's ``design`` (each person's own subset
+    where the engine draws one, the model on the whole pool); the pooled CI width and the power of the test
+    ``compare`` prints."""
     offset = _model_offset(pop, model_score)
-    who = np.repeat(np.arange(participants), units)
-    item = np.tile(np.arange(units), participants)
-    strata = np.tile(np.arange(units) // design.items_per_cell, participants)
+    sim = design.simulated()
     widths: list[float] = []
     hits = 0
     for _ in range(simulations):
-        a = rng.normal(pop.person_mean, pop.person_logit_sd, size=participants)
-        b = rng.normal(0.0, pop.item_logit_sd, size=(units, k))
-        y = (rng.random((participants, units, k)) < expit(a[:, None, None] + b[None, :, :])).mean(axis=2)
-        z = (rng.random((units, k)) < expit(offset + b)).mean(axis=1)
-        scores = y.ravel()
-        est = crossed_estimate(who, item, scores, strata=strata)
+        s = draw_study(sim, participants, pop.person_mean, pop.person_logit_sd, pop.item_logit_sd, offset, rng)
+        est = crossed_estimate(s.who, s.unit, s.score, strata=s.strata)
         if est.available:
             widths.append(est.ci_high - est.ci_low)
-        test, _ = human_model_test(who, item, scores, dict(enumerate(z.tolist())), strata=strata, n_perm=n_perm,
+        test, _ = human_model_test(s.who, s.unit, s.score, s.model, strata=s.strata, n_perm=n_perm,
                                    seed=int(rng.integers(2**31)))
         hits += bool(test.p_value == test.p_value and test.p_value < 0.05)
-    return PowerRow(participants, units, simulations, float(np.mean(widths)) if widths else math.nan,
+    return PowerRow(participants, design.units, simulations, float(np.mean(widths)) if widths else math.nan,
                     hits / simulations)
 
 

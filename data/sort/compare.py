@@ -17,6 +17,7 @@ SORT's own (:class:`SortDesign`); :mod:`benchlab.data.analysis.pipeline` builds 
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
@@ -37,7 +38,10 @@ from benchlab.data.analysis.pipeline import (
     wilson_cell,
 )
 from benchlab.data.analysis.stats import AttentionCriterion, FigureCell
+from benchlab.data.sort.design_notes import extension_note, lme4_note, position_table, since_reading_note
 from benchlab.data.sort.items import MODEL_DEFAULT_MEMORY, read_rows
+from benchlab.data.sort.session_plans import plans_near
+from benchlab.data.tables import Table
 
 __all__ = ["OVERALL", "SortDesign", "compare_sort", "read_rows", "watched_files"]
 
@@ -81,7 +85,7 @@ class SortDesign(Design):
     participant_test = "mcnemar"
     unpaired_label = "unpaired bootstrap (no shared items)"
     unpaired_min = 2
-    pool_first = ("config", "bin")
+    pool_first = ("config", "bin", "memory")  # a memory condition's overall column filters the pooled units on it
     agreement_items_sorted = True
 
     def __init__(self, options: Options, several_configs: bool, designs: list[str] | None = None,
@@ -105,6 +109,20 @@ class SortDesign(Design):
 
     def strata_note(self, condition: str) -> str:
         return " (stratified by configuration)" if _is_overall(condition) else ""
+
+    def primary_conditions(self, conditions: list[str]) -> list[str]:
+        """The primary contrast per memory condition (each its own measurement): its overall column, or its one
+        configuration where it has only one; bins are never primary."""
+        overall = [c for c in conditions if _is_overall(c)]
+        covered = {c.removesuffix(OVERALL).strip() for c in overall}
+        single = [c for c in conditions
+                  if not _is_overall(c) and _sort_key(c)[3] == -1 and _sort_key(c)[0] not in covered]
+        return overall + single
+
+    def extra_tables_with_answers(self, rows: list[tuple[str, pd.DataFrame]], labels: dict[str, str],
+                                  pooled_answers: pd.DataFrame) -> dict[str, tuple[Table, Table]]:
+        positions = position_table(pooled_answers)
+        return {"positions": positions} if positions is not None else {}
 
     def participant_tests_in(self, condition: str) -> bool:
         return not (_is_overall(condition) and self.several_configs)
@@ -168,9 +186,15 @@ def _is_overall(condition: str) -> bool:
 
 
 def read_sort(paths: Sequence[str | Path], by_bin: bool = True,
-              on_warning: Callable[[str], None] | None = None) -> Readings:
-    """SORT results CSVs in the pipeline's terms: trials as units (``unit`` = item), participants' answers."""
+              on_warning: Callable[[str], None] | None = None, notes: list[str] | None = None) -> Readings:
+    """SORT results CSVs in the pipeline's terms: trials as units (``unit`` = item), participants' answers
+    (``notes`` gets a line for sessions whose delay is a measured one, no plan being found)."""
     frame = read_rows(paths, on_warning)
+    measured = list(frame.attrs.get("measured_delays", []))
+    if measured and notes is not None:
+        notes.append("Delay labels of " + ", ".join(measured) + " are from the measured delays (median of the "
+                     "session's trials, to 0.1 s): no saved plan was found beside the results; the others are the "
+                     "delays the sessions' plans declare.")
     frame = frame.assign(unit=frame["item"], score=frame["correct"].astype(float))
     configs = sorted(frame["config"].unique(), key=_sort_key)
     bins = sorted(frame["bin"].unique(), key=_sort_key) if by_bin else []
@@ -224,15 +248,38 @@ def compare_sort(
         if on_warning is not None:
             on_warning(message)
 
-    readings = read_sort(paths, by_bin, warn)
+    delay_notes: list[str] = []
+    readings = read_sort(paths, by_bin, warn, delay_notes)
     designs = sorted(set(readings.humans["memory"]) | set(readings.models["memory"]))
-    notes = _foreign_files(paths)
+    notes = _foreign_files(paths) + delay_notes + _study_notes(readings, [str(p) for p in paths])
     if not readings.models.empty:
         bare = sorted(set(readings.humans["memory"]) - set(readings.models["memory"]))
         if bare:
             notes.append(f"{', '.join(d or 'No condition' for d in bare)}: no model data (humans only there; no "
                          "human-model test).")
     return run_comparison(SortDesign(options, len(readings.groups) > 1, designs, notes, warnings), readings, options)
+
+
+def _study_notes(readings: Readings, paths: list[str]) -> list[str]:
+    """The mixed model offered as the primary analysis (or why not), STM people as an extension of the paper,
+    and the time since reading the book of whole-book LTM sessions."""
+    people = readings.humans[readings.humans["simulated"].astype(str) == ""]
+    per_memory = people.groupby("memory")["who"].nunique().to_dict()
+    bins = people.groupby("memory")["distance_bin"].nunique().to_dict()
+    out = [lme4_note({str(k): int(v) for k, v in per_memory.items()}, {str(k): int(v) for k, v in bins.items()},
+                     paths)]
+    extension = extension_note({str(m) for m in people["memory"]})
+    if extension:
+        out.append(extension)
+    whole = readings.humans[readings.humans["design"] == "whole-book"]  # pilots too: their plans say it as well
+    hours: dict[str, float] = {}
+    for (source, participant, session), _rows in whole.groupby(["source", "participant", "session"]):
+        planned = plans_near(source).get((str(participant), str(session), "ltm"))
+        hours[f"{participant} session {session}"] = planned.since_reading_h if planned is not None else math.nan
+    since = since_reading_note(hours)
+    if since:
+        out.append(since)
+    return out
 
 
 def _foreign_files(paths: Sequence[str | Path]) -> list[str]:

@@ -16,6 +16,7 @@ import pandas as pd
 
 from benchlab.data.errors import BenchlabError
 from benchlab.data.sort.results import find_results, read_results
+from benchlab.data.sort.session_plans import PlannedSession, plans_near
 from benchlab.data.sort.whole_book import gap_bin_label
 
 
@@ -25,34 +26,68 @@ def config_name(le: int, ls: int) -> str:
 
 
 def memory_label(condition: str, delay_s: float) -> str:
-    """``STM`` / ``LTM`` (upper case), with ``delay N s`` when the question came a second or more after reading.
+    """``STM`` / ``LTM`` (upper case), with ``delay N s`` when the question was designed to come after a wait.
 
     The whole-book design needs no mark here: its configuration (``e69607-s20``, the whole book) is its own.
     """
     label = condition.strip().upper()
-    if label and delay_s == delay_s and delay_s >= 1:
+    if label and delay_s == delay_s and delay_s > 0:
         label += f" delay {delay_s:g} s"
     return label
 
 
 def memory_conditions(frame: pd.DataFrame) -> list[str]:
-    """Each row's memory condition (:func:`memory_label`): STM/LTM and the delay measured in its file.
+    """Each row's memory condition (:func:`memory_label`): STM/LTM and the delay its *session* was designed with.
 
-    The delay is the median measured delay (continue key to question) of the file's real trials, to the second;
-    a session has one designed delay, and the median keeps a slow frame or two from splitting it.
+    A results file holds all of a participant's sessions of one configuration, so the delay is taken per session
+    (participant, session, condition), never per file: from the session's saved plan
+    (:func:`benchlab.data.sort.session_plans.plans_near`) when it is there, labelled as designed (a 2.5 s plan is
+    "delay 2.5 s" whatever the frames measured); without a plan, from the median measured delay of that session's
+    real trials to a tenth of a second (``measured_delay_sessions`` lists those).
     """
+    return _memory_and_source(frame)[0]
+
+
+def measured_delay_sessions(frame: pd.DataFrame) -> list[str]:
+    """Sessions whose delay label comes from measured times (no saved plan found), for the methods notes."""
+    return _memory_and_source(frame)[1]
+
+
+def _memory_and_source(frame: pd.DataFrame) -> tuple[list[str], list[str]]:
     out = [""] * len(frame)
+    measured: list[str] = []
+    if frame.empty:
+        return out, measured
     real = ~frame["practice"].to_numpy(dtype=bool)
     delay = frame["delay_ms"].to_numpy(dtype=float)
     conditions = frame["condition"].astype(str).to_numpy(dtype=object)
-    sources = frame["source"].astype(str).to_numpy(dtype=object)
-    for source in dict.fromkeys(sources.tolist()):
-        mine = sources == source
-        chosen = delay[mine & real] if (mine & real).any() else delay[mine]
-        delay_s = float(np.round(np.nanmedian(chosen) / 1000.0)) if np.isfinite(chosen).any() else np.nan
-        for i in np.flatnonzero(mine):
+    sessions = (frame["session"].astype(str).to_numpy(dtype=object) if "session" in frame.columns
+                else np.full(len(frame), "", dtype=object))
+    keys = list(zip(frame["source"].astype(str), frame["participant"].astype(str), sessions,
+                    [str(c).strip().lower() for c in conditions], strict=True))
+    plans: dict[str, dict[tuple[str, str, str], PlannedSession]] = {}
+    rows_of: dict[tuple[str, str, str, str], list[int]] = {}
+    for i, key in enumerate(keys):
+        rows_of.setdefault(key, []).append(i)
+    for (source, participant, session, condition), rows in rows_of.items():
+        idx = np.asarray(rows)
+        if source not in plans:
+            plans[source] = plans_near(source)
+        planned = plans[source].get((participant, session, condition))
+        if planned is not None:
+            delay_s = planned.delay_s
+        else:
+            mine = idx[real[idx]] if real[idx].any() else idx
+            chosen = delay[mine]
+            delay_s = (round(float(np.nanmedian(chosen)) / 1000.0, 1) if np.isfinite(chosen).any() else np.nan)
+            if delay_s == delay_s and delay_s < 1:
+                delay_s = 0.0  # a frame or two of showing the question is no designed delay
+            elif delay_s == delay_s:
+                who = participant or Path(source).name
+                measured.append(f"{who} session {session or '?'} ({condition or 'no condition'})")
+        for i in rows:
             out[i] = memory_label(str(conditions[i]), delay_s)
-    return out
+    return out, measured
 
 
 #: The condition a model results file without a ``condition`` column is taken to have when people's files say theirs:
@@ -85,8 +120,10 @@ def item_rows(frame: pd.DataFrame) -> pd.DataFrame:
     or two pilot kinds), the simulated rows get their own ``who`` (``P01 (simulated oracle)``), so they are never
     one row.
     """
-    frame = frame.assign(memory=memory_conditions(frame))
+    memory, measured = _memory_and_source(frame)
+    frame = frame.assign(memory=memory)
     frame = frame[~frame["practice"]].copy()
+    frame.attrs["measured_delays"] = measured  # sessions labelled from measured delays (no plan): said in notes
     if frame.empty:
         raise BenchlabError("no scored trials (only practice rows?)")
     if (frame["memory"] != "").any():

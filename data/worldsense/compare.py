@@ -24,6 +24,7 @@ This module reads the files and declares what is WorldSense's own (:class:`World
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -32,7 +33,8 @@ import numpy as np
 import pandas as pd
 
 from benchlab.data.analysis import stats
-from benchlab.data.analysis.compare import Comparison
+from benchlab.data.analysis.compare import POOLED, Comparison
+from benchlab.data.analysis.crossed import crossed_estimate
 from benchlab.data.analysis.pipeline import (
     OVERALL,
     Design,
@@ -203,6 +205,12 @@ class WorldSenseDesign(Design):
                      labels: dict[str, str]) -> dict[str, tuple[Table, Table]]:
         return {"bias": _bias_tables(rows, self.problems, labels, self.options.n_boot, self.options.seed)}
 
+    def extra_tables_with_answers(self, rows: list[tuple[str, pd.DataFrame]], labels: dict[str, str],
+                                  pooled_answers: pd.DataFrame) -> dict[str, tuple[Table, Table]]:
+        answers = pooled_answers if self.pooled_crossed else None
+        return {"bias": _bias_tables(rows, self.problems, labels, self.options.n_boot, self.options.seed,
+                                     answers)}
+
     def notes(self, simulated_line: str) -> list[str]:
         o = self.options
         notes = [
@@ -368,9 +376,23 @@ def compare_worldsense(
     return run_comparison(WorldSenseDesign(options, ci, readings, warnings), readings, options)
 
 
+def _crossed_bias(answers: pd.DataFrame, problem: str) -> tuple[float, float]:
+    """Pooled bias interval over people x tuples: the crossed interval of (bias + 1) / 2, mapped back."""
+    sub = _subset(answers, problem)
+    strata, weights = _weights(sub, problem)
+    est = crossed_estimate(sub["who"].to_numpy(dtype=object), sub["unit"].to_numpy(dtype=object),
+                           (sub["bias"].to_numpy(dtype=float) + 1) / 2, strata=strata, weights=weights)
+    return (2 * est.ci_low - 1, 2 * est.ci_high - 1) if est.available else (math.nan, math.nan)
+
+
 def _bias_tables(rows: list[tuple[str, pd.DataFrame]], problems: list[str], labels: dict[str, str], n_boot: int,
-                 seed: int) -> tuple[Table, Table]:
-    """Per-problem bias (value [95% CI]) of every row, formatted and long numeric."""
+                 seed: int, pooled_answers: pd.DataFrame | None = None) -> tuple[Table, Table]:
+    """Per-problem bias (value [95% CI]) of every row, formatted and long numeric.
+
+    The pooled humans' interval is crossed people x tuples like their accuracy (``pooled_answers``): people with
+    opposite biases (-0.67 and +0.89) are two draws from a spread-out population, not one fixed answerer, so an
+    item-only bootstrap (0.11 [-0.06, 0.33]) claimed far too much.
+    """
     wide: dict[str, list[str]] = {p: [] for p in problems}
     long_rows = []
     for name, frame in rows:
@@ -382,9 +404,12 @@ def _bias_tables(rows: list[tuple[str, pd.DataFrame]], problems: list[str], labe
             strata, weights = _weights(sub, prob)
             values = sub["bias"].to_numpy(dtype=float)
             value = stats.stratified_mean(values, strata, weights)
-            lo, hi = stats.bootstrap_ci(values, strata, weights, n_boot=n_boot, seed=seed)
+            if name == POOLED and pooled_answers is not None:
+                lo, hi = _crossed_bias(pooled_answers, prob)
+            else:
+                lo, hi = stats.bootstrap_ci(values, strata, weights, n_boot=n_boot, seed=seed)
             constant = pd.Series(values).groupby(pd.Series(strata, dtype=object)).nunique().min() < 2
-            if constant or not hi - lo > 1e-12:
+            if name != POOLED and (constant or not hi - lo > 1e-12):
                 # a stratum without variation: nothing to bootstrap (a perfect answerer printed [0.00, 0.00]);
                 # Wilson with Kish's effective n on (bias + 1) / 2, which lies in [0, 1], mapped back
                 wlo, whi = stats.wilson_kish_ci((values + 1) / 2, strata, weights)

@@ -113,21 +113,24 @@ def stars(p: float) -> str:
 
 
 def two_proportion_test(k1: int, n1: int, k2: int, n2: int, level: float = 0.95) -> TestResult:
-    """Pooled two-proportion z test (independent samples); CI of the difference uses the unpooled SE."""
+    """Two independent proportions: the Agresti-Caffo adjusted Wald test and the interval inverting it.
+
+    One success and one failure are added to each group before the Wald statistic, so the test and its interval
+    are one method (0 is inside exactly when p >= .05) and the interval is never zero width (8 of 8 against 8 of 8
+    is about [-30, +30] points, not [0, 0]).
+    """
+    method = "two-proportion test (Agresti-Caffo adjusted Wald, interval by inverting it)"
     if n1 <= 0 or n2 <= 0:
-        return TestResult("two-proportion z test", math.nan, math.nan, math.nan, math.nan, note="empty group")
-    p1, p2 = k1 / n1, k2 / n2
-    pooled = (k1 + k2) / (n1 + n2)
-    se0 = math.sqrt(pooled * (1 - pooled) * (1 / n1 + 1 / n2))
-    diff = p1 - p2
-    if se0 == 0:
-        z, p = 0.0, 1.0
-    else:
-        z = diff / se0
-        p = float(2 * sps.norm.sf(abs(z)))
+        return TestResult(method, math.nan, math.nan, math.nan, math.nan, note="empty group")
+    diff = k1 / n1 - k2 / n2
+    a1, a2 = (k1 + 1) / (n1 + 2), (k2 + 1) / (n2 + 2)
+    adjusted = a1 - a2
+    se = math.sqrt(a1 * (1 - a1) / (n1 + 2) + a2 * (1 - a2) / (n2 + 2))
+    z = adjusted / se
+    p = float(2 * sps.norm.sf(abs(z)))
     zc = float(sps.norm.ppf(0.5 + level / 2))
-    se = math.sqrt(p1 * (1 - p1) / n1 + p2 * (1 - p2) / n2)
-    return TestResult("two-proportion z test", diff, diff - zc * se, diff + zc * se, p, z, n1 + n2)
+    return TestResult(method, diff, max(-1.0, adjusted - zc * se), min(1.0, adjusted + zc * se), p, z, n1 + n2,
+                      note="interval centred on the adjusted difference")
 
 
 def mcnemar_test(first: Sequence[bool] | np.ndarray, second: Sequence[bool] | np.ndarray,
