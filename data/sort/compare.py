@@ -38,6 +38,7 @@ from benchlab.data.analysis.pipeline import (
 )
 from benchlab.data.analysis.stats import AttentionCriterion, FigureCell
 from benchlab.data.sort.items import MODEL_DEFAULT_MEMORY, read_rows
+from benchlab.data.sort.reading import reading_tables
 
 __all__ = ["OVERALL", "SortDesign", "compare_sort", "read_rows", "watched_files"]
 
@@ -232,7 +233,10 @@ def compare_sort(
         if bare:
             notes.append(f"{', '.join(d or 'No condition' for d in bare)}: no model data (humans only there; no "
                          "human-model test).")
-    return run_comparison(SortDesign(options, len(readings.groups) > 1, designs, notes, warnings), readings, options)
+    comp = run_comparison(SortDesign(options, len(readings.groups) > 1, designs, notes, warnings), readings, options)
+    pooled = {e.name for e in comp.pooled_people}
+    comp.extra_tables["reading"] = reading_tables(readings.humans, pooled)  # section `reading` (figures slice)
+    return comp
 
 
 def _foreign_files(paths: Sequence[str | Path]) -> list[str]:
