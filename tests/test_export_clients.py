@@ -122,7 +122,7 @@ def test_compare_csv_reads_with_pandas_read_csv(tmp_path: Path, capsys: pytest.C
     out = people_sessions(tmp_path / "lab", trials=8)
     assert run_cli(["compare", "sort", str(out / "results"), "--boot", "200", "--format", "csv"]) == 0
     frame = pd.read_csv(io.StringIO(capsys.readouterr().out))
-    assert list(frame.columns)[0] == "table" and frame["table"].notna().all()
+    assert frame.columns[0] == "table" and frame["table"].notna().all()
     tables = dict(list(frame.groupby("table", sort=False)))
     accuracy = next(t for name, t in tables.items() if "per row and condition" in name).dropna(axis=1, how="all")
     assert {"who", "condition", "accuracy", "ci_low", "ci_high"} <= set(accuracy.columns)
