@@ -52,6 +52,10 @@ class SortPlanOptions(Options):
                                   help="Seconds before the participant may continue from the excerpt.")
     max_reading_s: float | None = option(None, label="Maximum reading time (s)", flag="--max-reading",
                                          help="Seconds after which the question appears anyway.")
+    shared_items: bool = option(False, label="Shared item list (every participant the same trials)",
+                                help="Every participant gets the same trials (and practice trials), each in their "
+                                "own order, so item effects and agreement between people are estimable (default: "
+                                "each participant's own draw). The list depends only on the data and these options.")
 
     @field_validator("condition", "design", mode="before")
     @classmethod
@@ -87,4 +91,5 @@ class SortPlanOptions(Options):
     def config(self) -> dict[str, Any]:
         return {"condition": self.condition, **({"design": self.design} if self.design != "excerpt" else {}),
                 "delay_s": self.delay_s, "min_reading_s": self.min_reading_s,
-                "max_reading_s": self.max_reading_s, "block_size": self.block_size}
+                "max_reading_s": self.max_reading_s, "block_size": self.block_size,
+                **({"shared_items": True} if self.shared_items else {})}
