@@ -70,7 +70,7 @@ def _drawn_tick_labels(fig: Figure) -> tuple[list[Text], set[int]]:
                 every.update({id(tick.label1), id(tick.label2)})
             if not ax.get_visible() or not axis.get_visible():
                 continue
-            for tick in axis._update_ticks():  # the ticks drawn (private, stable since matplotlib 3.1)
+            for tick in axis._update_ticks():  # type: ignore[union-attr]  # the ticks drawn (private, stable since 3.1)
                 drawn += [lab for lab in (tick.label1, tick.label2) if lab.get_visible()]
     return drawn, every
 

@@ -277,9 +277,9 @@ def _text_height(text: str, width: float, fontsize: float) -> float:
     from matplotlib.figure import Figure as Fig
 
     fig = Fig(figsize=(width, 2), dpi=DPI)
-    FigureCanvasAgg(fig)
+    canvas = FigureCanvasAgg(fig)
     t = fig.text(0, 0, text, fontsize=fontsize)
-    renderer = fig.canvas.get_renderer()
+    renderer = canvas.get_renderer()
     fit_text(t, (width - 2 * MARGIN_IN) * DPI, renderer)
     return float(t.get_window_extent(renderer).height) / DPI + 0.08
 
