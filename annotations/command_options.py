@@ -29,7 +29,7 @@ PlotFormat = Literal["pdf", "svg", "png"]
 
 #: The tables ``compare`` can print alone (``--only``).
 Section = Literal["accuracy", "bias", "counts", "tests", "spread", "flags", "rt", "rt-quantiles", "agreement",
-                  "methods"]
+                  "methods", "reading"]
 
 
 class FormatOptions(Options):
@@ -76,6 +76,9 @@ class PlotOptions(Options):
     plot_pilots: bool = option(False, label="Draw simulated pilots",
                                help="Draw simulated pilots in their own panel of the --plot figure (default: left "
                                "out, with a note); never among people.")
+    plot_rt: bool = option(True, label="Draw response-time panels", negate="--no-plot-rt",
+                           help="Draw the response-time panels (per-participant ECDFs) under the accuracy panels of "
+                           "the --plot figure (--no-plot-rt: accuracy only).")
 
 
 class AttentionOptions(Options):

@@ -24,6 +24,7 @@ from benchlab.annotations.task import Command, ExportsTrials, ToolGroup, TrialRo
 from benchlab.data.atomic import atomic_write_bytes, atomic_write_text
 from benchlab.data.errors import BenchlabError
 from benchlab.data.output_paths import check_output_path
+from benchlab.data.tidy_types import csv_ready, typed_frame
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -37,7 +38,7 @@ COMMON_COLUMNS: dict[str, str] = {
     "session": "session id",
     "trial_index": "position of the trial in the session, from 0",
     "block": "block number (empty when the task has none)",
-    "practice": "true for practice trials (left out of the scores; filter them out before modelling)",
+    "practice": "TRUE for practice trials (left out of the scores; filter them out before modelling)",
     "simulated": "the pilot strategy of a simulated participant (oracle, random, ...); empty for a person",
     "item": "item id shared across participants",
     "condition": "the condition the tables key by",
@@ -50,6 +51,10 @@ COMMON_COLUMNS: dict[str, str] = {
              "duplicate (a repeated answer; the tables keep the first), no_rt",
     "source_file": "the file the row was read from",
 }
+
+#: Common columns that are labels, written as text even when they look numeric (a session "1", an item "17").
+TEXT_COLUMNS = ("benchmark", "participant", "session", "simulated", "item", "condition", "response",
+                "onset_source", "timestamp", "flags", "source_file")
 
 
 def exporters() -> dict[str, TrialRows]:
@@ -86,21 +91,27 @@ def trials_frame(benchmark: str, paths: list[Path], testset: Path | None = None)
     frame["rt_ms"] = pd.to_numeric(frame["rt_ms"], errors="coerce").astype("Float64")
     for col in ("block", "trial_index"):
         frame[col] = pd.to_numeric(frame[col], errors="coerce").astype("Int64")
-    for col in frame.columns:
-        if frame[col].dtype == object:
-            frame[col] = frame[col].map(lambda v: None if v is None else str(v)).astype("string")
-    return frame
+    # Labels stay text; the task's own text columns too (JSON values, ids); the columns carried verbatim from the
+    # results file are typed by their values (numbers, times and true/false for R and Parquet readers).
+    own_text = [c for c in own if _all_text([r.get(c) for r in rows])]
+    return typed_frame(frame, keep_text=[*TEXT_COLUMNS, *own_text])
+
+
+def _all_text(values: list[object]) -> bool:
+    """Whether a task's own column holds text (at least one value, and every value a string)."""
+    present = [v for v in values if v not in (None, "")]
+    return bool(present) and all(isinstance(v, str) for v in present)
 
 
 def write_frame(frame: pd.DataFrame, out: Path | None) -> str | None:
     """CSV on stdout (returned), or a .csv / .parquet file written atomically."""
     if out is None:
-        return frame.to_csv(index=False).removesuffix("\n")
+        return csv_ready(frame).to_csv(index=False).removesuffix("\n")
     suffix = out.suffix.lower()
     if not out.parent.is_dir():
         raise BenchlabError("the folder for the export does not exist", out.parent)
     if suffix == ".csv":
-        atomic_write_text(out, frame.to_csv(index=False))
+        atomic_write_text(out, csv_ready(frame).to_csv(index=False))
     elif suffix == ".parquet":
         buf = io.BytesIO()
         frame.to_parquet(buf, index=False, engine="pyarrow")

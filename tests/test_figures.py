@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 import struct
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -45,6 +46,18 @@ def svg_text(path: Path) -> str:
     return html.unescape(" ".join(re.findall(r"<text[^>]*>(.*?)</text>", raw, flags=re.S)))
 
 
+def pages_text(written: list[Path]) -> str:
+    """The visible text of every SVG page written (a figure taller than a page is several files), words joined
+    by single spaces (a wrapped title reads as one line)."""
+    return " ".join(" ".join(svg_text(p) for p in written if p.suffix == ".svg").split())
+
+
+def figures(comp: Comparison, width: str, **kw: object) -> list[Any]:
+    from benchlab.data.analysis.plots import comparison_figures
+
+    return comparison_figures(comp, width, **kw)  # type: ignore[arg-type]
+
+
 def write(comp: Comparison, path: Path, **kw: object) -> tuple[list[Path], list[str]]:
     from benchlab.data.analysis.plots import write_figure
 
@@ -56,7 +69,7 @@ def test_column_and_page_widths_in_inches_in_pdf_svg_and_300_dpi_png(three_confi
     comp = compare_sort([three_configs], n_boot=200)
     for width, inches in (("column", 3.5), ("page", 7.0)):
         written, _notes = write(comp, tmp_path / f"fig_{width}.pdf", width=width, formats=("pdf", "svg", "png"))
-        assert sorted(p.suffix for p in written) == [".pdf", ".png", ".svg"]
+        assert sorted({p.suffix for p in written}) == [".pdf", ".png", ".svg"]
         pdf = (tmp_path / f"fig_{width}.pdf").read_bytes()
         box = re.search(rb"/MediaBox \[\s*0 0 ([\d.]+) ([\d.]+)\s*\]", pdf)
         assert box is not None and float(box[1]) == pytest.approx(72 * inches)
@@ -87,7 +100,7 @@ def test_every_condition_drawn_with_readable_labels_none_dropped(three_configs: 
     comp = compare_sort([three_configs], n_boot=200)
     assert len(comp.conditions) == 16
     written, _notes = write(comp, tmp_path / "fig.svg", width="column")
-    text = svg_text(written[0])
+    text = pages_text(written)
     for code in comp.conditions:
         label = condition_label(code)
         assert label.row in text, code
@@ -111,7 +124,7 @@ def test_condition_labels_keep_every_condition_apart() -> None:
 def test_n_under_every_human_bar(three_configs: Path, tmp_path: Path) -> None:
     comp = compare_sort([three_configs], n_boot=200)
     written, _ = write(comp, tmp_path / "fig.svg", width="page")
-    text = svg_text(written[0])
+    text = pages_text(written)
     content = figure_content(comp)
     human_bars = [b for p in content.panels for r in p.rows for b in r.bars if b.kind == "humans"]
     assert len(human_bars) == len(comp.conditions)
@@ -128,7 +141,6 @@ def test_bar_without_interval_is_hatched_not_certain(three_configs: Path, tmp_pa
     """QA: a missing CI was drawn as a bar without whisker, so the least certain bar looked the most precise."""
     from matplotlib.patches import Rectangle
 
-    from benchlab.data.analysis.plots import comparison_figure
 
     comp = compare_sort([three_configs], n_boot=200)
     cell = comp.cell(POOLED, "e1000-s20 d83")
@@ -139,13 +151,13 @@ def test_bar_without_interval_is_hatched_not_certain(three_configs: Path, tmp_pa
                if r.code == "e1000-s20 d83" and b.kind == "humans")
     assert bar.interval is None
     assert any("No 95% CI" in n and "distance 83 words" in n for n in content.notes)
-    fig = comparison_figure(comp, "column")
-    hatched = [p for ax in fig.axes for p in ax.patches if isinstance(p, Rectangle) and p.get_hatch()]
+    axes = [ax for fig in figures(comp, "column") for ax in fig.axes]
+    hatched = [p for ax in axes for p in ax.patches if isinstance(p, Rectangle) and p.get_hatch()]
     assert len(hatched) == 1 and hatched[0].get_width() == pytest.approx(100 * bar.value)
     written, _ = write(comp, tmp_path / "fig.svg", width="column")
-    assert "no CI" in svg_text(written[0])
+    assert "no CI" in pages_text(written)
     # every other bar has its whisker
-    whiskers = sum(len(c.get_segments()) for ax in fig.axes for c in ax.collections
+    whiskers = sum(len(c.get_segments()) for ax in axes for c in ax.collections
                    if c.__class__.__name__ == "LineCollection")
     bars = sum(len(r.bars) for p in content.panels for r in p.rows)
     assert whiskers >= bars - 1
@@ -168,7 +180,7 @@ def test_pilots_left_out_with_a_note_or_in_their_own_panel(three_configs: Path, 
     """QA: simulated pilots were mixed into the figure (RT histogram) next to people."""
     comp = compare_sort([three_configs], n_boot=200)
     written, notes = write(comp, tmp_path / "fig.svg", width="column")
-    text = svg_text(written[0])
+    text = pages_text(written)
     assert "PILOT" not in text.replace("Left out: simulated pilots PILOT", "")
     assert any(n.startswith("Left out: simulated pilots PILOT") for n in notes)
     content = figure_content(comp, include_pilots=True)
@@ -177,16 +189,14 @@ def test_pilots_left_out_with_a_note_or_in_their_own_panel(three_configs: Path, 
     assert all(b.kind != "pilot" for p in content.panels if not p.pilots for r in p.rows for b in r.bars)
     assert "PILOT" not in {d.who for p in content.panels for r in p.rows for b in r.bars for d in b.dots}
     written, _ = write(comp, tmp_path / "pilots.svg", width="column", include_pilots=True)
-    assert "simulated pilots: excerpt 250 words, segment 20 words" in svg_text(written[0])
+    assert "simulated pilots: excerpt 250 words, segment 20 words" in pages_text(written)
 
 
 def test_rt_per_participant_ecdf_per_condition(three_configs: Path) -> None:
     """QA: RT histograms had fractional count ticks and were not comparable across unequal n; conditions pooled."""
-    from benchlab.data.analysis.plots import comparison_figure
 
     comp = compare_sort([three_configs], n_boot=200)
-    fig = comparison_figure(comp, "column")
-    rt_axes = [ax for ax in fig.axes if ax.get_xlabel() == "response time (s)"]
+    rt_axes = [ax for fig in figures(comp, "column") for ax in fig.axes if ax.get_xlabel() == "response time (s)"]
     assert len(rt_axes) == len(CONFIGS)  # one per configuration, never pooled
     for ax in rt_axes:
         assert ax.get_ylim() == (0, 1)
@@ -227,17 +237,16 @@ def test_flagged_participants_are_marked(three_configs: Path, tmp_path: Path) ->
     """Partial/attention-flagged people are marked in the figure (open markers, a key, a note)."""
     from matplotlib.colors import to_rgba
 
-    from benchlab.data.analysis.plots import comparison_figure
     from benchlab.data.analysis.stats import AttentionCriterion
 
     comp = compare_sort([three_configs], n_boot=200, criterion=AttentionCriterion(fast_ms=2000.0))
     assert {e.name for e in comp.flagged} == {"p1", "PILOT"}  # p1: 11 of 20 answers under 2 s
-    fig = comparison_figure(comp, "column")
-    open_markers = [c for ax in fig.axes for c in ax.collections if c.get_label() == "flagged participants"]
+    open_markers = [c for fig in figures(comp, "column") for ax in fig.axes for c in ax.collections
+                    if c.get_label() == "flagged participants"]
     assert len(open_markers) == len(comp.conditions)
     assert all(tuple(fc) == to_rgba("none") for c in open_markers for fc in c.get_facecolors())
     written, notes = write(comp, tmp_path / "fig.svg", width="column")
-    assert "open: flagged" in svg_text(written[0])
+    assert "open: flagged" in pages_text(written)
     assert any("Flagged by the attention criterion" in n and "p1" in n for n in notes)
 
 

@@ -63,6 +63,11 @@ class SortPlanOptions(Options):
                                          "book, in days (asked before the session; stored in the plan and "
                                          "reported by compare).")
 
+    shared_items: bool = option(False, label="Shared item list (every participant the same trials)",
+                                help="Every participant gets the same trials (and practice trials), each in their "
+                                "own order, so item effects and agreement between people are estimable (default: "
+                                "each participant's own draw). The list depends only on the data and these options.")
+
     @field_validator("condition", "design", mode="before")
     @classmethod
     def _any_case(cls, value: object) -> object:
@@ -99,4 +104,5 @@ class SortPlanOptions(Options):
                 "delay_s": self.delay_s, "min_reading_s": self.min_reading_s,
                 "max_reading_s": self.max_reading_s, "block_size": self.block_size,
                 "min_seen_share": self.min_seen_share,
-                **({"since_reading_h": 24 * self.read_days_ago} if self.read_days_ago is not None else {})}
+                **({"since_reading_h": 24 * self.read_days_ago} if self.read_days_ago is not None else {}),
+                **({"shared_items": True} if self.shared_items else {})}

@@ -10,6 +10,8 @@ Plan rules, and why:
 * in the STM condition every excerpt is read at most once per participant: reading it a second time for another
   bin would turn the second trial into a re-reading. In LTM (no excerpt shown) excerpts may repeat if needed.
 * excerpts already answered by the participant in an earlier session (same configuration) are not drawn again;
+  except with a shared item list (``shared_items``): every participant gets the same trials (drawn from the data
+  and options alone), each in their own order, so item effects and agreement between people are estimable;
 * blocks are stratified (:mod:`benchlab.annotations.sort.blocks`): every block holds every bin and both A/B orders
   as evenly as its size allows, whatever the design (excerpt distance bins or whole-book gap bins).
 
@@ -147,10 +149,14 @@ def build_sort_plan(
         raise one_configuration(listing)
     rng = random.Random(f"benchlab/sort/{seed}/{participant}/{session}")
     unique = opts.condition == "stm"
-    used: set[tuple[int, int]] = set(exclude_excerpts)
-    main = _balanced_pick(test, opts.trials, rng, unique_excerpts=unique, used=used, what="test-split")
+    # A shared item list is drawn from the data and options alone (not the plan seed or the participant), so every
+    # participant gets the same trials; the order (blocks, practice) stays each participant's own.
+    draw = random.Random(f"benchlab/sort/shared/{opts.condition}/{opts.trials}/{opts.practice}/{opts.book}") \
+        if opts.shared_items else rng
+    used: set[tuple[int, int]] = set() if opts.shared_items else set(exclude_excerpts)
+    main = _balanced_pick(test, opts.trials, draw, unique_excerpts=unique, used=used, what="test-split")
     ordered = stratified_blocks(main, opts.block_size, rng)
-    practice = (_balanced_pick(validation, opts.practice, rng, unique_excerpts=unique, used=set(), what="practice "
+    practice = (_balanced_pick(validation, opts.practice, draw, unique_excerpts=unique, used=set(), what="practice "
                                "(validation-split)") if opts.practice else [])
     rng.shuffle(practice)
     blocks = [[r.trial_id for r in block] for block in ordered]

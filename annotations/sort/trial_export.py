@@ -15,7 +15,7 @@ from benchlab.data.text_io import read_csv_header, read_csv_records
 _MAPPED = {"", "participant", "session", "trial_index", "block", "practice", "simulated", "answer", "correct",
            "rt_ms", "onset_source", "wall_clock", "condition", "excerpt_length", "segment_length", "distance_bin",
            "book_idx", "excerpt_idx", "present_seg1_first", "ground_truth", "reading_ms", "delay_ms",
-           "excerpt_text", "interrupted", "reading_timed_out", "skipped"}
+           "excerpt_text", "interrupted", "reading_timed_out", "skipped", "seen_share"}
 
 
 def _int(text: str | None) -> int | None:
@@ -59,6 +59,7 @@ def _row(r: dict[str, str], n: int, path: Path) -> dict[str, Any]:
         "book_idx": _int(r.get("book_idx")), "excerpt_idx": _int(r.get("excerpt_idx")),
         "present_seg1_first": _int(r.get("present_seg1_first")), "ground_truth": r.get("ground_truth", ""),
         "reading_ms": _float(r.get("reading_ms")), "delay_ms": _float(r.get("delay_ms")),
+        "seen_share": _float(r.get("seen_share")),
     }
     out.update({k: v for k, v in r.items() if k not in _MAPPED and k not in out and k is not None})
     return out
@@ -94,7 +95,9 @@ TRIALS = TrialExport(
         "present_seg1_first": "1 when the earlier segment was shown as A",
         "ground_truth": "the correct answer (A or B)",
         "reading_ms": "STM: time spent reading the excerpt (ms)",
-        "delay_ms": "delay between reading and question (ms)",
+        "delay_ms": "delay between reading and question (ms), as it happened (the plan's delay plus the time to "
+                    "show the question)",
+        "seen_share": "STM: share of the excerpt's lines that were on screen while reading (0-1); empty in LTM",
         "(more)": "any further column of the results file (e.g. of newer designs), verbatim; excerpt_text is "
                   "left out",
     },

@@ -239,7 +239,8 @@ class Comparison:
     def agreement_table(self) -> Table:
         rows = [{"condition": c, "items (>=2 people)": a.items, "max raters": a.raters,
                  "percent agreement": _pct(a.percent), "unanimous": _pct(a.unanimous),
-                 "Fleiss' kappa": "n/a" if a.kappa != a.kappa else f"{a.kappa:.3f}"}
+                 "Fleiss' kappa": (f"n/a ({a.note})" if a.note else "n/a") if a.kappa != a.kappa
+                 else f"{a.kappa:.3f}"}
                 for c, a in self.agreement.items()]
         frame = pd.DataFrame(rows)
         if not frame.empty:

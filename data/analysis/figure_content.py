@@ -240,8 +240,11 @@ def figure_content(comp: Comparison, *, max_rows: int = 8, include_pilots: bool 
     drawn_pilots = bool(pilot_panel)
     series = [h.name for h in humans] + [m.name for m in models] + ([p.label for p in pilots] if drawn_pilots
                                                                      else [])
-    n_people = max((b.n_people for p in panels if not p.pilots for r in p.rows for b in r.bars
-                    if b.kind == "humans"), default=0)
+    # everyone drawn: people spread over configurations are in different cells, so the largest cell undercounts
+    # (3 people, at most 2 per configuration, read "2 people")
+    human_bars = [b for p in panels if not p.pilots for r in p.rows for b in r.bars if b.kind == "humans"]
+    drawn = {d.who for b in human_bars for d in b.dots}
+    n_people = max(len(drawn), max((b.n_people for b in human_bars), default=0))
     title = _title(comp, n_people, any(b.kind == "humans" for p in panels for r in p.rows for b in r.bars),
                    len(models), drawn_pilots)
     return FigureContent(title, comp.score_name, comp.chance, comp.unit, panels, series,

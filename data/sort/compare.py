@@ -42,6 +42,7 @@ from benchlab.data.sort.design_notes import extension_note, lme4_note, position_
 from benchlab.data.sort.items import MODEL_DEFAULT_MEMORY, read_rows
 from benchlab.data.sort.session_plans import plans_near
 from benchlab.data.tables import Table
+from benchlab.data.sort.reading import reading_tables
 
 __all__ = ["OVERALL", "SortDesign", "compare_sort", "read_rows", "watched_files"]
 
@@ -257,7 +258,10 @@ def compare_sort(
         if bare:
             notes.append(f"{', '.join(d or 'No condition' for d in bare)}: no model data (humans only there; no "
                          "human-model test).")
-    return run_comparison(SortDesign(options, len(readings.groups) > 1, designs, notes, warnings), readings, options)
+    comp = run_comparison(SortDesign(options, len(readings.groups) > 1, designs, notes, warnings), readings, options)
+    pooled = {e.name for e in comp.pooled_people}
+    comp.extra_tables["reading"] = reading_tables(readings.humans, pooled)  # section `reading` (figures slice)
+    return comp
 
 
 def _study_notes(readings: Readings, paths: list[str]) -> list[str]:

@@ -32,7 +32,7 @@ from benchlab.data.text_io import find_named_files, read_csv_records
 
 READ_COLUMNS = ["source", "line", "model_name", "is_human", "participant", "condition", "simulated", "excerpt_length",
                 "segment_length", "book_idx", "distance_bin", "answer", "ground_truth", "correct", "practice", "rt_ms",
-                "reading_ms", "design", "delay_ms", "session", "seg1_pos", "seg2_pos"]
+                "reading_ms", "design", "delay_ms", "session", "seg1_pos", "seg2_pos", "seen_share"]
 
 
 def find_results(paths: Iterable[str | Path]) -> list[Path]:
@@ -56,7 +56,7 @@ def find_results(paths: Iterable[str | Path]) -> list[Path]:
 SCORING_COLUMNS = frozenset({
     "answer", "ground_truth", "A_is_first", "present_seg1_first", "model_name", "participant", "condition",
     "simulated", "practice", "excerpt_length", "segment_length", "book_idx", "excerpt_idx", "distance_bin",
-    "seg1_pos", "seg2_pos", "rt_ms", "reading_ms", "design", "delay_ms", "session",
+    "seg1_pos", "seg2_pos", "rt_ms", "reading_ms", "design", "delay_ms", "session", "seen_share",
 })
 
 
@@ -241,6 +241,7 @@ def read_results(path: str | Path, on_warning: Callable[[str], None] | None = No
         "design": design, "delay_ms": _optional_float(frame, "delay_ms"), "excerpt_idx": excerpt,
         "session": _optional(frame, "session", "").astype(str),
         "seg1_pos": _optional_float(frame, "seg1_pos"), "seg2_pos": _optional_float(frame, "seg2_pos"),
+        "seen_share": _optional_float(frame, "seen_share"),
     })[[*READ_COLUMNS, "excerpt_idx"]]
     labels = [f"e{a}-s{b}/{bk}/{x}/{d}" for a, b, bk, x, d in zip(
         out["excerpt_length"], out["segment_length"], out["book_idx"], out["excerpt_idx"], out["distance_bin"],

@@ -36,6 +36,7 @@ from textual_plotext import PlotextPlot
 
 from benchlab.annotations.task import ComparisonSource, Task
 from benchlab.data.analysis.compare import POOLED, Comparison
+from benchlab.data.analysis.figure_colours import rgb, series_colours
 from benchlab.data.analysis.figure_content import FigureContent, figure_content
 from benchlab.data.analysis.figure_labels import condition_label
 from benchlab.data.analysis.figure_text import figure_lines
@@ -351,6 +352,9 @@ class ResultsScreen(Screen[None]):
         rows = [r for p in content.panels if not p.pilots for r in p.rows]
         series = list(dict.fromkeys(b.series for r in rows for b in r.bars))
         width = 0.8 / max(1, len(series))
+        # a colour of its own per series (plotext's own cycle drew two models alike), the paper figure's colours
+        humans = [b.series for r in rows for b in r.bars if b.kind == "humans"]
+        colours = {name: rgb(c) for name, c in series_colours(series, humans).items()}
         ink = "white" if self.app.current_theme.dark else "black"
         for i, name in enumerate(series):
             filled: list[tuple[float, float]] = []
@@ -368,10 +372,11 @@ class ResultsScreen(Screen[None]):
                 if hi > lo:
                     plt.plot([x, x], [100 * lo, 100 * hi], marker="│", color=ink)
             if filled:
-                plt.bar([x for x, _ in filled], [y for _, y in filled], width=width * 0.9, label=name)
+                plt.bar([x for x, _ in filled], [y for _, y in filled], width=width * 0.9, label=name,
+                        color=colours[name])
             if hollow:
                 plt.bar([x for x, _ in hollow], [y for _, y in hollow], width=width * 0.9, fill=False,
-                        label=f"{name} (no CI)")
+                        label=f"{name} (no CI)", color=colours[name])
         plt.hline(100 * comp.chance, "gray")
         plt.xticks(list(range(1, len(rows) + 1)), [str(k) for k in range(1, len(rows) + 1)])
         plt.ylim(0, 100)
@@ -387,10 +392,12 @@ class ResultsScreen(Screen[None]):
         plt = widget.plt
         plt.clear_figure()
         curves = self.figure.rts if self.figure is not None else []
-        for c in curves:
+        lines = [f"{c.who}, {condition_label(c.group).full if c.group else 'all trials'}" for c in curves]
+        colours = series_colours(lines)  # one colour per curve: never two alike
+        for c, line in zip(curves, lines, strict=True):
             n = len(c.seconds)
-            where = condition_label(c.group).full if c.group else "all trials"
-            plt.plot(list(c.seconds), [(k + 1) / n for k in range(n)], label=f"{c.who}, {where} (n={n})")
+            plt.plot(list(c.seconds), [(k + 1) / n for k in range(n)], label=f"{line} (n={n})",
+                     color=rgb(colours[line]))
         plt.title("response times: cumulative share of trials per participant" if curves
                   else "no response times recorded")
         plt.xlabel("seconds")

@@ -9,6 +9,11 @@ from dataclasses import dataclass
 
 import numpy as np
 
+#: Fewer items answered by 2 or more people than this: no kappa ("n/a" with the reason). On one or two shared items
+#: kappa swings between -1 and 1 with a single answer (SORT's own draw per person shares almost none: -1.000 on one
+#: item was printed as if it meant something); a shared item list (``--shared-items``) gives every item.
+MIN_SHARED_ITEMS = 10
+
 
 @dataclass(frozen=True)
 class Agreement:
@@ -18,8 +23,9 @@ class Agreement:
     items: int
     percent: float  # mean pairwise agreement per item (Fleiss' P-bar)
     unanimous: float  # share of items where everybody gave the same answer
-    kappa: float  # Fleiss' kappa (Cohen's for exactly 2 raters is reported separately)
+    kappa: float  # Fleiss' kappa (Cohen's for exactly 2 raters is reported separately); nan: see ``note``
     method: str = "Fleiss' kappa"
+    note: str = ""  # why there is no kappa (too few shared items), "" when there is one
 
 
 def percent_agreement(ratings: Sequence[Sequence[Hashable]]) -> float:
@@ -68,7 +74,11 @@ def agreement(ratings: Sequence[Sequence[Hashable]]) -> Agreement:
     rows = [list(r) for r in ratings if len(r) >= 2]
     k = max((len(r) for r in rows), default=0)
     unanimous = float(np.mean([len(set(r)) == 1 for r in rows])) if rows else math.nan
-    kappa = fleiss_kappa(rows) if rows else math.nan
+    if len(rows) < MIN_SHARED_ITEMS:
+        note = (f"{len(rows)} item(s) answered by 2 or more people, fewer than {MIN_SHARED_ITEMS}: no kappa "
+                "(give people the same items, e.g. a shared item list)")
+        return Agreement(k, len(rows), percent_agreement(rows), unanimous, math.nan, note=note)
+    kappa = fleiss_kappa(rows)
     return Agreement(k, len(rows), percent_agreement(rows), unanimous, kappa)
 
 
