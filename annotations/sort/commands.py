@@ -67,13 +67,17 @@ def compare(opts: CompareOptions) -> None:
     from benchlab.annotations.comparison_output import check_plot, emit_comparison
     from benchlab.data.sort.compare import compare_sort
 
+    from benchlab.annotations.exclusions.applied import exclusion_notes, exclusions_for
+
     check_plot(opts.plot_path, opts.plot_formats)
+    log = exclusions_for(list(opts.paths), opts.exclude)
     with working(f"reading {files(count_files(opts.paths, RESULTS_GLOB))}, bootstrapping ({opts.n_boot} "
                  "resamples)..."):
         comp = compare_sort(list(opts.paths), criterion=opts.criterion(), exclude_flagged=opts.exclude_flagged,
                             n_boot=opts.n_boot, seed=opts.seed, by_bin=not opts.no_bins,
                             participant_tests=not opts.no_participant_tests,
-                            include_simulated=opts.include_simulated)
+                            include_simulated=opts.include_simulated, excluded=log.excluded if log else None)
+    comp.notes.extend(exclusion_notes(log))
     emit_comparison(comp, opts)
 
 

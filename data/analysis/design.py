@@ -6,7 +6,7 @@ make a figure cell (:func:`wilson_cell`, :func:`bootstrap_cell`) and to pool peo
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Hashable
+from collections.abc import Hashable, Mapping
 from dataclasses import dataclass, field
 from typing import Literal
 
@@ -60,6 +60,9 @@ class Options:
     rt_quantiles: int = 4
     participant_tests: bool = False
     include_simulated: bool = False
+    #: participants left out of the pooled humans by declared exclusion rules, with their reasons (always
+    #: excluded, whatever ``exclude_flagged``; :mod:`benchlab.annotations.exclusions` decides who)
+    excluded: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
 
 
 class Design(ABC):

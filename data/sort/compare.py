@@ -17,7 +17,7 @@ SORT's own (:class:`SortDesign`); :mod:`benchlab.data.analysis.pipeline` builds 
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 
 import pandas as pd
@@ -208,6 +208,7 @@ def compare_sort(
     rt_quantiles: int = 4,
     include_simulated: bool = False,
     on_warning: Callable[[str], None] | None = None,
+    excluded: Mapping[str, tuple[str, ...]] | None = None,
 ) -> Comparison:
     """Build the comparison from results CSVs or folders (humans: model names ``human-<id>``).
 
@@ -216,7 +217,7 @@ def compare_sort(
     (a trial answered twice, a cut last row) go to ``on_warning`` and into the comparison's notes.
     """
     options = Options(criterion or AttentionCriterion(), exclude_flagged, n_boot, seed, rt_quantiles,
-                      participant_tests, include_simulated)
+                      participant_tests, include_simulated, excluded=dict(excluded or {}))
     warnings: list[str] = []
 
     def warn(message: str) -> None:
