@@ -65,9 +65,8 @@ class CompareOptions(ComparisonOptions, _CompareInputs):
 def compare(opts: CompareOptions) -> None:
     # deferred: pandas and scipy load only when the command runs (`benchlab --help` stays quick)
     from benchlab.annotations.comparison_output import check_plot, emit_comparison
-    from benchlab.data.sort.compare import compare_sort
-
     from benchlab.annotations.exclusions.applied import exclusion_notes, exclusions_for
+    from benchlab.data.sort.compare import compare_sort
 
     check_plot(opts.plot_path, opts.plot_formats)
     log = exclusions_for(list(opts.paths), opts.exclude)
