@@ -98,6 +98,9 @@ class StudyFile(BaseModel):
     checklist: dict[str, str] = Field(default_factory=dict, description="The researcher's answers to the reporting "
                                       "checklist items the files cannot answer, by item id (benchlab report lists "
                                       "them).")
+    plan: dict[str, Any] = Field(default_factory=dict, description="The plan from benchlab power (participants, "
+                                 "ci_width, power, model_score, command), for the report's achieved-vs-planned "
+                                 "precision.")
 
     @field_validator("arms")
     @classmethod

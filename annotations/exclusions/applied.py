@@ -7,13 +7,30 @@ same people are left out everywhere, for the same logged reasons.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from contextvars import ContextVar
 from pathlib import Path
 
 from benchlab.annotations.exclusions.evaluate import ExclusionLog
 from benchlab.annotations.exclusions.rules import parse_cli_rule
 
 STUDY_FILE = "study.toml"
+
+#: Set by :func:`forced_exclusions`: (forced, log) so a caller (the report's robustness table) can run a task's own
+#: comparison builder with and without the exclusions, through the same builder the Results screen uses.
+_FORCED: ContextVar[tuple[bool, ExclusionLog | None]] = ContextVar("benchlab_forced_exclusions",
+                                                                   default=(False, None))
+
+
+@contextmanager
+def forced_exclusions(log: ExclusionLog | None) -> Iterator[None]:
+    """Within the block, :func:`exclusions_for` answers ``log`` (None: nobody excluded) without reading files."""
+    token = _FORCED.set((True, log))
+    try:
+        yield
+    finally:
+        _FORCED.reset(token)
 
 
 def study_folder_of(paths: Sequence[Path]) -> Path | None:
@@ -29,6 +46,9 @@ def study_folder_of(paths: Sequence[Path]) -> Path | None:
 def exclusions_for(paths: Sequence[Path], cli_rules: Sequence[str] = ()) -> ExclusionLog | None:
     """The exclusion log for the results ``paths``: None when no study declares rules and none were given (then
     nothing is read and nobody is excluded)."""
+    forced, log = _FORCED.get()
+    if forced:
+        return log
     extra = [parse_cli_rule(text) for text in cli_rules]
     study = study_folder_of(paths)
     if study is None and not extra:

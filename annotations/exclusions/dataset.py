@@ -103,7 +103,7 @@ def load_data(paths: Sequence[Path]) -> StudyData:
         path = Path(raw).expanduser()
         if not path.exists():
             raise BenchlabError("no such folder", path)
-        if path.is_dir() and (path / STUDY_FILE).exists() or path.name == STUDY_FILE:
+        if (path.is_dir() and (path / STUDY_FILE).exists()) or path.name == STUDY_FILE:
             if study is not None:
                 raise BenchlabError("give one study folder at a time", path)
             study = load_study(path, registry())
