@@ -25,8 +25,8 @@ from benchlab.data.errors import BenchlabError
 #: Columns never released: where the files were, when each answer was given (links to platform logs).
 DROPPED = {"source_file", "timestamp", "wall_clock"}
 #: Column names of platform ids and free text, dropped wherever they appear.
-PRIVATE = re.compile(r"(prolific|worker|assignment_id|hit_id|session_id|pid|user_agent|ip|address|email|comment|"
-                     r"feedback|explanation|free_text|note)", re.IGNORECASE)
+PRIVATE = re.compile(r"(^|_)(prolific\w*|worker\w*|assignment_id|hit_id|platform\w*|pid|user_agent|ip|address|email|"
+                     r"comments?|feedback|explanation|free_text)($|_)", re.IGNORECASE)
 TEXT = re.compile(r"(_text|^text)$")
 
 
@@ -51,10 +51,10 @@ def release(data: StudyData, out: Path, report_md: str | None = None) -> list[Pa
             hashes[str(item)] = hashlib.sha256(joined.encode()).hexdigest()
     trials["excluded"] = trials["participant"].map(lambda p: reasons.get(str(p), "")).astype("string")
     trials["participant"] = trials["participant"].map(lambda p: keys.get(str(p), "")).astype("string")
-    drop = [c for c in trials.columns if c in DROPPED or PRIVATE.search(c) or TEXT.search(c)]
+    drop = [c for c in trials.columns if c != "participant" and (c in DROPPED or PRIVATE.search(c) or TEXT.search(c))]
     trials = trials.drop(columns=drop)
-    leaking = [c for c in trials.columns if c != "participant" and trials[c].astype(str).map(
-        lambda v: any(p in v for p in people if len(p) > 1)).any()]
+    leaking = [c for c in trials.columns if c != "participant" and bool(trials[c].map(
+        lambda v: any(p in str(v) for p in people if len(p) > 1)).any())]
     trials = trials.drop(columns=leaking)
     export = exporter(data.benchmark)
     notes = {**COMMON_COLUMNS, **export.columns, "excluded": "why declared exclusion rules left this person out "
@@ -105,7 +105,7 @@ def release(data: StudyData, out: Path, report_md: str | None = None) -> list[Pa
 
 def _rekey(text: str, keys: dict[str, str]) -> str:
     for original in sorted(keys, key=len, reverse=True):
-        text = re.sub(rf"(?<![\w.-]){re.escape(original)}(?![\w-])", keys[original], text)
+        text = re.sub(rf"(?<![A-Za-z0-9]){re.escape(original)}(?![A-Za-z0-9])", keys[original], text)
     return text
 
 
