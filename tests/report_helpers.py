@@ -3,6 +3,7 @@ so reports, exclusions, withdrawals and releases are tested on the files real se
 
 from __future__ import annotations
 
+import contextlib
 from pathlib import Path
 
 from benchlab.annotations.registry import registry
@@ -62,8 +63,6 @@ def run_person(folder: Path, participant: str, policy: str = "random", median_rt
             if runner.recorded_main >= stop_after:
                 raise Stop
 
-        try:
+        with contextlib.suppress(Stop):
             simulate_session(runner, answerer, on_response=maybe_stop)
-        except Stop:
-            pass
     runner.close()

@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
+from benchlab.annotations.registry import registry
 from benchlab.annotations.session.lock import SessionLock
 from benchlab.annotations.study import load_study
-from benchlab.annotations.registry import registry
 from benchlab.annotations.withdraw import participant_of_code, withdrawal_code
 from benchlab.data.sort.compare import compare_sort
 from tests.report_helpers import run_person, write_study

@@ -16,6 +16,8 @@ from typing import TYPE_CHECKING, Any
 
 from benchlab.annotations.exclusions.evaluate import ExclusionLog, exclusion_log, session_events
 from benchlab.annotations.exclusions.rules import Rule, declared_rules
+from benchlab.annotations.registry import registry
+from benchlab.annotations.task import ExportsTrials, TrialRows
 from benchlab.data.errors import BenchlabError
 
 if TYPE_CHECKING:
@@ -45,10 +47,7 @@ class StudyData:
     def trials(self) -> pd.DataFrame:
         """Every recorded trial (practice and scored), as ``export trials`` gives it."""
         if self._trials is None:
-            # deferred: pandas loads only when the trials are read (this module loads with the CLI)
-            from benchlab.annotations.trial_export import trials_frame
-
-            self._trials = trials_frame(self.benchmark, self.results, self.testset)
+            self._trials = _trials_frame(self.benchmark, self.results, self.testset)
         return self._trials
 
     def statuses(self) -> list[SessionStatus]:
@@ -92,7 +91,6 @@ def load_data(paths: Sequence[Path]) -> StudyData:
     """Read ``paths`` (a study folder, or sessions' output / results folders): one line naming the file when a
     study file is missing or damaged, nothing is found, or two benchmarks are mixed."""
     # deferred: the study loader imports every task's session code; only commands that read studies need it
-    from benchlab.annotations.registry import registry
     from benchlab.annotations.study import STUDY_FILE, load_study
 
     if not paths:
@@ -141,10 +139,34 @@ def load_data(paths: Sequence[Path]) -> StudyData:
     return StudyData(benchmark, outs, study, rules, plans, testset)
 
 
+def _export(benchmark: str) -> TrialRows:
+    """The benchmark's trial rows (the rows ``export trials`` writes); one line when it offers none."""
+    task = registry().benchmarks.get(benchmark)
+    if not isinstance(task, ExportsTrials):
+        raise BenchlabError(f"{benchmark!r} offers no trial export: exclusions, reports and releases need one")
+    return task.trial_export
+
+
 def _needs_testset(benchmark: str) -> str | None:
     """``benchmark`` when its trial export needs the data set (gold answers), else None."""
-    # deferred: the export declarations load with the analysis commands only
-    from benchlab.annotations.trial_export import exporters
+    return benchmark if _export(benchmark).testset_needed is not None else None
 
-    export = exporters().get(benchmark)
-    return benchmark if export is not None and export.testset_needed is not None else None
+
+def _trials_frame(benchmark: str, paths: list[Path], testset: Path | None) -> pd.DataFrame:
+    """Every recorded trial as the benchmark's export reads it (read here, not through ``export trials``, which
+    itself calls the exclusions: one reader each way would be an import cycle), with the columns the rules read
+    typed: ``practice`` and ``correct`` booleans, ``rt_ms`` numbers."""
+    # deferred: pandas loads only when trials are read (this module loads with the CLI)
+    import pandas as pd
+
+    rows = _export(benchmark).rows(paths, testset)
+    frame = pd.DataFrame(rows)
+    for column in ("participant", "practice", "correct", "rt_ms", "item", "condition", "simulated",
+                   "onset_source"):
+        if column not in frame.columns:
+            frame[column] = None
+    frame["participant"] = frame["participant"].map(lambda v: None if v is None else str(v))
+    frame["practice"] = frame["practice"].astype("boolean")
+    frame["correct"] = frame["correct"].astype("boolean")
+    frame["rt_ms"] = pd.to_numeric(frame["rt_ms"], errors="coerce")
+    return frame

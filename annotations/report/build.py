@@ -13,7 +13,6 @@ import json
 import statistics
 from collections.abc import Sequence
 from datetime import UTC, datetime
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from benchlab.annotations.exclusions.applied import exclusion_notes, forced_exclusions

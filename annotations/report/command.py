@@ -31,7 +31,7 @@ def write_report(opts: ReportOptions) -> str:
     data = load_data(list(opts.paths))
     base = data.study.folder if data.study is not None else data.outs[0]
     out = opts.out or base / "report"
-    inputs = {p.resolve() for p in (data.results + [base / "sessions"])}
+    inputs = {p.resolve() for p in ([*data.results, base / "sessions"])}
     if out.resolve() in inputs:
         raise BenchlabError("the report would be written into its own input folder; choose another --out", out)
     report = build_report(data, extra)
