@@ -91,10 +91,19 @@ def run_comparison(design: Design, readings: Readings, options: Options) -> Comp
         agreement=agreement_between_people(design, readings, set(poolable)),
         rts_by_group=rts_by_group(readings),
         notes=(design.notes(simulated_note(simulated, options.include_simulated)) + _na_notes(cells, entries)
-               + partial_notes),
+               + partial_notes + _exploratory_note(options)),
         extra_tables=design.extra_tables([(n, f) for _k, n, f in rows], {e.name: e.label for e in entries}),
         pooled_simulated=options.include_simulated, chance=design.chance,
     )
+
+
+def _exploratory_note(options: Options) -> list[str]:
+    """Exclusion by the command line's attention criterion was chosen after the data: said so (issue 22)."""
+    if not (options.exclude_flagged and options.criterion.active):
+        return []
+    return [f"Exploratory exclusion: flagged participants ({options.criterion.describe()}) were left out of the "
+            "pool by options given on the command line after the data; declared rules belong in the study file's "
+            "[[exclusions]] (docs/report.md)."]
 
 
 def excluded_reasons(options: Options, name: str) -> tuple[str, ...]:

@@ -143,7 +143,10 @@ class SortDesign(Design):
             f"(exact up to 16 non-zero differences, else {o.n_boot} random flips); CI: crossed; with one "
             "participant only the sign-flip test (about that person); unpaired bootstrap without shared items.",
             simulated_line,
-            f"Attention criterion: {o.criterion.describe()} (control accuracy = accuracy on all trials).",
+            f"Attention criterion: {o.criterion.describe()} (control accuracy = accuracy on all trials)"
+            + (": the scored outcome itself, so excluding on it selects on the result; EXPLORATORY (declare "
+               "rules on practice trials, response times, seen share or completion in the study file instead)."
+               if o.criterion.min_control_accuracy is not None else "."),
             "Agreement: answers (A/B/X) to the same item by two or more participants; Fleiss' kappa.",
             "Items: configuration / book / excerpt / distance bin; practice rows are left out.",
             *self._design_notes(),
