@@ -66,3 +66,21 @@ def run_person(folder: Path, participant: str, policy: str = "random", median_rt
         with contextlib.suppress(Stop):
             simulate_session(runner, answerer, on_response=maybe_stop)
     runner.close()
+
+
+def add_model(folder: Path, name: str, source: str = "P01", wrong_every: int = 3) -> None:
+    """A model's SORT results on the items ``source`` answered (every ``wrong_every``-th answer flipped), in the
+    results layout model runs write (``<L_E>-s<L_S>-hf_<model>_results.csv``)."""
+    import pandas as pd  # deferred: only the tests with models need it
+
+    results = folder / "results"
+    for path in results.glob(f"*-human_{source}_results.csv"):
+        frame = pd.read_csv(path)
+        frame = frame[frame["practice"].astype(str) != "True"]
+        flip = {"A": "B", "B": "A"}
+        frame["answer"] = [flip.get(a, a) if i % wrong_every == 0 else a for i, a in enumerate(frame["answer"])]
+        frame["correct"] = frame["answer"] == frame["ground_truth"]
+        frame["model_name"] = name
+        keep = [c for c in frame.columns if c not in ("participant", "session", "simulated", "rt_ms", "practice")]
+        config = path.name.split("-human_")[0]
+        frame[keep].to_csv(results / f"{config}-hf_{name}_results.csv", index=False)

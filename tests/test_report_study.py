@@ -10,7 +10,7 @@ import pytest
 
 from benchlab.annotations.report.build import holm
 from benchlab.tui.cli import main
-from tests.report_helpers import RT_FLOOR, run_person, write_study
+from tests.report_helpers import RT_FLOOR, add_model, run_person, write_study
 
 
 def cli(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str]:
@@ -30,6 +30,8 @@ def study(tmp_path_factory: pytest.TempPathFactory) -> Path:
         run_person(folder, who, "oracle")
     run_person(folder, "P04", "random", median_rt_s=0.5)  # too fast: the declared RT floor excludes P04
     run_person(folder, "P05", "random", stop_after=3)  # abandoned after 3 scored trials
+    add_model(folder, "ModelA")
+    add_model(folder, "ModelB", wrong_every=2)
     return folder
 
 
