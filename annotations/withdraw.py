@@ -34,6 +34,9 @@ from benchlab.data.version import __version__
 AUDIT_FILE = "withdrawals.jsonl"
 KEY_FILE = ".withdrawal-key"
 DERIVED = ("comparison", "report")
+#: ``benchlab serve``'s per-participant files in the output folder (participant -> token; participant,url rows):
+#: the person's entry is removed so their link no longer opens a session (formats kept as the server writes them).
+SERVE_TOKENS, SERVE_LINKS = "serve-tokens.json", "links.csv"
 
 
 @dataclass(frozen=True)
@@ -133,6 +136,8 @@ def withdraw_participant(folder: str | Path, participant: str) -> Withdrawal:
         kept = [line for line in data.study.assignments_path.read_text(encoding="utf-8").splitlines(keepends=True)
                 if not _is_theirs(line, participant)]
         atomic_write_text(data.study.assignments_path, "".join(kept))
+    for out in data.outs:
+        _drop_serve_entries(out, participant)
     for path in dict.fromkeys(files):
         path.unlink(missing_ok=True)
     derived = []
@@ -147,6 +152,22 @@ def withdraw_participant(folder: str | Path, participant: str) -> Withdrawal:
              "derived_removed": [d.name for d in derived], "benchlab_version": __version__}
     append_line(base / AUDIT_FILE, json.dumps(audit))
     return Withdrawal(sessions, tuple(dict.fromkeys(files)), len(mine), tuple(derived))
+
+
+def _drop_serve_entries(out: Path, participant: str) -> None:
+    """The person's token and link, rewritten atomically without them (other entries byte-for-byte as parsed)."""
+    tokens = out / SERVE_TOKENS
+    if tokens.is_file():
+        data = json.loads(tokens.read_text(encoding="utf-8"))
+        if isinstance(data, dict) and participant in data:
+            del data[participant]
+            atomic_write_text(tokens, json.dumps(data, indent=1, sort_keys=True) + "\n")
+    links = out / SERVE_LINKS
+    if links.is_file():
+        lines = links.read_text(encoding="utf-8").splitlines(keepends=True)
+        kept = [line for line in lines if line.split(",", 1)[0].strip('"') != participant]
+        if len(kept) != len(lines):
+            atomic_write_text(links, "".join(kept))
 
 
 def _first_event(path: Path) -> dict[str, object]:

@@ -108,3 +108,26 @@ def test_missing_study_and_mixed_designs_are_refused(tmp_path: Path, capsys: pyt
 def test_holm_adjusts_step_down() -> None:
     assert holm([0.01, 0.04, 0.03]) == pytest.approx([0.03, 0.06, 0.06])
     assert holm([0.5, float("nan")])[0] == 0.5
+
+
+def test_damaged_plan_or_assignments_is_one_line_and_nothing_is_written(tmp_path: Path,
+                                                                        capsys: pytest.CaptureFixture[str]) -> None:
+    folder = write_study(tmp_path / "s")
+    run_person(folder, "P01", "oracle")
+    run_person(folder, "P02", "oracle")
+    plan = next((folder / "sessions").glob("*P02*.plan.json"))
+    good = plan.read_text()
+    plan.write_text(good[:40])
+    code, out = cli(capsys, "report", str(folder))
+    assert code == 2 and plan.name in out and "damaged session plan" in out and "Traceback" not in out
+    assert not (folder / "report").exists()
+    plan.write_text(good)
+    assignments = folder / "assignments.jsonl"
+    lines = assignments.read_text().splitlines(keepends=True)
+    assignments.write_text("{not json\n" + "".join(lines))
+    for args in (("report", str(folder)), ("withdraw", str(folder), "--participant", "P01"),
+                 ("release", str(folder), "--out", str(tmp_path / "b"))):
+        code, out = cli(capsys, *args)
+        assert code == 2 and "assignments.jsonl:1:" in out, (args, out)
+    assert not (folder / "report").exists() and not (tmp_path / "b").exists()
+    assert len(list((folder / "results").glob("*P01*"))) == 1

@@ -4,6 +4,7 @@ nothing changed."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -26,6 +27,8 @@ def test_withdraw_removes_one_person_and_leaves_valid_files(tmp_path: Path,
     folder = write_study(tmp_path / "s")
     for who in ("P01", "P07", "P10"):
         run_person(folder, who, "oracle")
+    (folder / "serve-tokens.json").write_text('{\n "P01": "t1",\n "P07": "t7"\n}\n')
+    (folder / "links.csv").write_text("participant,url\nP01,http://x/t1\nP07,http://x/t7\n")
     code, out = cli(capsys, "withdraw", str(folder), "--participant", "P07")
     assert code == 0 and "withdrawn: 1 session(s)" in out, out
     left = snapshot(folder)
@@ -34,6 +37,8 @@ def test_withdraw_removes_one_person_and_leaves_valid_files(tmp_path: Path,
     assert [r["participant"] for r in load_study(folder, registry()).assignments()] == ["P01", "P10"]
     comp = compare_sort([folder / "results"])  # the benchmark's own reader still reads every file
     assert {e.name for e in comp.participants} == {"P01", "P10"}
+    assert json.loads((folder / "serve-tokens.json").read_text()) == {"P01": "t1"}  # their link opens nothing
+    assert (folder / "links.csv").read_text() == "participant,url\nP01,http://x/t1\n"
     audit = (folder / "withdrawals.jsonl").read_text()
     assert '"event": "withdrawn"' in audit and '"sessions": 1' in audit
 
