@@ -438,6 +438,14 @@ def study_template(task: Task) -> str:
         'rule = "balanced"',
         '# participants_file = "participants.csv"',
         "",
+        "# Exclusions, declared before the data (benchlab report, compare, export apply them; docs/report.md):",
+        "# [[exclusions]]",
+        '# rule = "rt_floor"        # also rt_ceiling, practice_accuracy, attention_checks, incomplete, ...',
+        "# ms = 200",
+        "# [plan]                   # from benchlab power: participants, ci_width, power, model_score, command",
+        "# [checklist]              # answers to the reporting checklist items benchlab report cannot fill",
+        '# "1.9" = "Approved by ..."',
+        "",
     ]
     return "\n".join(lines)
 

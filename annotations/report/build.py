@@ -20,7 +20,7 @@ from benchlab.annotations.exclusions.dataset import StudyData
 from benchlab.annotations.exclusions.evaluate import ExclusionLog
 from benchlab.annotations.exclusions.rules import Rule
 from benchlab.annotations.registry import registry
-from benchlab.annotations.report.checklist import checklist_grid
+from benchlab.annotations.report.checklist import checklist_grid, unknown_items
 from benchlab.annotations.report.flow import Flow, flow_svg, participant_flow
 from benchlab.annotations.report.model import TBC, Figure, Grid, Report, Section
 from benchlab.annotations.report.paradata import integrity_files, paradata, quartiles, sha256_of, versions
@@ -90,10 +90,15 @@ def build_report(data: StudyData, extra_rules: Sequence[Rule] = ()) -> Report:
         _integrity_section(data),
     ]
     _file_answers(data, flow, trials, simulated, answers)
-    grid, left = checklist_grid(answers, spec.checklist if spec is not None else {})
-    sections.append(Section("Reporting checklist", "checklist", [
+    researcher = spec.checklist if spec is not None else {}
+    grid, left = checklist_grid(answers, researcher)
+    checklist = Section("Reporting checklist", "checklist", [
         f"{len(grid.rows) - left} of {len(grid.rows)} items answered; {left} {TBC} (write them in the study "
-        "file's [checklist] table, then run benchlab report again).", grid]))
+        "file's [checklist] table, then run benchlab report again).", grid])
+    unknown = unknown_items(researcher)
+    if unknown:
+        checklist.add(f"Not checklist items, left unused (check the numbers): {', '.join(unknown)}.")
+    sections.append(checklist)
     subtitle = (f"{data.benchmark}; generated {datetime.now(UTC).isoformat(timespec='seconds')} from "
                 f"{', '.join(str(o) for o in data.outs)}")
     return Report(title, subtitle, sections, _methods_latex(data, flow, log, comp))
