@@ -105,7 +105,8 @@ def build_report(data: StudyData, extra_rules: Sequence[Rule] = ()) -> Report:
 
 
 def _flow_section(flow: Flow) -> Section:
-    rows = [["joined (assigned or connected)", str(flow.joined)], ["consented", str(flow.consented)],
+    rows = [["invited (serve links)", str(flow.invited)]] if flow.invited else []
+    rows += [["joined (assigned or connected)", str(flow.joined)], ["consented", str(flow.consented)],
             ["started", str(flow.started)], ["finished", str(flow.finished)],
             ["declined consent", str(flow.declined)], ["abandoned (did not finish)", str(flow.abandoned)],
             ["live now", str(flow.live)], ["withdrawn (data removed)", str(flow.withdrawn)]]

@@ -28,6 +28,7 @@ class Flow:
     excluded_by_rule: dict[str, int] = field(default_factory=dict)
     excluded: int = 0
     analysed: int = 0
+    invited: int = 0
 
 
 def withdrawn_count(data: StudyData) -> int:
@@ -65,18 +66,34 @@ def participant_flow(data: StudyData, log: ExclusionLog, simulated: set[str]) ->
     return Flow(joined=len(people), consented=len(started | live - declined), started=len(started),
                 finished=len(finished), abandoned=len(abandoned), declined=len(declined), live=len(live),
                 withdrawn=withdrawn_count(data), pilots=len(simulated), excluded_by_rule=by_rule,
-                excluded=len(excluded & started), analysed=len(analysed))
+                excluded=len(excluded & started), analysed=len(analysed), invited=_invited(data))
+
+
+def _invited(data: StudyData) -> int:
+    """People given a link by ``benchlab serve`` (its ``serve-tokens.json``: one token per invited person)."""
+    count = 0
+    for out in data.outs:
+        path = Path(out) / "serve-tokens.json"
+        if path.is_file():
+            try:
+                tokens = json.loads(path.read_text(encoding="utf-8"))
+            except (OSError, ValueError):
+                continue
+            count += len(tokens) if isinstance(tokens, dict) else 0
+    return count
 
 
 def flow_svg(flow: Flow) -> str:
     """The flow diagram: main boxes top to bottom, the people leaving at each step in side boxes."""
-    main = [f"Joined (assigned or connected): {flow.joined}", f"Consented: {flow.consented}",
-            f"Started: {flow.started}", f"Finished: {flow.finished}", f"Analysed: {flow.analysed}"]
+    invited = f"Invited (links): {flow.invited}; joined: {flow.joined}" if flow.invited else \
+        f"Joined (assigned or connected): {flow.joined}"
+    main = [invited, f"Consented: {flow.consented}", f"Started: {flow.started}", f"Finished: {flow.finished}",
+            f"Analysed (started, not excluded): {flow.analysed}"]
     rules = "; ".join(f"{k} {v}" for k, v in flow.excluded_by_rule.items()) or "no rules"
-    side = [f"Withdrawn (removed, audit only): {flow.withdrawn}",
-            f"Declined consent: {flow.declined}; live now: {flow.live}",
+    side = [f"Declined consent: {flow.declined}; live now: {flow.live}",
+            f"Withdrawn (removed, audit only): {flow.withdrawn}",
             f"Abandoned (did not finish): {flow.abandoned}",
-            f"Excluded: {flow.excluded} ({rules})", ""]
+            f"Excluded of those started: {flow.excluded} ({rules})", ""]
     width, box_w, box_h, gap = 640, 280, 34, 22
     height = len(main) * (box_h + gap) + 10
     parts = [f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {height}" width="100%" '
@@ -93,7 +110,7 @@ def flow_svg(flow: Flow) -> str:
             parts.append(f'<line x1="{10 + box_w / 2}" y1="{y + box_h + gap / 2}" x2="330" '
                          f'y2="{y + box_h + gap / 2}" stroke="#555"/>')
             parts.append(f'<rect x="330" y="{sy}" width="300" height="{box_h}" fill="#f4f4f4" stroke="#555"/>')
-            parts.append(f'<text x="338" y="{sy + 21}" font-size="11">{escape(side[i][:52])}</text>')
+            parts.append(f'<text x="338" y="{sy + 21}" font-size="11">{escape(side[i][:50])}</text>')
     parts.insert(1, '<defs><marker id="a" markerWidth="8" markerHeight="8" refX="4" refY="4" orient="auto">'
                  '<path d="M0,0 L8,4 L0,8 z"/></marker></defs>')
     parts.append("</svg>")
