@@ -17,6 +17,7 @@ import shutil
 from pathlib import Path
 
 from benchlab.annotations.exclusions.dataset import StudyData
+from benchlab.annotations.options import OptionError
 from benchlab.annotations.release.tables import summary_table
 from benchlab.annotations.trial_export import COMMON_COLUMNS, exporter
 from benchlab.data.atomic import atomic_write_text
@@ -56,6 +57,7 @@ def release(data: StudyData, out: Path, report_md: str | None = None) -> list[Pa
     leaking = [c for c in trials.columns if c != "participant" and bool(trials[c].map(
         lambda v: any(p in str(v) for p in people if len(p) > 1)).any())]
     trials = trials.drop(columns=leaking)
+    trials.insert(0, "benchmark", data.benchmark)
     export = exporter(data.benchmark)
     notes = {**COMMON_COLUMNS, **export.columns, "excluded": "why declared exclusion rules left this person out "
              "(rule: figure vs threshold); empty for people analysed", "participant": "re-keyed participant id "
@@ -96,11 +98,37 @@ def release(data: StudyData, out: Path, report_md: str | None = None) -> list[Pa
                 target = out / "materials" / Path(name).name
                 shutil.copyfile(source, target)
                 written.append(target)
+        if not data.study.spec.options.get("instructions_file"):
+            pages = _default_instructions(data)
+            if pages:
+                put("materials/instructions.md", "\n\n---\n\n".join(pages) + "\n")
     if report_md is not None:
         put("report.md", _rekey(report_md, keys))
     manifest = "".join(f"{_sha(p)}  {p.relative_to(out)}\n" for p in sorted(written))
     atomic_write_text(out / "SHA256SUMS", manifest)
     return [*written, out / "SHA256SUMS"]
+
+
+def _default_instructions(data: StudyData) -> list[str]:
+    """The task's built-in instruction pages as each arm showed them (the study sets no instructions file)."""
+    study = data.study
+    if study is None:
+        return []
+    pages: list[str] = []
+    for arm in study.spec.arms:
+        values = {**study.arm_values(arm.name), "participant": "release"}
+        try:
+            # deferred: opening options loads the task's session code; only a release with default texts needs it
+            from benchlab.annotations.session.opening import session_options
+
+            session, plan = session_options(study.task, values)
+            shown = study.task.instructions(plan, session)
+        except (BenchlabError, OptionError, OSError, ValueError):  # said in the bundle instead of stopping it
+            return [f"(the built-in instructions of {study.task.name} could not be rendered here: see the task)"]
+        if len(study.spec.arms) > 1:
+            shown = [f"## Arm {arm.name}", *shown]
+        pages += [p for p in shown if p not in pages]
+    return pages
 
 
 def _rekey(text: str, keys: dict[str, str]) -> str:
