@@ -4,6 +4,7 @@ so reports, exclusions, withdrawals and releases are tested on the files real se
 from __future__ import annotations
 
 import contextlib
+import zlib
 from pathlib import Path
 
 from benchlab.annotations.registry import registry
@@ -52,7 +53,7 @@ def run_person(folder: Path, participant: str, policy: str = "random", median_rt
     assignment = study.assign(participant)
     runner = open_session(study.task, assignment.session_options, assignment.plan_options)
     study.record(assignment, runner.files.plan)
-    answerer = SimulatedParticipant(policy, seed=hash(participant) % 1000, median_rt_s=median_rt_s)
+    answerer = SimulatedParticipant(policy, seed=zlib.crc32(participant.encode()), median_rt_s=median_rt_s)
     if stop_after is None:
         simulate_session(runner, answerer)
     else:

@@ -54,6 +54,13 @@ def test_report_gives_flow_exclusions_results_and_checklist(study: Path, tmp_pat
     # self-contained: inline SVG, no external assets, print CSS
     assert "<svg" in html and "@media print" in html
     assert not re.search(r"""(src|href)=["'](https?:|//)""", html) and "<link" not in html
+    log = (tmp_path / "r" / "exclusions.csv").read_text().splitlines()
+    assert log[0] == "participant,rule,figure,threshold,status" and len(log) == 3
+    assert re.fullmatch(r"P04,rt_floor,\d+% of 8 responses faster than 1500 ms,at most 20%,declared", log[1])
+    assert log[2] == "P05,incomplete,session 1 disconnected (3 of 8 scored trials),every planned scored trial,declared"
+    # the study's results folder alone gives the same report (the study's declared rules apply there too)
+    code, out = cli(capsys, "report", str(study / "results"), "--out", str(tmp_path / "r2"))
+    assert code == 0 and "| P04 | rt_floor |" in (tmp_path / "r2" / "report.md").read_text()
     tex = (tmp_path / "r" / "methods.tex").read_text()
     assert "\\paragraph" in tex and "5 started and 4 finished" in tex
 

@@ -72,6 +72,17 @@ class StudyData:
         return exclusion_log(rules, self.trials(), self.statuses(), self.events(), self.assignments())
 
 
+def _study_above(path: Path) -> Path | None:
+    """The study folder whose output ``path`` is (a ``study.toml`` one or two levels up, naming it as ``out``)."""
+    from benchlab.annotations.study import STUDY_FILE  # deferred: see load_data
+
+    resolved = path.resolve()
+    for folder in (resolved.parent, resolved.parent.parent):
+        if (folder / STUDY_FILE).is_file() and not (resolved / STUDY_FILE).is_file():
+            return folder
+    return None
+
+
 def _plans_under(out: Path) -> list[Path]:
     return sorted([*out.glob("sessions/*.plan.json"), *out.glob("*/sessions/*.plan.json"),
                    *out.glob("*/*/sessions/*.plan.json")])
@@ -101,6 +112,9 @@ def load_data(paths: Sequence[Path]) -> StudyData:
         path = Path(raw).expanduser()
         if not path.exists():
             raise BenchlabError("no such folder", path)
+        owner = _study_above(path)
+        if owner is not None:  # a study's results or output folder: the study's rules apply there too
+            path = owner
         if (path.is_dir() and (path / STUDY_FILE).exists()) or path.name == STUDY_FILE:
             if study is not None:
                 raise BenchlabError("give one study folder at a time", path)

@@ -101,7 +101,7 @@ def build_report(data: StudyData, extra_rules: Sequence[Rule] = ()) -> Report:
     sections.append(checklist)
     subtitle = (f"{data.benchmark}; generated {datetime.now(UTC).isoformat(timespec='seconds')} from "
                 f"{', '.join(str(o) for o in data.outs)}")
-    return Report(title, subtitle, sections, _methods_latex(data, flow, log, comp))
+    return Report(title, subtitle, sections, _methods_latex(data, flow, log, comp), list(log.entries))
 
 
 def _flow_section(flow: Flow) -> Section:

@@ -43,7 +43,18 @@ def write_report(opts: ReportOptions) -> str:
                (out / "methods.tex", report.methods_latex)]
     for path, text in written:
         atomic_write_text(path, text)
+    log = report.exclusion_log
+    if log:
+        lines = ["participant,rule,figure,threshold,status"]
+        lines += [",".join(_csv(v) for v in (e.participant, e.rule, e.figure, e.threshold,
+                                              "declared" if e.declared else "exploratory")) for e in log]
+        atomic_write_text(out / "exclusions.csv", "\n".join(lines) + "\n")
+        written.append((out / "exclusions.csv", ""))
     return "\n".join(f"wrote {p}" for p, _t in written)
+
+
+def _csv(value: str) -> str:
+    return '"' + value.replace('"', '""') + '"' if any(c in value for c in ',"\n') else value
 
 
 REPORT = Command("tool", "Write the study report: participant flow, design, timing, paradata, exclusions, results "

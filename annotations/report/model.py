@@ -7,6 +7,7 @@ HTML shows); renderers only format.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 TBC = "to be completed by the researcher"
 
@@ -49,3 +50,4 @@ class Report:
     subtitle: str
     sections: list[Section]
     methods_latex: str
+    exclusion_log: list[Any] = field(default_factory=list)  # the log's entries (one per person and rule)
