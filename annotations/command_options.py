@@ -98,6 +98,11 @@ class AttentionOptions(Options):
     include_simulated: bool = option(False, label="Pool simulated participants",
                                      help="Pool simulated participants (--simulate pilots) with people; by default "
                                      "they keep their own labelled row only.")
+    exclude: tuple[str, ...] = option((), label="Exploratory exclusion rules", flag="--exclude", form=False,
+                                      metavar="RULE",
+                                      help="An exclusion rule chosen after the data, e.g. rt_floor:ms=200 "
+                                      "(repeatable; labelled exploratory; a study's declared [[exclusions]] apply "
+                                      "always; docs/report.md).")
 
     def criterion(self) -> AttentionCriterion:
         """The criterion these options describe."""

@@ -30,6 +30,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
+from benchlab.annotations.exclusions.rules import declared_rules
 from benchlab.annotations.ids import IdError, check_id
 from benchlab.annotations.options import OptionError, Options, option_infos
 from benchlab.annotations.session.opening import open_session, session_options
@@ -91,6 +92,15 @@ class StudyFile(BaseModel):
                                     "run: dataset, trials, consent_file, instructions_file, ...).")
     arms: list[Arm] = Field(default_factory=lambda: [Arm(name="all")], min_length=1)
     assignment: Assignment = Field(default_factory=Assignment)
+    exclusions: list[dict[str, Any]] = Field(default_factory=list, description="Declared exclusion rules, each "
+                                             "{rule = \"rt_floor\", ms = 200, ...} (docs/report.md); checked on "
+                                             "load, never on the scored outcome.")
+    checklist: dict[str, str] = Field(default_factory=dict, description="The researcher's answers to the reporting "
+                                      "checklist items the files cannot answer, by item id (benchlab report lists "
+                                      "them).")
+    plan: dict[str, Any] = Field(default_factory=dict, description="The plan from benchlab power (participants, "
+                                 "ci_width, power, model_score, command), for the report's achieved-vs-planned "
+                                 "precision.")
 
     @field_validator("arms")
     @classmethod
@@ -397,6 +407,7 @@ def load_study(folder: str | Path, tasks: Registry) -> Study:
             raise BenchlabError(f"arm {arm.name}: {exc}", path, _line_of(path, exc.field, arm.name)) from None
     if spec.assignment.rule == "participants-file":
         study.participants_list()
+    declared_rules(spec.exclusions, path)  # an unknown rule, or one on the scored outcome: file and line
     return study
 
 
@@ -451,6 +462,14 @@ def study_template(task: Task) -> str:
         '# Latin square over the arms, session s its s-th arm; participants-file: a CSV participant,arm[,session]',
         'rule = "balanced"',
         '# participants_file = "participants.csv"',
+        "",
+        "# Exclusions, declared before the data (benchlab report, compare, export apply them; docs/report.md):",
+        "# [[exclusions]]",
+        '# rule = "rt_floor"        # also rt_ceiling, practice_accuracy, attention_checks, incomplete, ...',
+        "# ms = 200",
+        "# [plan]                   # from benchlab power: participants, ci_width, power, model_score, command",
+        "# [checklist]              # answers to the reporting checklist items benchlab report cannot fill",
+        '# "1.9" = "Approved by ..."',
         "",
     ]
     return "\n".join(lines)

@@ -170,7 +170,20 @@ def export_trials(opts: ExportTrialsOptions) -> str | None:
     frame = trials_frame(opts.benchmark, list(opts.paths), opts.testset)
     if frame.empty:
         raise BenchlabError(f"no {opts.benchmark} trials by people found here", opts.paths[0])
-    return write_frame(frame, opts.out)
+    return write_frame(mark_exclusions(frame, list(opts.paths)), opts.out)
+
+
+def mark_exclusions(frame: pd.DataFrame, paths: list[Path]) -> pd.DataFrame:
+    """The ``excluded`` column (the declared rules' reasons, empty for people kept) when the results belong to a
+    study declaring exclusions: the same people ``compare`` and ``benchlab report`` leave out."""
+    # deferred: the exclusion reader loads the session layouts; only export runs it
+    from benchlab.annotations.exclusions.applied import exclusions_for
+
+    log = exclusions_for(paths)
+    if log is None:
+        return frame
+    reasons = {p: "; ".join(r) for p, r in log.excluded.items()}
+    return frame.assign(excluded=frame["participant"].map(lambda p: reasons.get(str(p), "")).astype("string"))
 
 
 def _task_help(name: str, export: TrialRows) -> str:

@@ -29,11 +29,13 @@ TREE = [
     "fetch", "fetch worldsense",
     "plugins",
     "power", "power sort", "power worldsense",
+    "release", "report",
     "run", "run sort", "run worldsense",
     "score", "score fastbook", "score sort", "score worldsense",
     "serve", "serve sort", "serve worldsense",
     "study", "study init", "study show",
     "timing-check",
+    "withdraw",
 ]
 
 

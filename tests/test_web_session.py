@@ -101,7 +101,7 @@ def test_web_session_records_page_timing_refuses_early_keys_exits_on_eof_and_res
     names = [e["event"] for e in log]
     assert names[0] == "started" and names[-1] == "disconnected"
     connected = next(e for e in log if e["event"] == "connected")
-    assert connected["user_agent"] == "Probe/1.0" and connected["reconnect"] is False
+    assert "user_agent" not in connected and connected["reconnect"] is False  # not stored unless the study asks
     timing = next(e for e in log if e["event"] == "client_timing")
     assert timing["item_id"] == first_item and timing["client_rt_ms"] == 400.0
     assert not (out / "sessions" / ".human-W1.lock").exists()

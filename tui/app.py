@@ -10,6 +10,7 @@ curation with gold answers) or sees the session summary.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable
 from typing import Any
 
@@ -161,7 +162,10 @@ class BenchlabApp(FrameHookApp[list[str]], CrashSafeApp[list[str]]):
             self._early_events.append((event, fields))
 
     def on_web_client_connected(self, message: WebClientConnected) -> None:
-        self._web_event("connected", user_agent=message.user_agent, reconnect=message.reconnect)
+        # No User-Agent is stored unless the study asks for it (personal data: issue 21); the online study section
+        # sets BENCHLAB_RECORD_USER_AGENT=1 for the session process when it declares so.
+        agent = {"user_agent": message.user_agent} if os.environ.get("BENCHLAB_RECORD_USER_AGENT") == "1" else {}
+        self._web_event("connected", reconnect=message.reconnect, **agent)
 
     def on_web_disconnected(self, message: WebDisconnected) -> None:
         """The page is gone: log it (fsynced), release the session and exit now; a reconnect resumes."""

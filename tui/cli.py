@@ -19,6 +19,7 @@ import click
 from benchlab.annotations.harness.faults import FAULTS
 from benchlab.annotations.plugins import one_line
 from benchlab.annotations.registry import registry
+from benchlab.annotations.report.commands import TOP_COMMANDS
 from benchlab.annotations.stats_commands import COMMANDS as STATS_COMMANDS
 from benchlab.annotations.stats_commands import power_commands
 from benchlab.annotations.study_commands import COMMANDS as STUDY_COMMANDS
@@ -27,6 +28,7 @@ from benchlab.data.errors import BenchlabError
 from benchlab.tui import crash
 from benchlab.tui.commands import groups
 from benchlab.tui.commands.benchmark_commands import add_declared
+from benchlab.tui.commands.declared import command_from
 from benchlab.tui.commands.plugins import plugins_command
 from benchlab.tui.commands.run import run_command, timing_check
 from benchlab.tui.commands.serve import bench_serve, serve_command
@@ -80,6 +82,8 @@ def build_cli() -> groups.RootGroup:
     power = power_commands(registry().benchmarks.values())  # ``benchlab power NAME`` for each task that plans power
     for commands in (STATS_COMMANDS, power, STUDY_COMMANDS, EXPORT_COMMANDS, (FAULTS,)):
         add_declared(cli, commands)
+    for top in TOP_COMMANDS:  # ``benchlab report|withdraw|release`` (declared in annotations/)
+        cli.add_lazy(str(top.name), partial(command_from, top, str(top.name)))
     _add_tools(cli)
     return cli
 

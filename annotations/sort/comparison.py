@@ -15,9 +15,13 @@ if TYPE_CHECKING:  # the analysis stack (pandas, scipy) loads only when a compar
 
 def build(testset: Path | None, results: Path, criterion: AttentionCriterion) -> Comparison:
     # deferred: pandas and scipy load only when `build` runs (this module loads with the CLI)
+    from benchlab.annotations.exclusions.applied import exclusion_notes, exclusions_for
     from benchlab.data.sort.compare import compare_sort
 
-    return compare_sort([results], criterion=criterion, n_boot=DEFAULT_BOOT)
+    log = exclusions_for([results])  # the study's declared exclusions, as compare and the report apply them
+    comp = compare_sort([results], criterion=criterion, n_boot=DEFAULT_BOOT, excluded=log.excluded if log else None)
+    comp.notes.extend(exclusion_notes(log))
+    return comp
 
 
 def watched(testset: Path | None, results: Path) -> list[Path]:

@@ -192,6 +192,7 @@ class CompareOptions(ComparisonOptions, _CompareInputs):
 def compare(opts: CompareOptions) -> None:
     # deferred: pandas and scipy load only when the command runs (`benchlab --help` stays quick)
     from benchlab.annotations.comparison_output import check_plot, emit_comparison
+    from benchlab.annotations.exclusions.applied import exclusion_notes, exclusions_for
     from benchlab.data.worldsense.compare import compare_worldsense
 
     check_plot(opts.plot_path, opts.plot_formats)
@@ -202,12 +203,15 @@ def compare(opts: CompareOptions) -> None:
         if default.is_dir():
             err(f"human results: {default} (the sessions' default output folder)")
             results = (default,)
+    log = exclusions_for(list(results), opts.exclude)
     with working(f"reading {files(count_files(results, RESULTS_GLOB))} of results, bootstrapping "
                  f"({opts.n_boot} resamples)..."):
         comp = compare_worldsense(testset, list(results), include_published=not opts.no_published,
                                   criterion=opts.criterion(), exclude_flagged=opts.exclude_flagged,
                                   n_boot=opts.n_boot, seed=opts.seed, ci=opts.ci,
-                                  participant_tests=opts.participant_tests, include_simulated=opts.include_simulated)
+                                  participant_tests=opts.participant_tests, include_simulated=opts.include_simulated,
+                                  excluded=log.excluded if log else None)
+    comp.notes.extend(exclusion_notes(log))
     emit_comparison(comp, opts)
 
 

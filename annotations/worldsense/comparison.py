@@ -16,11 +16,16 @@ from benchlab.data.errors import BenchlabError
 
 def build(testset: Path | None, results: Path, criterion: AttentionCriterion) -> Comparison:
     # deferred: pandas and scipy load only when `build` runs (this module loads with the CLI)
+    from benchlab.annotations.exclusions.applied import exclusion_notes, exclusions_for
     from benchlab.data.worldsense.compare import compare_worldsense
 
     if testset is None:
         raise BenchlabError("WorldSense needs the test-set folder (the one holding trials.jsonl.bz2)")
-    return compare_worldsense(testset, results, criterion=criterion, n_boot=DEFAULT_BOOT)
+    log = exclusions_for([results])  # the study's declared exclusions, as compare and the report apply them
+    comp = compare_worldsense(testset, results, criterion=criterion, n_boot=DEFAULT_BOOT,
+                              excluded=log.excluded if log else None)
+    comp.notes.extend(exclusion_notes(log))
+    return comp
 
 
 def watched(testset: Path | None, results: Path) -> list[Path]:

@@ -6,7 +6,7 @@ make a figure cell (:func:`wilson_cell`, :func:`bootstrap_cell`) and to pool peo
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Hashable
+from collections.abc import Hashable, Mapping
 from dataclasses import dataclass, field
 from typing import Literal
 
@@ -62,6 +62,9 @@ class Options:
     participant_tests: bool = False
     include_simulated: bool = False
     correction: Correction = "holm"  # of the primary family (see :mod:`benchlab.data.analysis.family`)
+    #: participants left out of the pooled humans by declared exclusion rules, with their reasons (always
+    #: excluded, whatever ``exclude_flagged``; :mod:`benchlab.annotations.exclusions` decides who)
+    excluded: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
 
 
 class Design(ABC):

@@ -68,11 +68,12 @@ __all__ = [
 def run_comparison(design: Design, readings: Readings, options: Options) -> Comparison:
     """Every row, the pooled humans, every model, tests, spread, flags, RTs and agreement, for one benchmark."""
     people = readings.participants
-    flags = {p.name: tuple(options.criterion.reasons(p.control, p.flag_rts)) for p in people}
+    flags = {p.name: tuple(options.criterion.reasons(p.control, p.flag_rts)) + excluded_reasons(options, p.name)
+             for p in people}
     simulated = {p.name: p.simulated for p in people}
     poolable = [p.name for p in people if options.include_simulated or not p.simulated]
     pooled_rows = identified(readings.humans[readings.humans["who"].isin(
-        [p for p in poolable if not (options.exclude_flagged and flags[p])])])
+        [p for p in poolable if not ((options.exclude_flagged and flags[p]) or excluded_reasons(options, p))])])
     pooled = pool(pooled_rows, design)
     rows = _rows(readings, pooled)
     cells = _cells(design, readings.conditions, rows, pooled_rows, options)
@@ -90,12 +91,29 @@ def run_comparison(design: Design, readings: Readings, options: Options) -> Comp
         agreement=agreement_between_people(design, readings, set(poolable)),
         rts_by_group=rts_by_group(readings),
         notes=(design.notes(simulated_note(simulated, options.include_simulated)) + _na_notes(cells, entries)
-               + partial_notes),
+               + partial_notes + _exploratory_note(options)),
         extra_tables=design.extra_tables_with_answers([(n, f) for _k, n, f in rows],
                                                       {e.name: e.label for e in entries}, pooled_rows),
         pooled_simulated=options.include_simulated, chance=design.chance,
         primary=design.primary_conditions(readings.conditions),
     ).with_correction(options.correction)
+
+
+def _exploratory_note(options: Options) -> list[str]:
+    """Exclusion by the command line's attention criterion was chosen after the data: said so (issue 22)."""
+    if not (options.exclude_flagged and options.criterion.active):
+        return []
+    return [f"Exploratory exclusion: flagged participants ({options.criterion.describe()}) were left out of the "
+            "pool by options given on the command line after the data; declared rules belong in the study file's "
+            "[[exclusions]] (docs/report.md)."]
+
+
+def excluded_reasons(options: Options, name: str) -> tuple[str, ...]:
+    """Why declared rules exclude the row ``name`` (a participant id, or ``human-<id>`` as some results name them)."""
+    for key in (name, name.removeprefix("human-"), name.removeprefix("human_")):
+        if key in options.excluded:
+            return options.excluded[key]
+    return ()
 
 
 def _partial(design: Design, readings: Readings, rows: list[tuple[RowKind, str, pd.DataFrame]],

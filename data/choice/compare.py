@@ -16,7 +16,7 @@ comparison, so a choice task gets the same rows, tests, flags, RTs and agreement
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 import numpy as np
@@ -135,12 +135,13 @@ def compare_choice(
     items: ChoiceItems | Sequence[ChoiceItem] | str | Path, results: ResultsInput, *, title: str = "choice task",
     criterion: AttentionCriterion | None = None, exclude_flagged: bool = False, include_simulated: bool = False,
     n_boot: int = stats.DEFAULT_BOOT, seed: int = stats.DEFAULT_SEED, rt_quantiles: int = 4,
-    on_warning: Warn | None = None,
+    on_warning: Warn | None = None, excluded: Mapping[str, tuple[str, ...]] | None = None,
 ) -> Comparison:
     """Build the comparison from results files or folders (participants and models in the same format); answers
     read but doubtful (a model's answer outside the options, a repeated answer) go to ``on_warning``."""
     pool = load_choice_items(items).items if isinstance(items, str | Path) else items_of(items)
     options = Options(criterion or AttentionCriterion(), exclude_flagged, n_boot, seed, rt_quantiles,
-                      participant_tests=True, include_simulated=include_simulated)
+                      participant_tests=True, include_simulated=include_simulated,
+                      excluded=dict(excluded or {}))
     chance = float(np.mean([1 / len(item.options) for item in pool]))
     return run_comparison(ChoiceDesign(title, options, chance), read_choice(pool, results, on_warning), options)

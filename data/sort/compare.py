@@ -18,7 +18,7 @@ SORT's own (:class:`SortDesign`); :mod:`benchlab.data.analysis.pipeline` builds 
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 
 import pandas as pd
@@ -162,7 +162,10 @@ class SortDesign(Design):
             f"(exact up to 16 non-zero differences, else {o.n_boot} random flips); CI: crossed; with one "
             "participant only the sign-flip test (about that person); unpaired bootstrap without shared items.",
             simulated_line,
-            f"Attention criterion: {o.criterion.describe()} (control accuracy = accuracy on all trials).",
+            f"Attention criterion: {o.criterion.describe()} (control accuracy = accuracy on all trials)"
+            + (": the scored outcome itself, so excluding on it selects on the result; EXPLORATORY (declare "
+               "rules on practice trials, response times, seen share or completion in the study file instead)."
+               if o.criterion.min_control_accuracy is not None else "."),
             "Agreement: answers (A/B/X) to the same item by two or more participants; Fleiss' kappa.",
             "Items: configuration / book / excerpt / distance bin; practice rows are left out.",
             *self._design_notes(),
@@ -233,6 +236,7 @@ def compare_sort(
     rt_quantiles: int = 4,
     include_simulated: bool = False,
     on_warning: Callable[[str], None] | None = None,
+    excluded: Mapping[str, tuple[str, ...]] | None = None,
 ) -> Comparison:
     """Build the comparison from results CSVs or folders (humans: model names ``human-<id>``).
 
@@ -241,7 +245,7 @@ def compare_sort(
     (a trial answered twice, a cut last row) go to ``on_warning`` and into the comparison's notes.
     """
     options = Options(criterion or AttentionCriterion(), exclude_flagged, n_boot, seed, rt_quantiles,
-                      participant_tests, include_simulated)
+                      participant_tests, include_simulated, excluded=dict(excluded or {}))
     warnings: list[str] = []
 
     def warn(message: str) -> None:

@@ -25,7 +25,7 @@ This module reads the files and declares what is WorldSense's own (:class:`World
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -353,6 +353,7 @@ def compare_worldsense(
     ci: str = "bootstrap",
     participant_tests: bool = False,
     include_simulated: bool = False,
+    excluded: Mapping[str, tuple[str, ...]] | None = None,
 ) -> Comparison:
     """Build the comparison from a test set and results folders (humans: model names starting with ``human``).
 
@@ -365,7 +366,7 @@ def compare_worldsense(
     if ci not in ("bootstrap", "benchmark"):
         raise ValueError(f"unknown CI method {ci!r}")
     options = Options(criterion or AttentionCriterion(), exclude_flagged, n_boot, seed, rt_quantiles,
-                      participant_tests, include_simulated)
+                      participant_tests, include_simulated, excluded=dict(excluded or {}))
     readings, warnings = read_worldsense(testset, results, include_published)
     extra = [results] if isinstance(results, str | Path) else list(results or [])
     for folder in map(Path, extra):

@@ -1,0 +1,1 @@
+"""benchlab report: the study report (build, render, checklist, flow, paradata)."""

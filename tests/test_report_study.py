@@ -1,0 +1,140 @@
+"""benchlab report on a study run through the real engine: flow right, exclusions logged, checklist filled, one
+self-contained HTML file, the same content as Markdown, a LaTeX paragraph; bad input is one line."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from benchlab.annotations.report.build import holm
+from benchlab.tui.cli import main
+from tests.report_helpers import RT_FLOOR, add_model, run_person, write_study
+
+
+def cli(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str]:
+    try:
+        main(list(args))
+        code = 0
+    except SystemExit as exc:
+        code = int(exc.code or 0)
+    captured = capsys.readouterr()
+    return code, captured.out + captured.err
+
+
+@pytest.fixture(scope="module")
+def study(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    folder = write_study(tmp_path_factory.mktemp("s") / "study", RT_FLOOR.format(ms=1500))
+    for who in ("P01", "P02", "P03"):
+        run_person(folder, who, "oracle")
+    run_person(folder, "P04", "random", median_rt_s=0.5)  # too fast: the declared RT floor excludes P04
+    run_person(folder, "P05", "random", stop_after=3)  # abandoned after 3 scored trials
+    add_model(folder, "ModelA")
+    add_model(folder, "ModelB", wrong_every=2)
+    return folder
+
+
+def test_report_gives_flow_exclusions_results_and_checklist(study: Path, tmp_path: Path,
+                                                            capsys: pytest.CaptureFixture[str]) -> None:
+    code, out = cli(capsys, "report", str(study), "--out", str(tmp_path / "r"))
+    assert code == 0, out
+    md = (tmp_path / "r" / "report.md").read_text()
+    html = (tmp_path / "r" / "report.html").read_text()
+    rows = dict(re.findall(r"^\| ([a-z_ ()]+) \| (\d+) \|$", md, re.M))
+    assert rows["started"] == "5" and rows["finished"] == "4" and rows["abandoned (did not finish)"] == "1"
+    assert rows["excluded by rt_floor"] == "1" and rows["excluded by incomplete"] == "1" and rows["analysed"] == "3"
+    assert "| P04 | rt_floor |" in md and "faster than 1500 ms" in md and "declared" in md
+    assert "| P05 | incomplete |" in md
+    assert ("Holm" in md and "p (Holm)" in html) or "No human-vs-model tests" in md or "no model" in md.lower()
+    assert "with exclusions" in md and "without exclusions" in md
+    assert re.search(r"\| study file \| .*study.toml \| [0-9a-f]{64} \|", md)
+    assert "to be completed by the researcher" in md and "| 1.9 | Ethics review |" in md
+    assert "| 5.1.3 | Time to completion reported | Yes: median" in md
+    # self-contained: inline SVG, no external assets, print CSS
+    assert "<svg" in html and "@media print" in html
+    assert not re.search(r"""(src|href)=["'](https?:|//)""", html) and "<link" not in html
+    log = (tmp_path / "r" / "exclusions.csv").read_text().splitlines()
+    assert log[0] == "participant,rule,figure,threshold,status" and len(log) == 3
+    assert re.fullmatch(r"P04,rt_floor,\d+% of 8 responses faster than 1500 ms,at most 20%,declared", log[1])
+    assert log[2] == "P05,incomplete,session 1 disconnected (3 of 8 scored trials),every planned scored trial,declared"
+    # the study's results folder alone gives the same report (the study's declared rules apply there too)
+    code, out = cli(capsys, "report", str(study / "results"), "--out", str(tmp_path / "r2"))
+    assert code == 0 and "| P04 | rt_floor |" in (tmp_path / "r2" / "report.md").read_text()
+    tex = (tmp_path / "r" / "methods.tex").read_text()
+    assert "\\paragraph" in tex and "5 started and 4 finished" in tex
+
+
+def test_researcher_answers_from_the_study_file_fill_the_checklist(study: Path, tmp_path: Path,
+                                                                   capsys: pytest.CaptureFixture[str]) -> None:
+    text = (study / "study.toml").read_text()
+    (study / "study.toml").write_text(text + '\n[checklist]\n"1.9" = "Approved by the ethics board (ref 42)"\n')
+    try:
+        code, out = cli(capsys, "report", str(study), "--out", str(tmp_path / "r"), "--exclude", "rt_ceiling:ms=60000")
+        assert code == 0, out
+        md = (tmp_path / "r" / "report.md").read_text()
+        assert "| 1.9 | Ethics review | Approved by the ethics board (ref 42) | study file [checklist] |" in md
+        assert "exploratory (chosen after the data)" in md
+    finally:
+        (study / "study.toml").write_text(text)
+
+
+@pytest.mark.parametrize(("change", "message", "line"), [
+    ('rule = "incomplete"', "unknown exclusion rule 'incomplet'", None),
+    ('rule = "incomplete"', "selects on the scored outcome", None),
+])
+def test_bad_exclusion_rule_is_one_line_naming_file_and_line(tmp_path: Path, change: str, message: str,
+                                                             line: int | None,
+                                                             capsys: pytest.CaptureFixture[str]) -> None:
+    bad = "incomplet" if "unknown" in message else "accuracy"
+    folder = write_study(tmp_path / "s", RT_FLOOR.format(ms=200).replace(change, f'rule = "{bad}"'))
+    number = next(n for n, text in enumerate((folder / "study.toml").read_text().splitlines(), 1)
+                  if f'"{bad}"' in text)
+    before = sorted(p.name for p in folder.rglob("*"))
+    code, out = cli(capsys, "report", str(folder))
+    assert code == 2 and message in out and f"study.toml:{number}:" in out and "Traceback" not in out
+    assert sorted(p.name for p in folder.rglob("*")) == before  # nothing written
+
+
+def test_missing_study_and_mixed_designs_are_refused(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code, out = cli(capsys, "report", str(tmp_path / "nowhere"))
+    assert code == 2 and "no such folder" in out
+    (tmp_path / "d").mkdir()
+    (tmp_path / "d" / "study.toml").write_text('title = "x"\nbenchmark = "sort"\n[options\n')
+    code, out = cli(capsys, "report", str(tmp_path / "d"))
+    assert code == 2 and "study.toml:3:" in out and "not valid TOML" in out
+    mixed = tmp_path / "m" / "sessions"
+    mixed.mkdir(parents=True)
+    (tmp_path / "m" / "results").mkdir()
+    for i, task in enumerate(("sort", "worldsense")):
+        (mixed / f"p{i}.plan.json").write_text(f'{{"task": "{task}", "dataset": ""}}')
+    code, out = cli(capsys, "report", str(tmp_path / "m"))
+    assert code == 2 and "mixed designs" in out and "p1.plan.json" in out
+
+
+def test_holm_adjusts_step_down() -> None:
+    assert holm([0.01, 0.04, 0.03]) == pytest.approx([0.03, 0.06, 0.06])
+    assert holm([0.5, float("nan")])[0] == 0.5
+
+
+def test_damaged_plan_or_assignments_is_one_line_and_nothing_is_written(tmp_path: Path,
+                                                                        capsys: pytest.CaptureFixture[str]) -> None:
+    folder = write_study(tmp_path / "s")
+    run_person(folder, "P01", "oracle")
+    run_person(folder, "P02", "oracle")
+    plan = next((folder / "sessions").glob("*P02*.plan.json"))
+    good = plan.read_text()
+    plan.write_text(good[:40])
+    code, out = cli(capsys, "report", str(folder))
+    assert code == 2 and plan.name in out and "damaged session plan" in out and "Traceback" not in out
+    assert not (folder / "report").exists()
+    plan.write_text(good)
+    assignments = folder / "assignments.jsonl"
+    lines = assignments.read_text().splitlines(keepends=True)
+    assignments.write_text("{not json\n" + "".join(lines))
+    for args in (("report", str(folder)), ("withdraw", str(folder), "--participant", "P01"),
+                 ("release", str(folder), "--out", str(tmp_path / "b"))):
+        code, out = cli(capsys, *args)
+        assert code == 2 and "assignments.jsonl:1:" in out, (args, out)
+    assert not (folder / "report").exists() and not (tmp_path / "b").exists()
+    assert len(list((folder / "results").glob("*P01*"))) == 1
