@@ -95,7 +95,8 @@ def run_inspect(task_name: str, model: str, base_url: str, items: Sequence[Model
                 solver=cached_generate(cache, model, base_url, hashes), scorer=benchmark_scorer(prompting, by_id))
     log_dir.mkdir(parents=True, exist_ok=True)
     try:
-        logs = eval(task, model=inspect_model if inspect_model is not None else model, model_base_url=base_url or None, log_dir=str(log_dir), display="none",
+        logs = eval(task, model=inspect_model if inspect_model is not None else model,
+                    model_base_url=base_url or None, log_dir=str(log_dir), display="none",
                     log_level="error", max_connections=max_connections, timeout=timeout_s, max_retries=max_retries,
                     fail_on_error=True, **generation)
     except Exception as exc:  # inspect_ai raises for a provider it cannot start (unknown name, missing package)

@@ -16,10 +16,11 @@ def run_rows(folder: Path, task: str | None = None) -> list[dict[str, str]]:
     for _path, prov in read_runs(folder):
         if task is not None and prov.task != task:
             continue
+        source = prov.source if prov.source == "run" else f"{prov.source}: {Path(prov.source_file).name}"
         model = prov.model + (f" @ {prov.base_url}" if prov.base_url else "")
         rows.append({"task": prov.task, "model": model, "template": prov.template, "date": prov.created[:16],
                      "items": str(len(prov.items)), "correct": str(prov.correct),
-                     "source": prov.source if prov.source == "run" else f"{prov.source}: {Path(prov.source_file).name}"})
+                     "source": source})
     return rows
 
 

@@ -31,6 +31,7 @@ from benchlab.annotations.session.plan import SessionPlan
 from benchlab.annotations.task import ModelAnswer, ModelItem
 from benchlab.data.atomic import atomic_write_text
 from benchlab.data.errors import BenchlabError
+from benchlab.data.models.hashing import prompt_sha256, text_sha256
 from benchlab.data.samples import sample_path
 from benchlab.data.sort.records import BookSortRecord
 from benchlab.data.sort.results_format import DATASET_COLUMNS, results_filename
@@ -62,6 +63,7 @@ TEMPLATES = {
        for cond in ("stm", "ltm")},
 }
 LABELS = ("A", "B")
+DEFAULT_TEMPLATE = "prompt_2"
 #: The columns SORT's evaluation writes after the dataset columns (spec 7.5), in its order.
 MODEL_COLUMNS = ["data", "prob_A", "prob_B", "raw_answer", "model_name", "A_is_first", "answer",
                  "prompt_logprob_jsons", "parsed_raw_answer", "ground_truth", "correct"]
@@ -87,6 +89,12 @@ def sort_stimulus(record: BookSortRecord, condition: str) -> str:
     a, b = record.option_texts()
     head = record.excerpt_text + "\n\n" if condition == "stm" else f"{record.book_title}\n\n"
     return f"{head}Segment A: {a}\nSegment B: {b}"
+
+
+def sort_hashes(record: BookSortRecord, condition: str) -> dict[str, str]:
+    """The hashes a human record carries: what was shown and the default template's model prompt."""
+    return {"stimulus_sha256": text_sha256(sort_stimulus(record, condition)),
+            "prompt_sha256": prompt_sha256(sort_messages(record, DEFAULT_TEMPLATE, condition))}
 
 
 def parse_sort(completion: str, top_logprobs: Mapping[str, float] | None) -> str:

@@ -20,6 +20,7 @@ from typing import Any
 from benchlab.annotations.session.plan import SessionPlan
 from benchlab.annotations.task import ModelAnswer, ModelItem
 from benchlab.data.errors import BenchlabError
+from benchlab.data.models.hashing import prompt_sha256, text_sha256
 from benchlab.data.samples import sample_path
 from benchlab.data.worldsense.loader import find_trials_file, load_trials
 from benchlab.data.worldsense.records import Trial
@@ -36,6 +37,11 @@ def _trials(path: str) -> dict[str, Trial]:
 def worldsense_prompt(trial: Trial) -> tuple[tuple[str, str], ...]:
     """The messages a model is sent for a trial."""
     return (("user", trial.text),)
+
+
+def worldsense_hashes(trial: Trial) -> dict[str, str]:
+    """The hashes a human record carries: the text shown and the model prompt of the item."""
+    return {"stimulus_sha256": text_sha256(trial.text), "prompt_sha256": prompt_sha256(worldsense_prompt(trial))}
 
 
 def parse_worldsense(options: Sequence[str], completion: str) -> str:
