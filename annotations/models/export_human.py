@@ -14,8 +14,17 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from inspect_ai.log import EvalConfig, EvalDataset, EvalLog, EvalMetric, EvalResults, EvalSample, EvalScore, EvalSpec
-from inspect_ai.log import write_eval_log
+from inspect_ai.log import (
+    EvalConfig,
+    EvalDataset,
+    EvalLog,
+    EvalMetric,
+    EvalResults,
+    EvalSample,
+    EvalScore,
+    EvalSpec,
+    write_eval_log,
+)
 from inspect_ai.model import ChatMessageAssistant, ModelOutput
 from inspect_ai.scorer import CORRECT, INCORRECT, Score
 

@@ -6,6 +6,7 @@ is really asked: a rerun with everything cached never imports it.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -111,5 +112,8 @@ def run_inspect(task_name: str, model: str, base_url: str, items: Sequence[Model
 
 
 def _first_line(value: object) -> str:
-    text = str(value).strip()
+    text = re.sub(r"\[/?(?:bold|italic|red|yellow|dim)\]", "", str(value)).strip()
+    inner = re.search(r"RetryError\(<Future .* raised (\w+)>\)", text)
+    if inner:
+        text = f"{inner[1]} (gave up after retrying with backoff)"
     return text.splitlines()[0][:300] if text else type(value).__name__

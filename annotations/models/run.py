@@ -11,11 +11,13 @@ from __future__ import annotations
 
 import os
 import re
+import socket
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 from benchlab.annotations.models.items import ItemSelection, prompting_of
 from benchlab.annotations.task import Benchmark, ModelAnswer, ModelItem, ModelPrompting
@@ -114,6 +116,8 @@ def run_model(request: ModelRunRequest, say: Callable[[str], None] = lambda _s: 
     failure: BenchlabError | None = None
     if pending:
         say(f"benchlab: asking {request.model} {len(pending)} item(s) ({len(items) - len(pending)} cached)")
+        if base_url:
+            check_reachable(request.model, base_url)
         # deferred: inspect_ai (and its providers) load only when a model is really asked
         from benchlab.annotations.models.inspect_engine import run_inspect
 
@@ -153,6 +157,19 @@ def run_model(request: ModelRunRequest, say: Callable[[str], None] = lambda _s: 
         raise BenchlabError(f"{failure} ({len(answers)} of {len(items)} answers kept; run again to resume)")
     return RunSummary(results, path, len(pending), len(items) - len(pending), invalid, correct, len(items), logs,
                       seconds=time.perf_counter() - start)
+
+
+def check_reachable(model: str, base_url: str, timeout_s: float = 5.0) -> None:
+    """Fail at once, in one line, when nothing listens at the base URL (inspect would retry for minutes)."""
+    parts = urlsplit(base_url)
+    if parts.scheme not in ("http", "https") or not parts.hostname:
+        raise BenchlabError(f"model {model}: --model-base-url {base_url!r} is not an http(s) URL")
+    port = parts.port or (443 if parts.scheme == "https" else 80)
+    try:
+        socket.create_connection((parts.hostname, port), timeout=timeout_s).close()
+    except OSError as exc:
+        raise BenchlabError(f"model {model}: cannot reach {base_url} ({exc.strerror or exc}); is the server "
+                            "running?") from None
 
 
 def _old_logs(path: Path) -> list[str]:

@@ -7,7 +7,8 @@ the core :class:`~benchlab.annotations.response_log.ResponseLog` (one fsynced JS
 row does through its log in :mod:`benchlab.annotations.sort.human_record`. A session adds ``stimulus_sha256`` and
 ``prompt_sha256`` after these fields (the text shown and the item's model prompt, hashed as
 :mod:`benchlab.data.models.hashing` does): proof that people and models answered the same items. None of the extra
-fields reuses a trial field name, which would make the original ``analyse_results.py`` join produce ``_x``/``_y`` columns.
+fields reuses a trial field name, which would make the original ``analyse_results.py`` join produce ``_x``/``_y``
+columns.
 """
 
 from __future__ import annotations
