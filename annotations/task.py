@@ -24,7 +24,8 @@ feature checks with ``isinstance`` (so no feature asks for a benchmark by name),
 - :class:`ShowsSessions` (with :class:`SessionLayout`, :class:`LoggedAnswer`): the Sessions screen and
   ``benchlab serve``'s table;
 - :class:`PlansPower` (with :class:`PowerPlanning`): ``benchlab power NAME``;
-- :class:`ReadsAnswers`: ``benchlab bench faults``.
+- :class:`ReadsAnswers`: ``benchlab bench faults``;
+- :class:`PromptsModels` (with :class:`ModelPrompting`, :class:`ModelItem`): ``benchlab models run|import``.
 """
 
 from __future__ import annotations
@@ -471,6 +472,74 @@ class ReadsAnswers(Protocol):
     def answer_of(self, record: dict[str, Any]) -> str: ...
 
 
+# -- Models on the same items (``benchlab models run|import|export``) ---------------------------------------------
+
+
+@dataclass(frozen=True)
+class ModelItem:
+    """One item as a model is asked it: the chat messages the benchmark's own evaluation code builds, the gold
+    answer, and the stimulus a person sees (both hashed into the provenance, so "same items" can be checked)."""
+
+    #: The item id the session plans name (WorldSense: the Key's digits; SORT: the trial id; choice: the item id).
+    id: str
+    #: ``(role, content)`` pairs, system first when there is one.
+    messages: tuple[tuple[str, str], ...]
+    #: The correct answer in the task's answer space (what :meth:`ModelPrompting.parse_answer` returns).
+    gold: str
+    #: The text a participant reads for this item (its SHA-256 goes into human records and the provenance).
+    stimulus: str
+    #: Fields the results writer needs (SORT: the dataset row), carried through the run.
+    info: Mapping[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class ModelAnswer:
+    """One item's answer from a model: its text, the parsed answer and the first token's top log-probabilities."""
+
+    item: ModelItem
+    completion: str
+    answer: str
+    top_logprobs: Mapping[str, float] | None = None
+
+
+@runtime_checkable
+class ModelPrompting(Protocol):
+    """How a benchmark's items become model prompts and how a model's text becomes an answer, as the benchmark's
+    authors did it; and how answers are written in the benchmark's own results format."""
+
+    @property
+    def templates(self) -> Mapping[str, str]:
+        """Prompt templates by name with a one-line description; the first is the default."""
+        ...
+
+    #: Generation settings the benchmark's code used (``temperature``, ``max_tokens``, ``top_logprobs`` ...).
+    generation: Mapping[str, Any]
+
+    def model_items(self, dataset: str | None, plans: Sequence[SessionPlan], template: str) -> list[ModelItem]:
+        """The items of ``plans`` (their scored items, in plan order, each once), or with no plans every item of
+        ``dataset`` (``None``: the task's default data). ``BenchlabError`` for an unknown template or item."""
+        ...
+
+    def parse_answer(self, item: ModelItem, completion: str, top_logprobs: Mapping[str, float] | None) -> str:
+        """The answer a completion gives (``top_logprobs``: the first token's candidates, when the provider
+        returned them); an invalid answer is the task's own "no answer" value (``""`` or ``"X"``)."""
+        ...
+
+    def write_results(self, out: Path, model: str, template: str,
+                      answers: Sequence[ModelAnswer]) -> list[Path]:
+        """Write the answers in the benchmark's own results format under ``out`` (the
+        folder ``score``/``compare`` read) atomically, replacing that model's earlier file; returns the files."""
+        ...
+
+
+@runtime_checkable
+class PromptsModels(Protocol):
+    """A benchmark ``benchlab models run|import`` can put to a model (checked with ``isinstance``)."""
+
+    @property
+    def model_prompting(self) -> ModelPrompting: ...
+
+
 __all__ = [
     "Benchmark",
     "Choice",
@@ -482,10 +551,14 @@ __all__ = [
     "DataChoices",
     "ExportsTrials",
     "LoggedAnswer",
+    "ModelAnswer",
+    "ModelItem",
+    "ModelPrompting",
     "OpensSessions",
     "PilotReader",
     "PlansPower",
     "PowerPlanning",
+    "PromptsModels",
     "Ranked",
     "ReadsAnswers",
     "Registry",

@@ -29,6 +29,7 @@ from benchlab.tui import crash
 from benchlab.tui.commands import groups
 from benchlab.tui.commands.benchmark_commands import add_declared
 from benchlab.tui.commands.declared import command_from
+from benchlab.tui.commands.models import bench_models_command, models_group
 from benchlab.tui.commands.plugins import plugins_command
 from benchlab.tui.commands.run import run_command, timing_check
 from benchlab.tui.commands.serve import bench_serve, serve_command
@@ -73,6 +74,8 @@ def build_cli() -> groups.RootGroup:
     cli.add_command(timing_check)
     cli.add_command(plugins_command)
     bench.add_command(bench_serve)
+    cli.add_command(models_group())  # benchlab models run|import|export|list
+    bench.add_lazy("models", bench_models_command)
     for task in registry():  # tasks that run people: built-ins, then plug-ins (each command made when used)
         run.add_lazy(task.name, partial(run_command, task))
         if task.trial_kind:

@@ -30,6 +30,7 @@ from typing import TYPE_CHECKING, Any, Literal
 from pydantic import create_model
 from pydantic.fields import FieldInfo
 
+from benchlab.annotations.choice.model_prompts import ChoicePrompting
 from benchlab.annotations.choice.power import choice_power_planning
 from benchlab.annotations.choice.session_status import ChoiceSessionLayout
 from benchlab.annotations.choice.trial_export import choice_trial_export
@@ -329,9 +330,11 @@ class ChoiceTask:
     def __init__(
         self, *, name: str, title: str, description: str, items: Path, model_results: Path | None = None,
         instructions: Sequence[str] | None = None, items_per_stratum: int = 10, practice: int = 2,
-        block_size: int = 20, trial_kind: str = "choice",
+        block_size: int = 20, trial_kind: str = "choice", model_template: str | None = None,
     ) -> None:
         self.name = name
+        #: ``benchlab models run NAME`` (:class:`~benchlab.annotations.task.PromptsModels`)
+        self.model_prompting = ChoicePrompting(load_items, Path(items), model_template)
         self.trial_kind = trial_kind
         self.title = title
         self.description = description
@@ -458,7 +461,7 @@ class ChoiceTask:
 def make_choice_task(
     *, name: str, title: str, description: str, items: str | Path, model_results: str | Path | None = None,
     instructions: Sequence[str] | None = None, items_per_stratum: int = 10, practice: int = 2, block_size: int = 20,
-    trial_kind: str = "choice",
+    trial_kind: str = "choice", model_template: str | None = None,
 ) -> ChoiceTask:
     """A complete task from an items JSONL file (``id``, ``text``, ``options``, ``gold``, ``stratum`` per line).
 
@@ -467,7 +470,9 @@ def make_choice_task(
     ``items_per_stratum`` / ``practice`` / ``block_size``: the defaults of the plan options; ``trial_kind``: the
     screen of each trial (``"choice"``: text and numbered answer buttons; another kind, such as a rating scale,
     names an entry of the ``benchlab.trial_screens`` group, whose factory gets the same ``prompt(item_id)``: the
-    item's text and options). The items file is
+    item's text and options); ``model_template``: how an item becomes a model prompt for ``benchlab models run``
+    (fields ``{text}``, ``{options}``, ``{numbered_options}``, ``{id}``, ``{stratum}``, extra item fields; default:
+    :data:`~benchlab.annotations.choice.model_prompts.DEFAULT_TEMPLATE`). The items file is
     read when a session, a score or a comparison needs it, so a broken file never stops ``benchlab`` from starting.
     """
     if not _ID_RE.fullmatch(name):
@@ -475,7 +480,7 @@ def make_choice_task(
     return ChoiceTask(name=name, title=title, description=description, items=Path(items),
                       model_results=Path(model_results) if model_results is not None else None,
                       instructions=instructions, items_per_stratum=items_per_stratum, practice=practice,
-                      block_size=block_size, trial_kind=trial_kind)
+                      block_size=block_size, trial_kind=trial_kind, model_template=model_template)
 
 
 if TYPE_CHECKING:  # mypy checks here that the kit satisfies the protocols the CLI, the app and the engine use

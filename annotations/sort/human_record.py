@@ -34,6 +34,8 @@ HUMAN_EXTRA_COLUMNS = [
     "interrupted", "first_onset_mono",
     # Added with the whole-book design and the scroll record (see PREVIOUS_HUMAN_COLUMNS).
     "design", "seen_share",
+    # Added with `benchlab models` (see SEEN_SHARE_HUMAN_COLUMNS): what was shown and the model prompt, hashed.
+    "stimulus_sha256", "prompt_sha256",
 ]
 #: The leading unnamed column mirrors the pandas index the original writes, so ``read_csv(index_col=0)`` works.
 HUMAN_COLUMNS = ["", *DATASET_COLUMNS, *SCORE_COLUMNS, *HUMAN_EXTRA_COLUMNS]
@@ -43,6 +45,8 @@ LEGACY_HUMAN_COLUMNS = HUMAN_COLUMNS[:HUMAN_COLUMNS.index("interrupted")]
 #: The header of human files written before ``design``/``seen_share`` existed (benchlab 0.1): read and appended to
 #: in their own layout the same way.
 PREVIOUS_HUMAN_COLUMNS = HUMAN_COLUMNS[:HUMAN_COLUMNS.index("design")]
+#: The header of human files written before the hashes existed: read and appended to in their own layout.
+SEEN_SHARE_HUMAN_COLUMNS = HUMAN_COLUMNS[:HUMAN_COLUMNS.index("stimulus_sha256")]
 
 
 class HumanSortRow(BaseModel):
@@ -97,6 +101,8 @@ class HumanSortRow(BaseModel):
     #: STM: the share of the excerpt's lines that were on screen at some point while reading (the furthest line
     #: shown / all lines, 0-1); empty in LTM, for simulated participants and when the trial was skipped unread.
     seen_share: float | None = None
+    stimulus_sha256: str | None = None  # SHA-256 of what was shown (benchlab.annotations.sort.model_prompts)
+    prompt_sha256: str | None = None  # SHA-256 of the model prompt for this trial (default template)
 
     @classmethod
     def from_trial(cls, record: BookSortRecord, answer: Answer, **extra: Any) -> HumanSortRow:
@@ -133,7 +139,8 @@ class SortResultsLog(KeyedRecordLog):
             return
         # Strict UTF-8 (file:line on bad bytes); a torn last row, even one cut inside a character, is left out.
         records = read_csv_records(self.path, rows_end_with_newline=True, expected="a SORT results file")
-        if records.header not in (HUMAN_COLUMNS, PREVIOUS_HUMAN_COLUMNS, LEGACY_HUMAN_COLUMNS):
+        layouts = (HUMAN_COLUMNS, SEEN_SHARE_HUMAN_COLUMNS, PREVIOUS_HUMAN_COLUMNS, LEGACY_HUMAN_COLUMNS)
+        if records.header not in layouts:
             if not records.header and records.torn_line == 1:
                 return  # killed while writing the header: nothing recorded yet
             raise BenchlabError("not a benchlab human SORT results file (unexpected header); choose another --out "

@@ -42,6 +42,7 @@ from benchlab.annotations.session.runner import (
 )
 from benchlab.annotations.sort.blocks import stratified_blocks
 from benchlab.annotations.sort.human_record import HumanSortRow, SortResultsLog
+from benchlab.annotations.sort.model_prompts import sort_hashes
 from benchlab.annotations.sort.plan_options import Condition, SortPlanOptions
 from benchlab.data.errors import BenchlabError
 from benchlab.data.sort.records import BookSortRecord
@@ -241,6 +242,7 @@ class SortTaskSession:
             input=timing.input, onset_source=timing.onset_source,
             ignored_keys=timing.ignored_keys, simulated=simulated, interrupted=timing.interrupted,
             first_onset_mono=timing.first_onset_mono, **extra,
+            **sort_hashes(record, str(plan.config.get("condition", self.condition))),
         )
         return row.model_dump(mode="python")
 

@@ -19,6 +19,7 @@ from benchlab.annotations.session.plan import SessionPlan
 from benchlab.annotations.session.runner import SessionRunner, SessionText
 from benchlab.annotations.sort.commands import COMMANDS
 from benchlab.annotations.sort.comparison import COMPARISON
+from benchlab.annotations.sort.model_prompts import SORT_PROMPTING
 from benchlab.annotations.sort.plan_options import SortPlanOptions
 from benchlab.annotations.sort.power import POWER_PLANNING
 from benchlab.annotations.sort.session_status import LAYOUT
@@ -26,6 +27,7 @@ from benchlab.annotations.sort.trial_export import TRIALS
 from benchlab.annotations.task import (
     Command,
     ComparisonSource,
+    ModelPrompting,
     PowerPlanning,
     SessionLayout,
     SessionOptions,
@@ -118,6 +120,7 @@ class SortTask:
     comparison: ComparisonSource | None = COMPARISON
     trial_export: TrialRows = TRIALS  # benchlab export trials sort
     session_layout: SessionLayout = LAYOUT  # its Sessions rows
+    model_prompting: ModelPrompting = SORT_PROMPTING  # benchlab models run|import
 
     def default_dataset(self) -> Path:
         return sample_path("booksort")

@@ -4,8 +4,11 @@ The format models and people share (``Key`` as an exact integer, ``resp`` as the
 reading and scoring) is :mod:`benchlab.data.worldsense.results`; the fields only a person's session produces
 (response times, participant and session, the interruption marks) are this record's, and it reaches disk through
 the core :class:`~benchlab.annotations.response_log.ResponseLog` (one fsynced JSON line per trial), as SORT's
-row does through its log in :mod:`benchlab.annotations.sort.human_record`. None of the extra fields reuses a
-trial field name, which would make the original ``analyse_results.py`` join produce ``_x``/``_y`` columns.
+row does through its log in :mod:`benchlab.annotations.sort.human_record`. A session adds ``stimulus_sha256`` and
+``prompt_sha256`` after these fields (the text shown and the item's model prompt, hashed as
+:mod:`benchlab.data.models.hashing` does): proof that people and models answered the same items. None of the extra
+fields reuses a trial field name, which would make the original ``analyse_results.py`` join produce ``_x``/``_y``
+columns.
 """
 
 from __future__ import annotations

@@ -26,6 +26,7 @@ from benchlab.annotations.session.runner import (
 )
 from benchlab.annotations.task import Choice
 from benchlab.annotations.worldsense.human_record import HumanResponse, WebHumanResponse
+from benchlab.annotations.worldsense.model_prompts import worldsense_hashes
 from benchlab.annotations.worldsense.plan import WorldSensePlanOptions, build_worldsense_plan
 from benchlab.data.errors import BenchlabError
 from benchlab.data.worldsense.records import Trial, TrialPrompt
@@ -128,7 +129,7 @@ class WorldSenseTaskSession:
             skipped=skipped, input=timing.input, ignored_keys=timing.ignored_keys, simulated=simulated,
             plan_seed=plan.seed, interrupted=timing.interrupted, first_onset_mono=timing.first_onset_mono, **extra,
         )
-        return record.model_dump(mode="python")
+        return {**record.model_dump(mode="python"), **worldsense_hashes(self._trial(step.item_id))}
 
     def item_id_of(self, record: dict[str, Any]) -> str:
         key = record["Key"]

@@ -19,6 +19,7 @@ from benchlab.annotations.simulate import POLICIES
 from benchlab.annotations.task import (
     Command,
     ComparisonSource,
+    ModelPrompting,
     PowerPlanning,
     SessionLayout,
     SessionOptions,
@@ -27,6 +28,7 @@ from benchlab.annotations.task import (
 )
 from benchlab.annotations.worldsense.commands import COMMANDS, sessions_results_folder
 from benchlab.annotations.worldsense.comparison import COMPARISON
+from benchlab.annotations.worldsense.model_prompts import WORLDSENSE_PROMPTING
 from benchlab.annotations.worldsense.plan import WorldSensePlanOptions
 from benchlab.annotations.worldsense.power import POWER_PLANNING
 from benchlab.annotations.worldsense.session import worldsense_session_parts
@@ -88,6 +90,7 @@ class WorldSenseTask:
     comparison: ComparisonSource | None = COMPARISON
     trial_export: TrialRows = TRIALS  # benchlab export trials worldsense
     session_layout: SessionLayout = LAYOUT  # its Sessions rows
+    model_prompting: ModelPrompting = WORLDSENSE_PROMPTING  # benchlab models run|import
 
     def default_dataset(self) -> Path:
         return sample_path("worldsense")
