@@ -13,7 +13,7 @@ from benchlab.annotations.registry import registry
 from benchlab.tui.tools import tool_report
 
 #: The groups, in the order ``benchlab plugins`` lists them.
-GROUPS = ("benchlab.tasks", "benchlab.trial_screens", "benchlab.tools")
+GROUPS = ("benchlab.tasks", "benchlab.trial_screens", "benchlab.web_trials", "benchlab.tools")
 
 
 def plugin_reports() -> list[GroupReport]:

@@ -34,6 +34,9 @@ HUMAN_EXTRA_COLUMNS = [
     "interrupted", "first_onset_mono",
     # Added with the whole-book design and the scroll record (see PREVIOUS_HUMAN_COLUMNS).
     "design", "seen_share",
+    # Added with the native web page: the page's own timing and conduct marks (see WEB_LESS_HUMAN_COLUMNS).
+    "client_rt_ms", "client_onset_ms", "client_key_ms", "client_clock_offset_ms", "interruptions", "hidden_ms",
+    "blurs", "clipboard_attempts",
 ]
 #: The leading unnamed column mirrors the pandas index the original writes, so ``read_csv(index_col=0)`` works.
 HUMAN_COLUMNS = ["", *DATASET_COLUMNS, *SCORE_COLUMNS, *HUMAN_EXTRA_COLUMNS]
@@ -43,6 +46,8 @@ LEGACY_HUMAN_COLUMNS = HUMAN_COLUMNS[:HUMAN_COLUMNS.index("interrupted")]
 #: The header of human files written before ``design``/``seen_share`` existed (benchlab 0.1): read and appended to
 #: in their own layout the same way.
 PREVIOUS_HUMAN_COLUMNS = HUMAN_COLUMNS[:HUMAN_COLUMNS.index("design")]
+#: The header of human files written before the web page's columns existed: read and appended to in their layout.
+WEB_LESS_HUMAN_COLUMNS = HUMAN_COLUMNS[:HUMAN_COLUMNS.index("client_rt_ms")]
 
 
 class HumanSortRow(BaseModel):
@@ -97,6 +102,15 @@ class HumanSortRow(BaseModel):
     #: STM: the share of the excerpt's lines that were on screen at some point while reading (the furthest line
     #: shown / all lines, 0-1); empty in LTM, for simulated participants and when the trial was skipped unread.
     seen_share: float | None = None
+    #: The native web page's stamps (page clock, ms) and conduct marks; empty for terminal sessions.
+    client_rt_ms: float | None = None
+    client_onset_ms: float | None = None
+    client_key_ms: float | None = None
+    client_clock_offset_ms: float | None = None
+    interruptions: int | None = None
+    hidden_ms: float | None = None
+    blurs: int | None = None
+    clipboard_attempts: int | None = None
 
     @classmethod
     def from_trial(cls, record: BookSortRecord, answer: Answer, **extra: Any) -> HumanSortRow:
@@ -133,7 +147,7 @@ class SortResultsLog(KeyedRecordLog):
             return
         # Strict UTF-8 (file:line on bad bytes); a torn last row, even one cut inside a character, is left out.
         records = read_csv_records(self.path, rows_end_with_newline=True, expected="a SORT results file")
-        if records.header not in (HUMAN_COLUMNS, PREVIOUS_HUMAN_COLUMNS, LEGACY_HUMAN_COLUMNS):
+        if records.header not in (HUMAN_COLUMNS, WEB_LESS_HUMAN_COLUMNS, PREVIOUS_HUMAN_COLUMNS, LEGACY_HUMAN_COLUMNS):
             if not records.header and records.torn_line == 1:
                 return  # killed while writing the header: nothing recorded yet
             raise BenchlabError("not a benchlab human SORT results file (unexpected header); choose another --out "
