@@ -97,6 +97,10 @@ class LiveSession:
     rtt_ms: float | None = None
     ended_reported: bool = False
     end_extra: dict[str, Any] = field(default_factory=dict)  # what an on_end hook added to the end page
+    #: Events this session logged before this server opened it (a restart): trial showings to replay.
+    history: list[dict[str, Any]] = field(default_factory=list)
+    #: Events the last message produced, for the caller to log (fsynced) after it.
+    notes: list[tuple[str, dict[str, Any]]] = field(default_factory=list)
 
     # -- views -----------------------------------------------------------------------------------------------
 
@@ -158,7 +162,33 @@ class LiveSession:
         if self.trial is None or self.trial.step is not step:
             trial = web_trial(self.kind, self.runner, step)
             self.trial = TrialRun(step, trial, trial.view())
+            self._replay(self.trial)
         return self.trial
+
+    def _replay(self, run: TrialRun) -> None:
+        """A trial already shown before the server restarted (its ``trial_onset`` events in the log): marked as
+        re-shown, and a phased trial continues where it was (a SORT passage is not shown again after the question;
+        its reading time counts until the next event logged after each showing)."""
+        log = self.history
+        mine = [i for i, e in enumerate(log) if e.get("item_id") == run.step.item_id
+                and e.get("event") in ("trial_onset", "trial_continue")]
+        for n, i in enumerate(mine):
+            e = log[i]
+            mono = _num(e.get("mono"))
+            if e["event"] == "trial_onset":
+                if run.first_onset_mono is None:
+                    run.first_onset_mono = mono
+                nxt = mine[n + 1] if n + 1 < len(mine) else None
+                if nxt is not None and log[nxt]["event"] == "trial_continue":
+                    continue
+                end = _num(log[i + 1].get("mono")) if i + 1 < len(log) else mono
+                run.trial.left(Stamp(mono, end))
+                run.pending_reshow = True
+            else:
+                start = next((_num(log[j].get("mono")) for j in reversed(mine[:n]) if log[j]["event"] == "trial_onset"),
+                             None)
+                run.trial.proceed(Stamp(start, mono, 0.0, _num(e.get("client_ms")),
+                                        timed_out=bool(e.get("timed_out")), seen_share=_num(e.get("seen"))))
 
     def _end_html(self) -> str:
         r = self.runner
@@ -184,6 +214,9 @@ class LiveSession:
         run.visit.onset_mono, run.visit.client_onset_ms = now, t
         if run.first_onset_mono is None:
             run.first_onset_mono = now
+        self.notes.append(("trial_onset", {"item_id": run.step.item_id, "practice": run.step.practice,
+                                           "phase": run.view.phase, "client_onset_ms": t,
+                                           "interruptions": run.interruptions}))
         if run.view.answers:
             run.shown_answer_views += 1
 
@@ -263,6 +296,9 @@ class LiveSession:
             stamp = Stamp(visit.onset_mono, now, visit.client_onset_ms, t, timed_out=timed_out,
                           seen_share=_num(msg.get("seen")))
             run.trial.proceed(stamp)
+            self.notes.append(("trial_continue", {"item_id": run.step.item_id, "phase": run.view.phase,
+                                                  "client_ms": round(client_ms, 3), "timed_out": timed_out,
+                                                  "seen": stamp.seen_share}))
             return True
         if act != "answer" or not view.answers:
             return False

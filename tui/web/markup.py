@@ -38,7 +38,7 @@ def markdown(text: str, *, top: int = 1) -> str:
 
     def flush() -> None:
         if para:
-            blocks.append(f"<p>{' '.join(inline(p) for p in para)}</p>")
+            blocks.append(f"<p>{inline(' '.join(para))}</p>")
             para.clear()
         if items:
             blocks.append("<ul>" + "".join(f"<li>{inline(i)}</li>" for i in items) + "</ul>")

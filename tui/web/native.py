@@ -28,6 +28,7 @@ import time
 from collections.abc import Callable, Mapping
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from aiohttp import WSMsgType, web
@@ -73,6 +74,21 @@ class DeviceRule:
             if big < max(self.min_width, self.min_height) or small < min(self.min_width, self.min_height):
                 return "size"
         return None
+
+
+def _read_events(path: Path) -> list[dict[str, Any]]:
+    """A session's event log (a torn or odd line is skipped: this only replays trial showings)."""
+    out: list[dict[str, Any]] = []
+    try:
+        text = path.read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return out
+    for line in text.splitlines():
+        with contextlib.suppress(ValueError):
+            event = json.loads(line)
+            if isinstance(event, dict):
+                out.append(event)
+    return out
 
 
 def _int(value: Any) -> int:
@@ -176,7 +192,8 @@ class NativeSessions:
             await send_json(ws, ["page", native_page.cannot_start_html()])
             await close_socket(ws, 1000, b"cannot start")
             return True
-        self.sessions[pid] = LiveSession(pid, runner, self.kind)
+        history = await self._write(_read_events, runner.files.events) if runner.resume else []
+        self.sessions[pid] = LiveSession(pid, runner, self.kind, history=history)
         return False
 
     async def _serve(self, live: LiveSession, ws: web.WebSocketResponse, pid: str) -> None:
@@ -244,21 +261,29 @@ class NativeSessions:
             return
         if kind == "clock":
             offset, rtt = arg.get("offset_ms"), arg.get("rtt_ms")
-            if isinstance(offset, int | float) and isinstance(rtt, int | float) and 0 <= rtt < 60_000:
-                if live.rtt_ms is None or rtt <= live.rtt_ms:
-                    live.offset_ms, live.rtt_ms = float(offset), float(rtt)
+            good = isinstance(offset, int | float) and isinstance(rtt, int | float) and 0 <= rtt < 60_000
+            if good and (live.rtt_ms is None or rtt <= live.rtt_ms):
+                live.offset_ms, live.rtt_ms = float(offset), float(rtt)
             return
         async with self.lock(live.participant):
             if kind == "onset":
                 live.onset(arg, now)
+                await self._notes(live)
             elif kind == "log":
                 event = live.conduct(arg)
                 if event is not None:
                     await self._event(live, "page_" + str(event.pop("what")), **event)
             elif kind == "act":
-                if await self._write(live.act, arg, now):
+                moved = await self._write(live.act, arg, now)
+                await self._notes(live)
+                if moved:
                     await self._after_step(live)
                     await self._show(live, ws)
+
+    async def _notes(self, live: LiveSession) -> None:
+        notes, live.notes = live.notes, []
+        for event, fields in notes:
+            await self._event(live, event, **fields)
 
     async def _after_step(self, live: LiveSession) -> None:
         """A step ended the session: the end hook (after the end record is on disk) may add to the end page."""
