@@ -51,7 +51,8 @@ def drive(page: Any, answer: Callable[[str, str], str], *, tap: bool = False, ti
         elif "phase-question" in v["cls"]:
             key = answer(v["cls"], v["text"])
             given.append(key)
-            _press(page, f"button[data-act=answer][aria-keyshortcuts='{key.upper() if len(key) == 1 and key.isalpha() else key}']", key, tap)
+            shortcut = key.upper() if key.isalpha() else key
+            _press(page, f"button[data-act=answer][aria-keyshortcuts='{shortcut}']", key, tap)
         elif "phase-delay" in v["cls"]:
             time.sleep(0.05)
             continue
@@ -71,3 +72,24 @@ def _press(page: Any, selector: str, key: str, tap: bool, click: bool = False) -
         page.click(selector, timeout=5000)
     else:
         page.keyboard.press(key)
+
+
+def terminal_replay(task_name: str, values: dict[str, Any], answers: list[str]) -> None:
+    """The same plan answered with the same responses by the terminal's engine (``SessionRunner`` without a page):
+    the reference a web session must score identically to."""
+    from benchlab.annotations.registry import registry
+    from benchlab.annotations.session.opening import open_session_from_values
+    from benchlab.annotations.session.runner import ResponseTiming, Stage
+
+    runner = open_session_from_values(registry().get(task_name), values)
+    given = iter(answers)
+    while runner.stage is not Stage.END:
+        if runner.stage is Stage.CONSENT:
+            runner.accept_consent()
+        elif runner.stage is Stage.INSTRUCTIONS:
+            runner.finish_instructions()
+        elif runner.stage is Stage.BREAK:
+            runner.continue_after_break()
+        else:
+            runner.respond(next(given), ResponseTiming(onset_mono=1.0, response_mono=1.5))
+    runner.close()

@@ -178,6 +178,9 @@ class LiveSession:
             if e["event"] == "trial_onset":
                 if run.first_onset_mono is None:
                     run.first_onset_mono = mono
+                logged = e.get("interruptions")
+                if isinstance(logged, int) and not isinstance(logged, bool):
+                    run.interruptions = max(run.interruptions, min(logged, 10_000))
                 nxt = mine[n + 1] if n + 1 < len(mine) else None
                 if nxt is not None and log[nxt]["event"] == "trial_continue":
                     continue
