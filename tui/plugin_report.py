@@ -21,9 +21,11 @@ def plugin_reports() -> list[GroupReport]:
     # deferred: the trial screens' module loads Textual, which a command that never shows this report (and
     # `benchlab --version`) does without
     from benchlab.tui.trial_screens import trial_screen_report
+    from benchlab.tui.web.web_trials import web_trial_report
 
     registry()
     trial_screen_report()
+    web_trial_report()
     tool_report()
     by_group = {report.group: report for report in reports()}
     return [by_group[group] for group in GROUPS if group in by_group]
