@@ -5,6 +5,7 @@ renderer."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 import time
 from collections.abc import AsyncIterator
@@ -79,7 +80,7 @@ async def join(client: TestClient, pid: str = "P01", **device: Any) -> tuple[Any
 async def answer(ws: Any, view: dict[str, Any], value: str, *, rt: float = 20.0, onset: bool = True) -> None:
     if onset:
         await ws.send_json(["onset", {"seq": view["seq"], "t": 1000.0}])
-    time.sleep(0.05)  # noqa: ASYNC251 - the server's bound: the page's RT may not exceed the time since the view
+    await asyncio.sleep(0.05)  # the page's RT may not exceed the time since the view was sent
     await ws.send_json(["act", {"seq": view["seq"], "act": "answer", "value": value, "t": 1000.0 + rt,
                                 "input": "mouse"}])
 
@@ -116,7 +117,7 @@ async def test_stale_replayed_and_unshown_answers_change_nothing(client: TestCli
     await answer(ws, view, "TRUE", onset=False)  # before the page stamped the onset: not an answer
     await ws.send_json(["act", {"seq": view["seq"] + 5, "act": "answer", "value": "TRUE", "t": 1010.0}])  # not shown
     await ws.send_json(["act", {"seq": view["seq"], "act": "answer", "value": "MAYBE", "t": 1010.0}])  # no option
-    time.sleep(0.3)  # noqa: ASYNC251
+    await asyncio.sleep(0.3)
     assert results(tmp_path) == []
     await answer(ws, view, "FALSE")
     await receive(ws, "show")

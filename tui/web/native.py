@@ -91,6 +91,12 @@ def _read_events(path: Path) -> list[dict[str, Any]]:
     return out
 
 
+def _number(value: Any) -> float | None:
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return None
+    return float(value) if abs(value) < 1e12 else None
+
+
 def _int(value: Any) -> int:
     try:
         return max(0, min(100_000, int(value)))
@@ -260,10 +266,10 @@ class NativeSessions:
                 raise Refused(f"a {kind!r} message without its fields")
             return
         if kind == "clock":
-            offset, rtt = arg.get("offset_ms"), arg.get("rtt_ms")
-            good = isinstance(offset, int | float) and isinstance(rtt, int | float) and 0 <= rtt < 60_000
-            if good and (live.rtt_ms is None or rtt <= live.rtt_ms):
-                live.offset_ms, live.rtt_ms = float(offset), float(rtt)
+            offset, rtt = _number(arg.get("offset_ms")), _number(arg.get("rtt_ms"))
+            if offset is not None and rtt is not None and 0 <= rtt < 60_000 and (live.rtt_ms is None
+                                                                               or rtt <= live.rtt_ms):
+                live.offset_ms, live.rtt_ms = offset, rtt
             return
         async with self.lock(live.participant):
             if kind == "onset":
