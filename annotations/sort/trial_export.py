@@ -7,7 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from benchlab.annotations.trial_rows import TrialExport, flags_text, session_files
+from benchlab.annotations.trial_rows import CLIENT_COLUMNS, TrialExport, client_values, flags_text, session_files
 from benchlab.data.text_io import read_csv_header, read_csv_records
 
 #: Columns of the human file that are mapped to export columns (or too large to export: the excerpt text).
@@ -57,7 +57,7 @@ def _row(r: dict[str, str], n: int, path: Path) -> dict[str, Any]:
         "distance_words": (s2 - s1) if s1 is not None and s2 is not None else None,
         "book_idx": _int(r.get("book_idx")), "excerpt_idx": _int(r.get("excerpt_idx")),
         "present_seg1_first": _int(r.get("present_seg1_first")), "ground_truth": r.get("ground_truth", ""),
-        "reading_ms": _float(r.get("reading_ms")), "delay_ms": _float(r.get("delay_ms")),
+        "reading_ms": _float(r.get("reading_ms")), "delay_ms": _float(r.get("delay_ms")), **client_values(r),
     }
     out.update({k: v for k, v in r.items() if k not in _MAPPED and k not in out and k is not None})
     return out
@@ -91,6 +91,7 @@ TRIALS = TrialExport(
         "ground_truth": "the correct answer (A or B)",
         "reading_ms": "STM: time spent reading the excerpt (ms)",
         "delay_ms": "delay between reading and question (ms)",
+        **CLIENT_COLUMNS,
         "(more)": "any further column of the results file (e.g. of newer designs), verbatim; excerpt_text is "
                   "left out",
     },
