@@ -79,7 +79,7 @@ def client_values(record: Mapping[str, Any]) -> dict[str, Any]:
         if isinstance(value, str):
             value = value.strip()
         try:
-            number = None if value in (None, "") or isinstance(value, bool) else float(value)  # type: ignore[arg-type]
+            number = None if value in (None, "") or isinstance(value, bool) else float(value)
         except (TypeError, ValueError):
             number = None
         out[name] = int(number) if number is not None and name in _COUNTS else number
