@@ -53,3 +53,34 @@ if TYPE_CHECKING:  # mypy checks here that the plain-data form satisfies the pro
 
     def _is_trial_rows(export: TrialExport) -> TrialRows:
         return export
+
+
+#: The page's own columns of a web session's trials (``benchlab serve``), the same for every benchmark: the
+#: response's input kind, the page-side RT and stamps, and the trial's conduct marks. Empty for terminal sessions.
+CLIENT_COLUMNS: dict[str, str] = {
+    "input": "how the answer was given: key, mouse, touch (web page) or key (terminal)",
+    "client_rt_ms": "web page: response event time minus the stimulus onset (first animation frame), page clock (ms)",
+    "client_onset_ms": "web page: stimulus onset on the page's performance.now() clock (ms)",
+    "client_key_ms": "web page: the response event's own timeStamp on the page's clock (ms)",
+    "client_clock_offset_ms": "web page: page clock minus the server's monotonic clock, estimated (ms)",
+    "interruptions": "web page: how often the trial was shown again (reload, reconnect, server restart)",
+    "hidden_ms": "web page: time the tab was hidden while the trial was on screen (ms)",
+    "blurs": "web page: times the window lost focus while the trial was on screen",
+    "clipboard_attempts": "web page: blocked copy, cut, paste and context-menu attempts on the trial",
+}
+_COUNTS = ("interruptions", "blurs", "clipboard_attempts")
+
+
+def client_values(record: Mapping[str, Any]) -> dict[str, Any]:
+    """The :data:`CLIENT_COLUMNS` of one results record (JSON values or CSV text), typed; ``None`` when absent."""
+    out: dict[str, Any] = {"input": str(record.get("input") or "")}
+    for name in list(CLIENT_COLUMNS)[1:]:
+        value = record.get(name)
+        if isinstance(value, str):
+            value = value.strip()
+        try:
+            number = None if value in (None, "") or isinstance(value, bool) else float(value)
+        except (TypeError, ValueError):
+            number = None
+        out[name] = int(number) if number is not None and name in _COUNTS else number
+    return out

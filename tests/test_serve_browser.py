@@ -1,4 +1,5 @@
-"""``benchlab serve`` in a real headless Chromium: whole sessions from a link by key presses, a closed tab, a killed
+"""``benchlab serve --terminal-page`` (the terminal-in-browser page, kept for plug-in trial kinds without a web
+renderer) in a real headless Chromium: whole sessions from a link by key presses, a closed tab, a killed
 server, a second tab, an unknown link and keys pressed before the stimulus is painted.
 
 Each test runs a small plan (a few trials) with loose timing bounds; every wait is bounded.
@@ -54,12 +55,13 @@ def worldsense(tmp_path: Path, *people: str) -> Served:
     testset = write_testset(tmp_path / "testset", tuples_per_cell=3, sizes=(3,), problems=("Infer.trivial",))
     (tmp_path / "people.csv").write_text("id\n" + "".join(p + "\n" for p in people or ("P01",)))
     return Served("worldsense", tmp_path / "out", tmp_path / "people.csv",
-                  ["--testset", str(testset), "--tuples-per-cell", "2", "--practice", "1", "--seed", "5"])
+                  ["--testset", str(testset), "--tuples-per-cell", "2", "--practice", "1", "--seed", "5"],
+                  serve_only=["--terminal-page"])
 
 
 def sort(tmp_path: Path) -> Served:
     (tmp_path / "people.csv").write_text("id,condition\nP01,stm\n")
-    return Served("sort", tmp_path / "out", tmp_path / "people.csv", SORT_PLAN)
+    return Served("sort", tmp_path / "out", tmp_path / "people.csv", SORT_PLAN, serve_only=["--terminal-page"])
 
 
 def alternate(keys: tuple[str, str]) -> Any:
@@ -84,11 +86,13 @@ def simulated(task: str, out: Path, args: list[str]) -> Path:
 
 
 def same_format(web: list[dict[str, Any]] | list[str], terminal: list[dict[str, Any]] | list[str]) -> None:
-    """The web records have every field of the terminal's, and only ``client_*`` timing fields beyond them."""
+    """The web records have every field of the terminal's, and only the page's timing fields (``client_*``) and
+    conduct marks beyond them."""
     web_keys = set(web[0]) if isinstance(web[0], dict) else set(web)
     terminal_keys = set(terminal[0]) if isinstance(terminal[0], dict) else set(terminal)
     assert terminal_keys <= web_keys
-    assert all(k.startswith("client_") for k in web_keys - terminal_keys), web_keys - terminal_keys
+    conduct = {"interruptions", "hidden_ms", "blurs", "clipboard_attempts"}
+    assert all(k.startswith("client_") or k in conduct for k in web_keys - terminal_keys), web_keys - terminal_keys
 
 
 def test_a_whole_worldsense_session_from_a_link(tmp_path: Path, page: Any) -> None:

@@ -80,13 +80,16 @@ def listening(port: int) -> bool:
 class Served:
     """A ``benchlab serve`` process (started with :meth:`start`, killed with :meth:`stop` or :meth:`kill`)."""
 
-    def __init__(self, task: str, out: Path, participants: Path, args: list[str], port: int | None = None) -> None:
+    def __init__(self, task: str, out: Path, participants: Path, args: list[str], port: int | None = None,
+                 serve_only: list[str] | None = None) -> None:
         self.task, self.out, self.participants, self.args = task, out, participants, args
+        self.serve_only = serve_only or []  # flags of serve that run does not take (--terminal-page)
         self.port = port or free_port()
         self.proc: subprocess.Popen[bytes] | None = None
 
     def start(self, timeout: float = 20.0) -> Served:
-        self.proc = subprocess.Popen([*CLI, "serve", self.task, *self.args, "--participants", str(self.participants),
+        self.proc = subprocess.Popen([*CLI, "serve", self.task, *self.args, *self.serve_only,
+                                      "--participants", str(self.participants),
                                       "--out", str(self.out), "--port", str(self.port)],
                                      stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
         deadline = time.monotonic() + timeout

@@ -13,7 +13,7 @@ from benchlab.annotations.registry import registry
 from benchlab.tui.tools import tool_report
 
 #: The groups, in the order ``benchlab plugins`` lists them.
-GROUPS = ("benchlab.tasks", "benchlab.trial_screens", "benchlab.tools")
+GROUPS = ("benchlab.tasks", "benchlab.trial_screens", "benchlab.web_trials", "benchlab.tools")
 
 
 def plugin_reports() -> list[GroupReport]:
@@ -21,9 +21,11 @@ def plugin_reports() -> list[GroupReport]:
     # deferred: the trial screens' module loads Textual, which a command that never shows this report (and
     # `benchlab --version`) does without
     from benchlab.tui.trial_screens import trial_screen_report
+    from benchlab.tui.web.web_trials import web_trial_report
 
     registry()
     trial_screen_report()
+    web_trial_report()
     tool_report()
     by_group = {report.group: report for report in reports()}
     return [by_group[group] for group in GROUPS if group in by_group]

@@ -220,6 +220,8 @@ class ChoiceTaskSession:
             practice=step.practice, skipped=skipped, input=timing.input, ignored_keys=timing.ignored_keys,
             simulated=simulated, plan_seed=plan.seed, interrupted=timing.interrupted,
             first_onset_mono=timing.first_onset_mono,
+            # a web page's own timing and conduct marks (extra fields: absent from terminal records)
+            **{k: v for k, v in timing.client_fields.items() if v is not None},
         )
         return record.model_dump(mode="json", exclude={"model"})
 

@@ -82,12 +82,21 @@ class ResponseTiming:
     client_onset_ms: float | None = None
     client_key_ms: float | None = None
     client_clock_offset_ms: float | None = None
+    #: Native web page: how often the trial was shown again (reloads, reconnects), the time the tab was hidden and
+    #: how often the window lost focus while the trial was on screen, and blocked copy/paste/context-menu attempts.
+    interruptions: int | None = None
+    hidden_ms: float | None = None
+    blurs: int | None = None
+    clipboard_attempts: int | None = None
 
     @property
-    def client_fields(self) -> dict[str, float | None]:
-        """The page-side timing (all ``None`` outside a web session)."""
+    def client_fields(self) -> dict[str, float | int | None]:
+        """The page-side timing and conduct (all ``None`` outside a web session)."""
         return {"client_rt_ms": self.client_rt_ms, "client_onset_ms": self.client_onset_ms,
-                "client_key_ms": self.client_key_ms, "client_clock_offset_ms": self.client_clock_offset_ms}
+                "client_key_ms": self.client_key_ms, "client_clock_offset_ms": self.client_clock_offset_ms,
+                **({} if self.interruptions is None else {
+                    "interruptions": self.interruptions, "hidden_ms": self.hidden_ms, "blurs": self.blurs,
+                    "clipboard_attempts": self.clipboard_attempts})}
 
     @property
     def rt_ms(self) -> float | None:

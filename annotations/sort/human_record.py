@@ -36,6 +36,9 @@ HUMAN_EXTRA_COLUMNS = [
     "design", "seen_share",
     # Added with `benchlab models` (see SEEN_SHARE_HUMAN_COLUMNS): what was shown and the model prompt, hashed.
     "stimulus_sha256", "prompt_sha256",
+    # Added with the native web page: the page's own timing and conduct marks (see WEB_LESS_HUMAN_COLUMNS).
+    "client_rt_ms", "client_onset_ms", "client_key_ms", "client_clock_offset_ms", "interruptions", "hidden_ms",
+    "blurs", "clipboard_attempts",
 ]
 #: The leading unnamed column mirrors the pandas index the original writes, so ``read_csv(index_col=0)`` works.
 HUMAN_COLUMNS = ["", *DATASET_COLUMNS, *SCORE_COLUMNS, *HUMAN_EXTRA_COLUMNS]
@@ -47,6 +50,8 @@ LEGACY_HUMAN_COLUMNS = HUMAN_COLUMNS[:HUMAN_COLUMNS.index("interrupted")]
 PREVIOUS_HUMAN_COLUMNS = HUMAN_COLUMNS[:HUMAN_COLUMNS.index("design")]
 #: The header of human files written before the hashes existed: read and appended to in their own layout.
 SEEN_SHARE_HUMAN_COLUMNS = HUMAN_COLUMNS[:HUMAN_COLUMNS.index("stimulus_sha256")]
+#: The header of human files written before the web page's columns existed: read and appended to in their layout.
+WEB_LESS_HUMAN_COLUMNS = HUMAN_COLUMNS[:HUMAN_COLUMNS.index("client_rt_ms")]
 
 
 class HumanSortRow(BaseModel):
@@ -103,6 +108,15 @@ class HumanSortRow(BaseModel):
     seen_share: float | None = None
     stimulus_sha256: str | None = None  # SHA-256 of what was shown (benchlab.annotations.sort.model_prompts)
     prompt_sha256: str | None = None  # SHA-256 of the model prompt for this trial (default template)
+    #: The native web page's stamps (page clock, ms) and conduct marks; empty for terminal sessions.
+    client_rt_ms: float | None = None
+    client_onset_ms: float | None = None
+    client_key_ms: float | None = None
+    client_clock_offset_ms: float | None = None
+    interruptions: int | None = None
+    hidden_ms: float | None = None
+    blurs: int | None = None
+    clipboard_attempts: int | None = None
 
     @classmethod
     def from_trial(cls, record: BookSortRecord, answer: Answer, **extra: Any) -> HumanSortRow:
@@ -139,7 +153,8 @@ class SortResultsLog(KeyedRecordLog):
             return
         # Strict UTF-8 (file:line on bad bytes); a torn last row, even one cut inside a character, is left out.
         records = read_csv_records(self.path, rows_end_with_newline=True, expected="a SORT results file")
-        layouts = (HUMAN_COLUMNS, SEEN_SHARE_HUMAN_COLUMNS, PREVIOUS_HUMAN_COLUMNS, LEGACY_HUMAN_COLUMNS)
+        layouts = (HUMAN_COLUMNS, WEB_LESS_HUMAN_COLUMNS, SEEN_SHARE_HUMAN_COLUMNS, PREVIOUS_HUMAN_COLUMNS,
+                   LEGACY_HUMAN_COLUMNS)
         if records.header not in layouts:
             if not records.header and records.torn_line == 1:
                 return  # killed while writing the header: nothing recorded yet

@@ -241,7 +241,7 @@ class SortTaskSession:
             response_mono=timing.response_mono, handler_mono=timing.handler_mono, wall_clock=timing.wall_clock,
             input=timing.input, onset_source=timing.onset_source,
             ignored_keys=timing.ignored_keys, simulated=simulated, interrupted=timing.interrupted,
-            first_onset_mono=timing.first_onset_mono, **extra,
+            first_onset_mono=timing.first_onset_mono, **extra, **timing.client_fields,
             **sort_hashes(record, str(plan.config.get("condition", self.condition))),
         )
         return row.model_dump(mode="python")

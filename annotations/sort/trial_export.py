@@ -7,7 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from benchlab.annotations.trial_rows import TrialExport, flags_text, session_files
+from benchlab.annotations.trial_rows import CLIENT_COLUMNS, TrialExport, client_values, flags_text, session_files
 from benchlab.data.errors import BenchlabError
 from benchlab.data.text_io import read_csv_header, read_csv_records
 
@@ -59,7 +59,7 @@ def _row(r: dict[str, str], n: int, path: Path) -> dict[str, Any]:
         "book_idx": _int(r.get("book_idx")), "excerpt_idx": _int(r.get("excerpt_idx")),
         "present_seg1_first": _int(r.get("present_seg1_first")), "ground_truth": r.get("ground_truth", ""),
         "reading_ms": _float(r.get("reading_ms")), "delay_ms": _float(r.get("delay_ms")),
-        "seen_share": _float(r.get("seen_share")),
+        "seen_share": _float(r.get("seen_share")), **client_values(r),
     }
     out.update({k: v for k, v in r.items() if k not in _MAPPED and k not in out and k is not None})
     return out
@@ -98,6 +98,7 @@ TRIALS = TrialExport(
         "delay_ms": "delay between reading and question (ms), as it happened (the plan's delay plus the time to "
                     "show the question)",
         "seen_share": "STM: share of the excerpt's lines that were on screen while reading (0-1); empty in LTM",
+        **CLIENT_COLUMNS,
         "(more)": "any further column of the results file (e.g. of newer designs), verbatim; excerpt_text is "
                   "left out",
     },

@@ -55,3 +55,8 @@ class WebHumanResponse(HumanResponse):
     client_onset_ms: float | None = None  # the page painted the stimulus (page clock, ms)
     client_key_ms: float | None = None  # the page's keydown (page clock, ms)
     client_clock_offset_ms: float | None = None  # page clock minus the server's monotonic clock (ms), estimated
+    # The native web page's conduct marks (absent from responses given in the terminal-in-browser page).
+    interruptions: int | None = None  # how often the trial was shown again (reload, reconnect)
+    hidden_ms: float | None = None  # time the tab was hidden while the trial was on screen
+    blurs: int | None = None  # times the window lost focus while the trial was on screen
+    clipboard_attempts: int | None = None  # blocked copy/cut/paste/context-menu attempts on the trial

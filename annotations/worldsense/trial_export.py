@@ -7,7 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from benchlab.annotations.trial_rows import TrialExport, flags_text, session_files
+from benchlab.annotations.trial_rows import CLIENT_COLUMNS, TrialExport, client_values, flags_text, session_files
 from benchlab.data.errors import BenchlabError
 from benchlab.data.worldsense.rules import is_correct
 
@@ -63,7 +63,7 @@ def rows(paths: list[Path], testset: Path | None) -> list[dict[str, Any]]:
                 "source_file": str(path),
                 "tuple_id": cols.tuple_names[cols.tuple_code[i]],
                 "problem": cols.problem_names[cols.problem_code[i]], "problem_size": int(cols.size[i]),
-                "gold": gold,
+                "gold": gold, **client_values(ex),
             })
             seen.add(line.Key)
     return out
@@ -78,6 +78,7 @@ TRIALS = TrialExport(
         "problem": "problem name (Infer.trivial ... Compl.normal)",
         "problem_size": "number of objects (3, 4, 5)",
         "gold": "the correct option",
+        **CLIENT_COLUMNS,
     },
     rows=rows,
 )

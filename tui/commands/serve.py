@@ -50,6 +50,7 @@ def check_before_serving(task: Task, served: dict[str, Any], file: Path | None, 
 def serve_command(task: Task) -> click.Command:
     def callback(**params: Any) -> None:
         # deferred: aiohttp loads only when a server starts (`benchlab --help` stays quick)
+        from benchlab.tui.web.native import DeviceRule
         from benchlab.tui.web.serve_main import ServeConfig, add_and_report, run_server  # aiohttp: only when serving
 
         ctx = click.get_current_context()
@@ -66,7 +67,10 @@ def serve_command(task: Task) -> click.Command:
         config = ServeConfig(
             task=task, plan_args=plan_args(task, values), out=params["out_dir"].resolve(),
             participants_file=params["participants_file"], host=params["host"], port=params["port"],
-            public_url=params["public_url"], max_starts=params["max_starts"],
+            public_url=params["public_url"], max_starts=params["max_starts"], values=values,
+            title=params["title"], native=not params["terminal_page"],
+            device=DeviceRule(require_computer=params["require_computer"], min_width=params["min_screen"][0],
+                              min_height=params["min_screen"][1]),
         )
         if params["add"] and add_and_report(config, params["add"]):
             return
@@ -85,6 +89,15 @@ def serve_command(task: Task) -> click.Command:
                      help="Base URL participants see (behind a reverse proxy), e.g. https://lab.example.org."),
         click.Option(["--add"], multiple=True, metavar="ID",
                      help="Add a participant to the file (repeatable); a running server picks them up."),
+        click.Option(["--title"], default="Research study", show_default=True,
+                     help="The study's title: the browser tab and the page header show it (not the benchmark)."),
+        click.Option(["--require-computer"], is_flag=True, default=False,
+                     help="Before consent, refuse phones and tablets (a clear page; nothing is recorded)."),
+        click.Option(["--min-screen"], type=(int, int), default=(0, 0), metavar="W H",
+                     help="Before consent, refuse screens smaller than W x H CSS pixels (either orientation)."),
+        click.Option(["--terminal-page"], is_flag=True, default=False,
+                     help="Serve the terminal-in-browser page (one app process per participant) even when the "
+                     "trial kind has a native web page."),
         click.Option(["--max-starts"], type=click.IntRange(1, 64), default=2, show_default=True,
                      help="Sessions starting at once (others see a 'please wait' page)."),
     ]

@@ -9,34 +9,15 @@ shows consent again). Nothing is printed on stdout: it carries the page's packet
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Callable
 from typing import Any
 
-from benchlab.annotations.session.opening import open_session
 from benchlab.annotations.session.runner import SessionRunner
-from benchlab.annotations.session.texts import session_text
 from benchlab.annotations.task import SessionOptions, Task
 from benchlab.tui.app import BenchlabApp
+from benchlab.tui.web.web_runner import prepare_web_session, welcome_back
 
-
-def welcome_back(runner: SessionRunner) -> str:
-    """The page a participant sees on coming back (markdown)."""
-    done = runner.recorded_main
-    left = runner.n_main - done
-    return (f"# Welcome back\n\nYour answers so far are saved: {done} of {runner.n_main} questions answered, "
-            f"{left} to go.\n\nYou continue where you left off.")
-
-
-def prepare_web_session(task: Task, session: SessionOptions, plan: Any) -> SessionRunner:
-    """The opened runner: a new session, or (this participant's session was started before) the resumed one."""
-    text = session_text(task, session, plan)
-    returning = dataclasses.replace(text, consent=None, instructions=["# Welcome back"])
-    runner = open_session(task, session.model_copy(update={"resume": True}), plan,
-                          dataclasses.replace(text, returning=returning))
-    if runner.resume:
-        runner.text.instructions = [welcome_back(runner)]  # with the counts, now that the answers are read back
-    return runner
+__all__ = ["prepare_web_session", "run_web_session", "welcome_back"]
 
 
 def run_web_session(task: Task, session: SessionOptions, plan: Any, *,

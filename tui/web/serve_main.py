@@ -16,18 +16,22 @@ import logging
 import os
 import signal
 import sys
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any
 
 from aiohttp import web
 
+from benchlab.annotations.session.opening import session_options
+from benchlab.annotations.session.runner import SessionRunner
 from benchlab.annotations.session.status import read_statuses
 from benchlab.annotations.task import Task
 from benchlab.data.errors import BenchlabError
 from benchlab.tui.web import status_table
 from benchlab.tui.web.app_process import AppSpec, app_argv
+from benchlab.tui.web.hooks import ServerHooks
+from benchlab.tui.web.native import DeviceRule, NativeSessions
 from benchlab.tui.web.participants import (
     LINKS_FILE,
     Participant,
@@ -39,6 +43,8 @@ from benchlab.tui.web.participants import (
 )
 from benchlab.tui.web.serve_options import column_names, participant_args
 from benchlab.tui.web.server import Limits, SessionServer
+from benchlab.tui.web.web_runner import prepare_web_session
+from benchlab.tui.web.web_trials import has_web_trial
 
 SERVE_LOCK = ".serve.lock"
 LOG_FILE = "serve.log"
@@ -60,6 +66,14 @@ class ServeConfig:
     #: The interpreter running the apps (default: this one, or ``BENCHLAB_SERVE_APP_PYTHON``: another environment
     #: with the same benchlab, e.g. a development checkout).
     python: str | None = field(default_factory=lambda: os.environ.get("BENCHLAB_SERVE_APP_PYTHON") or None)
+    #: The typed option values typed on the command line (the native page opens sessions in-process from them).
+    values: dict[str, Any] = field(default_factory=dict)
+    #: The tab title participants see (the study's, never the benchmark's name).
+    title: str = "Research study"
+    device: DeviceRule = field(default_factory=DeviceRule)
+    #: ``False``: every participant gets the terminal-in-browser page even when the trial kind has a web renderer.
+    native: bool = True
+    hooks: ServerHooks | None = None
 
     def base_url(self, port: int | None = None) -> str:
         if self.public_url:
@@ -70,6 +84,22 @@ class ServeConfig:
     def spec(self, participant: Participant) -> AppSpec:
         args = [*self.plan_args, *participant_args(self.task, participant.options)]
         return AppSpec(app_argv(self.task.name, args, participant.id, str(self.out), self.python), self.extra_env)
+
+
+def native_sessions(config: ServeConfig, participants: Mapping[str, Participant]) -> NativeSessions | None:
+    """The in-process sessions of the native page, when the task's trial kind has a web renderer (else ``None``:
+    the terminal-in-browser page, one app process per participant)."""
+    if not config.native or not has_web_trial(config.task.trial_kind):
+        return None
+
+    def open_runner(pid: str) -> SessionRunner:
+        participant = participants[pid]
+        values = {**config.values, **participant.options, "participant": pid, "out": str(config.out)}
+        session, plan = session_options(config.task, values)
+        return prepare_web_session(config.task, session, plan)
+
+    return NativeSessions(open_runner=open_runner, kind=config.task.trial_kind, title=config.title,
+                          hooks=config.hooks, device=config.device)
 
 
 def load_participants(config: ServeConfig) -> dict[str, Participant]:
@@ -141,7 +171,10 @@ def run_server(config: ServeConfig) -> None:
             logger.setLevel(logging.INFO if logger.name == "benchlab.serve" else logging.WARNING)
             logger.propagate = False
         server = SessionServer(participants=participants, tokens=tokens, app_spec=config.spec,
-                               title=f"{config.task.title} session", limits=Limits(max_starts=config.max_starts))
+                               title=config.title, limits=Limits(max_starts=config.max_starts))
+        server.native = native_sessions(config, server.participants)
+        if config.hooks is not None:
+            server.hooks = config.hooks
         try:
             asyncio.run(_serve(config, server, sys.stdout))
         finally:

@@ -26,6 +26,8 @@ from aiohttp import WSMsgType, web
 
 from benchlab.tui.web import pages
 from benchlab.tui.web.app_process import AppSpec, PacketReader, meta, packet, start_app, stop_app
+from benchlab.tui.web.hooks import ServerHooks
+from benchlab.tui.web.native import NativeSessions
 from benchlab.tui.web.page_socket import (
     TokenBucket,
     close_socket,
@@ -46,6 +48,8 @@ STATIC_FILES = {
     "addon-fit.js": ("vendor/addon-fit.js", "text/javascript"),
     "page.js": ("page.js", "text/javascript"),
     "page.css": ("page.css", "text/css"),
+    "native.js": ("native.js", "text/javascript"),
+    "native.css": ("native.css", "text/css"),
 }
 TOKEN_RE = r"[A-Za-z0-9_-]{16,64}"
 _TOKEN_OK = re.compile(rf"^{TOKEN_RE}$")
@@ -131,8 +135,12 @@ class SessionServer:
 
     def __init__(self, *, participants: Mapping[str, Participant], tokens: Mapping[str, str],
                  app_spec: Callable[[Participant], AppSpec], title: str = "benchlab session",
-                 limits: Limits | None = None) -> None:
+                 limits: Limits | None = None, native: NativeSessions | None = None,
+                 hooks: ServerHooks | None = None) -> None:
         self.limits = limits or Limits()
+        #: The native page's sessions (in this process); ``None``: every participant gets the terminal page.
+        self.native = native
+        self.hooks = hooks or (native.hooks if native is not None else ServerHooks())
         self.title = title
         self.app_spec = app_spec
         self.participants: dict[str, Participant] = {}
@@ -166,6 +174,7 @@ class SessionServer:
         app.router.add_get(f"/s/{{token:{TOKEN_RE}}}", self.page)
         app.router.add_get(f"/s/{{token:{TOKEN_RE}}}/ws", self.websocket)
         app.router.add_get("/static/{name}", self.static)
+        self.hooks.mount(app)
         app.on_shutdown.append(self._on_shutdown)
         return app
 
@@ -178,6 +187,8 @@ class SessionServer:
 
     async def page(self, request: web.Request) -> web.Response:
         pid = self._participant(request)
+        if self.native is not None:  # a reload or a second tab takes the session over: no dead end
+            return _html(self.native.page(), csp=True)
         conn = self.live.get(pid)
         if conn is not None and not conn.closing:
             return _html(pages.OPEN_ELSEWHERE, status=409)
@@ -193,6 +204,8 @@ class SessionServer:
 
     async def websocket(self, request: web.Request) -> web.StreamResponse:
         pid = self._participant(request)
+        if self.native is not None:
+            return await self.native.websocket(request, pid, request.match_info["token"])
         lim = self.limits
         ws = web.WebSocketResponse(heartbeat=lim.heartbeat_s, max_msg_size=lim.max_msg_bytes, compress=False,
                                    timeout=2.0)  # close handshake: a page that does not answer is let go
@@ -229,6 +242,8 @@ class SessionServer:
         return ws
 
     async def _on_shutdown(self, app: web.Application) -> None:
+        if self.native is not None:
+            await self.native.close()
         await self.stop_apps()
         for conn in list(self.live.values()):
             await close_socket(conn.ws, 1001, b"server shutting down")
@@ -476,10 +491,12 @@ async def _plain_errors(request: web.Request, handler: Callable[[web.Request], A
         return _html(pages.plain_page("Error", "Something went wrong. Please reload the page."), status=500)
 
 
-def _html(text: str, status: int = 200) -> web.Response:
-    return web.Response(text=text, status=status, content_type="text/html",
-                        headers={"Cache-Control": "no-store", "X-Content-Type-Options": "nosniff",
-                                 "Referrer-Policy": "no-referrer", "X-Frame-Options": "DENY"})
+def _html(text: str, status: int = 200, *, csp: bool = False) -> web.Response:
+    headers = {"Cache-Control": "no-store", "X-Content-Type-Options": "nosniff", "Referrer-Policy": "no-referrer",
+               "X-Frame-Options": "DENY"}
+    if csp:  # the native page: only this server's own script and style, nothing inline, nothing elsewhere
+        headers["Content-Security-Policy"] = "default-src 'self'; base-uri 'none'; form-action 'none'"
+    return web.Response(text=text, status=status, content_type="text/html", headers=headers)
 
 
 def _now() -> datetime:

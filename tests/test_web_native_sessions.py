@@ -1,0 +1,124 @@
+"""Whole sessions on the native page in real headless Chromium: WorldSense, SORT STM and SORT LTM (whole-book), by
+keys at 1280x720 and by taps on a phone (390x844, touch), each scored identically to the same answers given
+through the terminal's engine."""
+
+from __future__ import annotations
+
+import csv
+import json
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from click.testing import CliRunner
+from session_helpers import write_testset
+from web_browser import Served, browser, require_browser
+from web_native import DESKTOP, PHONE, drive, terminal_replay, view
+
+from benchlab.tui.cli import build_cli
+
+
+@pytest.fixture(scope="module")
+def chromium() -> Iterator[Any]:
+    with browser(require_browser()) as instance:
+        yield instance
+
+
+def _alternate(keys: str) -> Any:
+    n = {"i": 0}
+
+    def answer(_cls: str, _text: str) -> str:
+        n["i"] += 1
+        return keys[n["i"] % len(keys)]
+    return answer
+
+
+def _run(chromium: Any, served: Served, device: dict[str, Any], keys: str) -> list[str]:
+    context = chromium.new_context(**device)
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    try:
+        served.start()
+        page.goto(served.link("P01"))
+        given = drive(page, _alternate(keys), tap=device is PHONE, timeout_s=40)
+        shown = view(page)
+        assert "All your answers are saved" in shown["text"]
+        assert shown["title"] == "Memory study"  # the study's title, not the benchmark's
+    finally:
+        served.stop()
+        context.close()
+    assert errors == []
+    return given
+
+
+def _score(kind: str, results: Path, testset: Path | None = None) -> Any:
+    args = ["score", kind, *(["-t", str(testset), "--results", str(results)] if testset else [str(results)]),
+            "--format", "json"]
+    done = CliRunner().invoke(build_cli(), args)  # in this process: pandas loads once for the whole file
+    assert done.exit_code == 0, done.output
+    tables = json.loads(done.stdout)
+    for table in tables:  # the scores, not the response times (the replay has its own)
+        for row in table.get("rows", []):
+            row["cells"] = {k: v for k, v in row["cells"].items() if "rt" not in k and "reading" not in k}
+    return tables
+
+
+@pytest.mark.parametrize("device", [DESKTOP, PHONE], ids=["keys-1280x720", "taps-390x844"])
+def test_worldsense_session(tmp_path: Path, chromium: Any, device: dict[str, Any]) -> None:
+    testset = write_testset(tmp_path / "testset", tuples_per_cell=3, sizes=(3,), problems=("Infer.trivial",))
+    (tmp_path / "people.csv").write_text("id\nP01\n")
+    served = Served("worldsense", tmp_path / "out", tmp_path / "people.csv",
+                    ["--testset", str(testset), "--tuples-per-cell", "2", "--practice", "1", "--seed", "5",
+                     "--title", "Memory study"])
+    given = _run(chromium, served, device, "12")
+    results = [json.loads(line) for line in
+               (served.out / "results" / "basic___human-P01___results.jsonl").read_text().splitlines()]
+    assert len(results) == 4
+    kind = "touch" if device is PHONE else "key"
+    for r in results:
+        assert r["input"] == kind and r["onset_source"] == "page_raf"
+        assert 0 < r["client_rt_ms"] <= (r["response_mono"] - r["requested_mono"]) * 1000 + 5
+        assert r["interrupted"] is False and r["interruptions"] == 0 and r["blurs"] == 0
+    answers = [{"1": "TRUE", "2": "FALSE"}[k] for k in given]
+    terminal_replay("worldsense", {"dataset": str(testset), "participant": "P01", "out": str(tmp_path / "term"),
+                                   "tuples_per_cell": 2, "practice": 1, "seed": 5}, answers)
+    assert _score("worldsense", served.out / "results", testset) == _score("worldsense", tmp_path / "term" / "results",
+                                                                           testset)
+
+
+SORT_STM = ["--trials", "4", "--practice", "1", "--block-size", "2", "--condition", "stm", "--seed", "3",
+            "--delay", "0.3", "--min-reading", "0.2", "--no-instructions", "--title", "Memory study"]
+SORT_LTM = ["--design", "whole-book", "--condition", "ltm", "--trials", "8", "--practice", "0", "--block-size", "8",
+            "--seed", "3", "--no-instructions", "--title", "Memory study"]
+
+
+def _rows(folder: Path) -> list[dict[str, str]]:
+    with open(next(folder.glob("*.csv")), newline="") as handle:
+        return list(csv.DictReader(handle))
+
+
+@pytest.mark.parametrize("design", ["stm", "ltm-whole-book"])
+@pytest.mark.parametrize("device", [DESKTOP, PHONE], ids=["keys-1280x720", "taps-390x844"])
+def test_sort_session(tmp_path: Path, chromium: Any, device: dict[str, Any], design: str) -> None:
+    args = SORT_STM if design == "stm" else SORT_LTM
+    (tmp_path / "people.csv").write_text("id\nP01\n")
+    served = Served("sort", tmp_path / "out", tmp_path / "people.csv", args)
+    given = _run(chromium, served, device, "ab")
+    rows = _rows(served.out / "results")
+    assert [r["answer"] for r in rows] == [k.upper() for k in given[-len(rows):]]
+    kind = "touch" if device is PHONE else "key"
+    for r in rows:
+        assert r["input"] == kind and float(r["client_rt_ms"]) > 0 and r["interruptions"] == "0"
+        if design == "stm":  # the passage was read for at least the minimum, the delay was kept
+            assert float(r["reading_ms"]) >= 195 and float(r["delay_ms"]) >= 290 and r["seen_share"] != ""
+        else:
+            assert r["design"] == "whole-book" and r["reading_ms"] == "" and r["seen_share"] == ""
+    values: dict[str, Any] = {"participant": "P01", "out": str(tmp_path / "term"), "seed": 3}
+    if design == "stm":
+        values.update(trials=4, practice=1, block_size=2, condition="stm")
+    else:
+        values.update(design="whole-book", condition="ltm", trials=8, practice=0, block_size=8)
+    terminal_replay("sort", values, [k.upper() for k in given])
+    assert _score("sort", served.out / "results") == _score("sort", tmp_path / "term" / "results")

@@ -1,0 +1,95 @@
+"""Helpers of the native page's browser tests: a participant that reads the page's view and acts like a person
+(keys at a desktop, taps on a phone), with every wait bounded."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from typing import Any
+
+DESKTOP = {"viewport": {"width": 1280, "height": 720}}
+PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True, "device_scale_factor": 3}
+
+
+def view(page: Any) -> dict[str, Any]:
+    """What the page shows: its kind, phase, sequence number and text."""
+    return dict(page.evaluate("""() => { const v = document.getElementById('view');
+        return {cls: v.className, text: v.innerText, cover: !document.getElementById('cover').hidden,
+                title: document.title}; }"""))
+
+
+def wait_text(page: Any, text: str, timeout_s: float = 15.0) -> dict[str, Any]:
+    deadline = time.monotonic() + timeout_s
+    shown: dict[str, Any] = {}
+    while time.monotonic() < deadline:
+        shown = view(page)
+        if text in shown["text"]:
+            return shown
+        time.sleep(0.05)
+    raise AssertionError(f"{text!r} not on the page within {timeout_s} s: {shown}")
+
+
+def drive(page: Any, answer: Callable[[str, str], str], *, tap: bool = False, timeout_s: float = 40.0,
+          stop: Callable[[dict[str, Any]], bool] | None = None) -> list[str]:
+    """Act on every view until the end (or ``stop``): consent, pages, breaks and feedback by Enter or a tap on the
+    button, trials by ``answer(kind, text)`` (a key, or with ``tap`` the value of the button tapped). Returns the
+    answers given."""
+    deadline = time.monotonic() + timeout_s
+    given: list[str] = []
+    last_cls, last_text, acted_at = "", "", 0.0
+    while time.monotonic() < deadline:
+        v = view(page)
+        if "view-end" in v["cls"] or (stop is not None and stop(v)):
+            return given
+        fresh = (v["cls"], v["text"]) != (last_cls, last_text)
+        if v["cover"] or "sent" in v["cls"] or (not fresh and time.monotonic() - acted_at < 2.0):
+            time.sleep(0.05)
+            continue
+        time.sleep(0.15)  # painted and stamped
+        if "view-consent" in v["cls"]:
+            _press(page, "button[data-act=accept]", "Enter", tap, click=True)
+        elif "phase-question" in v["cls"]:
+            key = answer(v["cls"], v["text"])
+            given.append(key)
+            shortcut = key.upper() if key.isalpha() else key
+            _press(page, f"button[data-act=answer][aria-keyshortcuts='{shortcut}']", key, tap)
+        elif "phase-delay" in v["cls"]:
+            time.sleep(0.05)
+            continue
+        elif page.query_selector("button[data-act]:not([disabled])") is not None:
+            _press(page, "button[data-act]:not([disabled])", "Enter", tap)
+        else:
+            time.sleep(0.05)
+            continue
+        last_cls, last_text, acted_at = v["cls"], v["text"], time.monotonic()
+    raise AssertionError(f"the session did not end within {timeout_s} s: {view(page)}")
+
+
+def _press(page: Any, selector: str, key: str, tap: bool, click: bool = False) -> None:
+    if tap:
+        page.tap(selector, timeout=5000)
+    elif click:
+        page.click(selector, timeout=5000)
+    else:
+        page.keyboard.press(key)
+
+
+def terminal_replay(task_name: str, values: dict[str, Any], answers: list[str]) -> None:
+    """The same plan answered with the same responses by the terminal's engine (``SessionRunner`` without a page):
+    the reference a web session must score identically to."""
+    from benchlab.annotations.registry import registry
+    from benchlab.annotations.session.opening import open_session_from_values
+    from benchlab.annotations.session.runner import ResponseTiming, Stage
+
+    runner = open_session_from_values(registry().get(task_name), values)
+    given = iter(answers)
+    while runner.stage is not Stage.END:
+        if runner.stage is Stage.CONSENT:
+            runner.accept_consent()
+        elif runner.stage is Stage.INSTRUCTIONS:
+            runner.finish_instructions()
+        elif runner.stage is Stage.BREAK:
+            runner.continue_after_break()
+        else:
+            runner.respond(next(given), ResponseTiming(onset_mono=1.0, response_mono=1.5))
+    runner.close()

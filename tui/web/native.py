@@ -1,0 +1,350 @@
+"""The native participant page's server side: one :class:`~benchlab.tui.web.live.LiveSession` per participant, in
+the server process (no process per participant), driven over the page's WebSocket.
+
+Rules this module keeps:
+
+* **Writes off the event loop, in order.** Every runner step that writes (consent, a record, an event) runs in a
+  thread pool under the session's own lock; the next view is sent only after the write returned (the record is
+  fsynced), so a view on screen never precedes the record of the one before.
+* **Take-over, never a dead end.** A second connection for the same link (a reload, a reopened link, a second
+  tab) takes the session over: the old page is told and closed, the new one gets the current view, marked as a
+  re-showing when it is a trial.
+* **Heartbeat.** The page pings every second; a connection silent for :attr:`NativeLimits.silent_s` is closed (the
+  page covers the stimulus with "Reconnecting…" on its side once pongs stop, and reconnects).
+* **Device check before anything.** The page's first message reports its screen and pointer; a study that needs
+  a computer (or a minimum screen) gets a clear page, and neither a file nor a lock is written. Then the online
+  gate (:class:`~benchlab.tui.web.hooks.ServerHooks`) may refuse the joiner, also before anything is written.
+* **Bad input.** Non-text, oversized, non-JSON or flooding messages, and forged times, close the connection; the
+  session and the other participants go on; stale or replayed messages change nothing.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import time
+from collections.abc import Callable, Mapping
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from aiohttp import WSMsgType, web
+
+from benchlab.annotations.session.runner import EndReason, SessionRunner
+from benchlab.data.errors import BenchlabError
+from benchlab.tui.web import native_page
+from benchlab.tui.web.hooks import Joiner, ServerHooks, SessionEnd
+from benchlab.tui.web.live import LiveSession, Refused
+from benchlab.tui.web.page_socket import TokenBucket, close_socket, send_json
+
+log = logging.getLogger("benchlab.serve")
+
+
+@dataclass(frozen=True)
+class NativeLimits:
+    """Limits of the native page's connections."""
+
+    max_msg_bytes: int = 8 * 1024
+    rate_per_s: float = 30.0
+    burst: float = 60.0
+    hello_timeout_s: float = 10.0
+    silent_s: float = 3.0  # no message (the page pings every second) for this long: the connection is dead
+    writers: int = 8  # threads doing the sessions' fsyncs
+
+
+@dataclass(frozen=True)
+class DeviceRule:
+    """What a study asks of the participant's device (checked before consent)."""
+
+    require_computer: bool = False
+    min_width: int = 0
+    min_height: int = 0
+
+    def refusal(self, device: Mapping[str, Any]) -> str | None:
+        """Why this device may not take part (``None``: it may)."""
+        fine, coarse = bool(device.get("fine")), bool(device.get("coarse"))
+        if self.require_computer and (coarse or not fine):
+            return "computer"
+        sw, sh = _int(device.get("screen_w")), _int(device.get("screen_h"))
+        if self.min_width or self.min_height:
+            big, small = max(sw, sh), min(sw, sh)
+            if big < max(self.min_width, self.min_height) or small < min(self.min_width, self.min_height):
+                return "size"
+        return None
+
+
+def _read_events(path: Path) -> list[dict[str, Any]]:
+    """A session's event log (a torn or odd line is skipped: this only replays trial showings)."""
+    out: list[dict[str, Any]] = []
+    try:
+        text = path.read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return out
+    for line in text.splitlines():
+        with contextlib.suppress(ValueError):
+            event = json.loads(line)
+            if isinstance(event, dict):
+                out.append(event)
+    return out
+
+
+def _number(value: Any) -> float | None:
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return None
+    return float(value) if abs(value) < 1e12 else None
+
+
+def _int(value: Any) -> int:
+    try:
+        return max(0, min(100_000, int(value)))
+    except (TypeError, ValueError, OverflowError):
+        return 0
+
+
+Opener = Callable[[str], SessionRunner]
+
+
+class NativeSessions:
+    """The live sessions of a server and the WebSocket handler of the native page."""
+
+    def __init__(self, *, open_runner: Opener, kind: str, title: str, hooks: ServerHooks | None = None,
+                 device: DeviceRule | None = None, limits: NativeLimits | None = None) -> None:
+        self.open_runner = open_runner
+        self.kind = kind
+        self.title = title
+        self.hooks = hooks or ServerHooks()
+        self.device = device or DeviceRule()
+        self.limits = limits or NativeLimits()
+        self.sessions: dict[str, LiveSession] = {}
+        self.sockets: dict[str, web.WebSocketResponse] = {}
+        self._locks: dict[str, asyncio.Lock] = {}
+        self._pool = ThreadPoolExecutor(max_workers=self.limits.writers, thread_name_prefix="benchlab-write")
+        self._timers: dict[str, asyncio.TimerHandle] = {}
+
+    def lock(self, pid: str) -> asyncio.Lock:
+        return self._locks.setdefault(pid, asyncio.Lock())
+
+    async def _write(self, fn: Callable[..., Any], *args: Any) -> Any:
+        return await asyncio.get_running_loop().run_in_executor(self._pool, fn, *args)
+
+    def page(self) -> str:
+        return native_page.session_page(self.title)
+
+    # -- the WebSocket ----------------------------------------------------------------------------------------
+
+    async def websocket(self, request: web.Request, pid: str, token: str) -> web.WebSocketResponse:
+        lim = self.limits
+        ws = web.WebSocketResponse(max_msg_size=lim.max_msg_bytes, compress=False, timeout=2.0)
+        await ws.prepare(request)
+        try:
+            hello = await ws.receive_json(timeout=lim.hello_timeout_s)
+        except (TimeoutError, TypeError, ValueError, RuntimeError):
+            await close_socket(ws, 1008, b"no hello")
+            return ws
+        if not (isinstance(hello, list) and len(hello) == 2 and hello[0] == "hello" and isinstance(hello[1], dict)):
+            await close_socket(ws, 1008, b"bad hello")
+            return ws
+        info: dict[str, Any] = hello[1]
+        device = {k: info.get(k) for k in ("width", "height", "screen_w", "screen_h", "touch", "coarse", "fine")}
+        async with self.lock(pid):
+            live = self.sessions.get(pid)
+            if live is None:
+                refused = await self._admit(ws, request, pid, token, device, info)
+                if refused:
+                    return ws
+                live = self.sessions.get(pid)
+                if live is None:
+                    return ws
+            old = self.sockets.get(pid)
+            self.sockets[pid] = ws
+            if old is not None and old is not ws:
+                await send_json(old, ["gone", native_page.taken_over_html()])
+                await close_socket(old, 4001, b"taken over")
+            if live.trial is not None and live.trial.visit is not None:
+                live.page_left(time.monotonic())  # the old page's showing ended at the take-over
+            outage = _int(info.get("outage_keys"))
+            live.outage_keys(outage)
+            await self._event(live, "page_connected", reconnect=bool(info.get("reconnect")), outage_keys=outage,
+                              user_agent=str(request.headers.get("User-Agent", ""))[:200], **device)
+            await self._show(live, ws)
+        await self._serve(live, ws, pid)
+        return ws
+
+    async def _admit(self, ws: web.WebSocketResponse, request: web.Request, pid: str, token: str,
+                     device: dict[str, Any], info: dict[str, Any]) -> bool:
+        """Device check, the online gate, then the session opened (in a thread: it loads data). ``True`` when the
+        page was given a page instead (nothing written)."""
+        why = self.device.refusal(device)
+        if why is not None:
+            log.info("%s refused by the device check (%s)", pid, why)
+            await send_json(ws, ["page", native_page.device_html(why, self.device)])
+            await close_socket(ws, 1000, b"device")
+            return True
+        if self.hooks.gate is not None:
+            query = info.get("query") if isinstance(info.get("query"), dict) else {}
+            joiner = Joiner(pid, token, str(request.headers.get("User-Agent", ""))[:300], {**device, "query": query})
+            refusal = await self.hooks.gate(joiner)
+            if refusal is not None:
+                await send_json(ws, ["page", native_page.refusal_html(refusal)])
+                await close_socket(ws, 1000, b"refused")
+                return True
+        try:
+            runner = await self._write(self.open_runner, pid)
+        except BenchlabError as exc:
+            log.warning("%s: the session cannot start: %s", pid, exc)
+            await send_json(ws, ["page", native_page.cannot_start_html()])
+            await close_socket(ws, 1000, b"cannot start")
+            return True
+        history = await self._write(_read_events, runner.files.events) if runner.resume else []
+        self.sessions[pid] = LiveSession(pid, runner, self.kind, history=history)
+        return False
+
+    async def _serve(self, live: LiveSession, ws: web.WebSocketResponse, pid: str) -> None:
+        lim = self.limits
+        bucket = TokenBucket(lim.rate_per_s, lim.burst)
+        last = [time.monotonic()]
+        watchdog = asyncio.ensure_future(self._watch(ws, last))
+        try:
+            async for msg in ws:
+                if msg.type != WSMsgType.TEXT:
+                    await close_socket(ws, 1003, b"text messages only")
+                    break
+                if not bucket.take():
+                    log.warning("%s: too many messages, connection closed", pid)
+                    await close_socket(ws, 1008, b"too many messages")
+                    break
+                last[0] = time.monotonic()
+                try:
+                    data = json.loads(msg.data)
+                except ValueError:
+                    await close_socket(ws, 1008, b"bad message")
+                    break
+                if not (isinstance(data, list) and data and isinstance(data[0], str)):
+                    await close_socket(ws, 1008, b"bad message")
+                    break
+                if self.sockets.get(pid) is not ws:
+                    break  # taken over meanwhile
+                try:
+                    await self._handle(live, ws, data, last[0])
+                except Refused as exc:
+                    log.warning("%s: %s; connection closed, nothing recorded", pid, exc)
+                    await self._event(live, "refused_message", reason=str(exc))
+                    await close_socket(ws, 4400, b"refused")
+                    break
+        except Exception:  # never a traceback to the page, never another session hurt
+            log.exception("session of %s failed", pid)
+        finally:
+            watchdog.cancel()
+            await close_socket(ws)
+            async with self.lock(pid):
+                if self.sockets.get(pid) is ws:
+                    del self.sockets[pid]
+                    self._cancel_timer(pid)
+                    if not live.ended:
+                        live.page_left(last[0])
+                        await self._event(live, "page_disconnected")
+
+    async def _watch(self, ws: web.WebSocketResponse, last: list[float]) -> None:
+        """Close a connection the page stopped pinging (it reconnects when it is alive)."""
+        while not ws.closed:
+            await asyncio.sleep(0.5)
+            if time.monotonic() - last[0] > self.limits.silent_s:
+                await close_socket(ws, 4408, b"silent")
+                return
+
+    async def _handle(self, live: LiveSession, ws: web.WebSocketResponse, data: list[Any], now: float) -> None:
+        kind = data[0]
+        arg = data[1] if len(data) > 1 else None
+        if kind == "ping":
+            await send_json(ws, ["pong", arg if isinstance(arg, int | float) else None, time.monotonic() * 1000.0])
+            return
+        if not isinstance(arg, dict):
+            if kind in ("act", "onset"):
+                raise Refused(f"a {kind!r} message without its fields")
+            return
+        if kind == "clock":
+            offset, rtt = _number(arg.get("offset_ms")), _number(arg.get("rtt_ms"))
+            if offset is not None and rtt is not None and 0 <= rtt < 60_000 and (live.rtt_ms is None
+                                                                               or rtt <= live.rtt_ms):
+                live.offset_ms, live.rtt_ms = offset, rtt
+            return
+        async with self.lock(live.participant):
+            if kind == "onset":
+                live.onset(arg, now)
+                await self._notes(live)
+            elif kind == "log":
+                event = live.conduct(arg)
+                if event is not None:
+                    await self._event(live, "page_" + str(event.pop("what")), **event)
+            elif kind == "act":
+                moved = await self._write(live.act, arg, now)
+                await self._notes(live)
+                if moved:
+                    await self._after_step(live)
+                    await self._show(live, ws)
+
+    async def _notes(self, live: LiveSession) -> None:
+        notes, live.notes = live.notes, []
+        for event, fields in notes:
+            await self._event(live, event, **fields)
+
+    async def _after_step(self, live: LiveSession) -> None:
+        """A step ended the session: the end hook (after the end record is on disk) may add to the end page."""
+        if not live.ended or live.ended_reported:
+            return
+        live.ended_reported = True
+        r = live.runner
+        reason = r.end_reason
+        if self.hooks.on_end is None or reason is None or reason is EndReason.DECLINED:
+            return
+        end = SessionEnd(live.participant, "", reason.value, r.recorded_main, r.n_main, str(r.files.results),
+                         str(r.files.events))
+        try:
+            outcome = await self.hooks.on_end(end)
+        except Exception:
+            log.exception("the end hook failed for %s", live.participant)
+            return
+        if outcome is not None:
+            live.end_extra = {"message": outcome.message, "code": outcome.code, "redirect": outcome.redirect}
+
+    async def _show(self, live: LiveSession, ws: web.WebSocketResponse) -> None:
+        view = live.view()
+        self._cancel_timer(live.participant)
+        auto = view.get("auto_ms")
+        if isinstance(auto, int | float) and auto >= 0:
+            seq = view["seq"]
+            loop = asyncio.get_running_loop()
+            self._timers[live.participant] = loop.call_later(auto / 1000.0, lambda: asyncio.ensure_future(
+                self._auto(live, seq)))
+        await send_json(ws, ["show", view])
+
+    async def _auto(self, live: LiveSession, seq: int) -> None:
+        async with self.lock(live.participant):
+            ws = self.sockets.get(live.participant)
+            if ws is not None and live.auto_proceed(seq):
+                await self._show(live, ws)
+
+    def _cancel_timer(self, pid: str) -> None:
+        timer = self._timers.pop(pid, None)
+        if timer is not None:
+            timer.cancel()
+
+    async def _event(self, live: LiveSession, event: str, **fields: Any) -> None:
+        """One event in the session's log (fsynced, in a thread); only once the session has started (a page
+        refused or still at consent writes nothing)."""
+        if not live.runner.files.plan.exists() or live.ended:
+            return
+        with contextlib.suppress(BenchlabError, OSError):
+            await self._write(lambda: live.runner.log_event(event, **fields))
+
+    async def close(self) -> None:
+        """The server stops: close every page (they reconnect) and release every session's lock."""
+        for ws in list(self.sockets.values()):
+            await close_socket(ws, 1001, b"server shutting down")
+        for live in self.sessions.values():
+            with contextlib.suppress(Exception):
+                live.runner.close()
+        self._pool.shutdown(wait=True)
