@@ -31,6 +31,8 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from benchlab.annotations.ids import IdError, check_id
+from benchlab.annotations.online import places, private
+from benchlab.annotations.online.config import OnlineSection
 from benchlab.annotations.options import OptionError, Options, option_infos
 from benchlab.annotations.session.opening import open_session, session_options
 from benchlab.annotations.session.runner import wall_clock_now
@@ -91,6 +93,8 @@ class StudyFile(BaseModel):
                                     "run: dataset, trials, consent_file, instructions_file, ...).")
     arms: list[Arm] = Field(default_factory=lambda: [Arm(name="all")], min_length=1)
     assignment: Assignment = Field(default_factory=Assignment)
+    online: OnlineSection | None = Field(None, description="Online recruitment from one study link (benchlab "
+                                         "serve --study); see docs/online.md.")
 
     @field_validator("arms")
     @classmethod
@@ -184,6 +188,10 @@ class Study:
         if rule == "participants-file":
             return self._listed_arm(participant, session), True
         records = [r for r in records if not r.get("simulated")]  # a pilot takes no one's place in the design
+        # Only places held count (consented or opening now, not declined, not abandoned), plus arms just chosen
+        # for seats whose session is still opening (see annotations/online/places.py).
+        holding = places.counted(self) | {participant}
+        records = [r for r in records if r["participant"] in holding] + places.pending_reservations(self)
         arrivals = list(dict.fromkeys(r["participant"] for r in records))
         if rule == "latin-square":
             row = arrivals.index(participant) if participant in arrivals else len(arrivals)
@@ -198,7 +206,8 @@ class Study:
         for arm in first_arm.values():
             if arm in counts:
                 counts[arm] += 1
-        return min(names, key=lambda n: (counts[n], names.index(n))), True
+        open_names = [n for n in names if places.full(self, n) is None] or names
+        return min(open_names, key=lambda n: (counts[n], names.index(n))), True
 
     def _listed_arm(self, participant: str, session: str) -> str:
         listed = self.participants_list()
@@ -247,7 +256,10 @@ class Study:
         """The checked options of this participant's session (not recorded yet: see :meth:`record`)."""
         check_id(participant, "participant")
         check_id(session, "session")
-        arm, new = self.arm_for(participant, session)
+        with private.locked(self.folder):  # two seats starting in the same second never read the same counts
+            arm, new = self.arm_for(participant, session)
+            if new and self.spec.assignment.rule != "participants-file" and not simulate:
+                places.reserve(self, participant, session, arm)
         values = self.arm_values(arm)
         values.update(participant=participant, session=session, resume=resume, simulate=simulate,
                       sim_delay=sim_delay)
@@ -288,14 +300,18 @@ class Study:
             finally:
                 runner.discard()
 
-    def record(self, assignment: StudyAssignment, plan_file: Path | None = None) -> None:
-        """Append the session's assignment (fsynced) with the study file's hash, once per session."""
+    def record(self, assignment: StudyAssignment, plan_file: Path | None = None, *, source: str | None = None) -> None:
+        """Append the session's assignment (fsynced) with the study file's hash, once per session (``source``:
+        ``"web"`` for a join through the study link)."""
         if not assignment.new:
             return
         line = {"participant": assignment.participant, "session": assignment.session, "arm": assignment.arm,
                 "benchmark": self.spec.benchmark, "study_sha256": self.sha256, "timestamp": wall_clock_now(),
                 "plan": str(plan_file) if plan_file else None, "simulated": assignment.simulated}
-        append_line(self.assignments_path, json.dumps(line, ensure_ascii=False))
+        if source is not None:
+            line["source"] = source
+        with private.locked(self.folder):
+            append_line(self.assignments_path, json.dumps(line, ensure_ascii=False))
 
 
 def _session_position(session: str) -> int:
