@@ -32,7 +32,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 
 from benchlab.annotations.ids import IdError, check_id
 from benchlab.annotations.online import places, private
-from benchlab.annotations.online.config import OnlineSection
+from benchlab.annotations.online.config import OnlineSection, online_template
 from benchlab.annotations.options import OptionError, Options, option_infos
 from benchlab.annotations.session.opening import open_session, session_options
 from benchlab.annotations.session.runner import wall_clock_now
@@ -460,7 +460,7 @@ def _toml_value(default: Any) -> str:
     return json.dumps(default)
 
 
-def init_study(folder: str | Path, task: Task) -> list[Path]:
+def init_study(folder: str | Path, task: Task, *, online: bool = False) -> list[Path]:
     """Write a commented study file and its schema into ``folder`` (refusing to overwrite a study)."""
     root = Path(folder).expanduser()
     path = root / STUDY_FILE
@@ -470,7 +470,7 @@ def init_study(folder: str | Path, task: Task) -> list[Path]:
         root.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
         raise BenchlabError(f"cannot create the study folder ({exc.strerror or exc})", root) from exc
-    atomic_write_text(path, study_template(task))
+    atomic_write_text(path, study_template(task) + ("\n" + online_template() if online else ""))
     schema = root / SCHEMA_FILE
     atomic_write_text(schema, json.dumps(study_schema(task), indent=2) + "\n")
     return [path, schema]

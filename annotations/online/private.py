@@ -20,6 +20,7 @@ import hmac
 import json
 import os
 import secrets
+import threading
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -86,16 +87,31 @@ def pseudonym(study_folder: Path, who: PlatformId) -> str:
     return f"o-{digest[:16]}"
 
 
+_held: dict[Path, int] = {}
+_threads = threading.RLock()
+
+
 @contextlib.contextmanager
 def locked(study_folder: Path) -> Iterator[None]:
-    """The study's online lock: joins, arm choices and completions are decided one at a time (across processes)."""
-    path = private_dir(study_folder) / LOCK_FILE
-    with open(path, "a") as handle:
-        fcntl.flock(handle, fcntl.LOCK_EX)
-        try:
-            yield
-        finally:
-            fcntl.flock(handle, fcntl.LOCK_UN)
+    """The study's online lock: joins, arm choices and completions are decided one at a time (across processes,
+    ``flock``; across threads, a lock). Re-entrant within a process, so a join may record through the study."""
+    key = private_dir(study_folder).resolve()
+    with _threads:
+        if _held.get(key):
+            _held[key] += 1
+            try:
+                yield
+            finally:
+                _held[key] -= 1
+            return
+        with open(key / LOCK_FILE, "a") as handle:
+            fcntl.flock(handle, fcntl.LOCK_EX)
+            _held[key] = 1
+            try:
+                yield
+            finally:
+                _held[key] = 0
+                fcntl.flock(handle, fcntl.LOCK_UN)
 
 
 def read_jsonl(path: Path) -> list[dict[str, Any]]:
