@@ -65,3 +65,18 @@ def commands(study_group: ToolGroup) -> tuple[Command, ...]:
                 "hash in the study's private folder; read from the terminal, or the first line of stdin).",
                 SetPasswordOptions, set_password_command, name="set-password", tool=study_group),
     )
+
+
+class StudyServeOptions(Options):
+    """``benchlab serve --study DIR``: one study link for a crowd (the study's ``[online]`` section)."""
+
+    study: Path | None = option(None, label="Study folder", widget="folder",
+                                help="Serve this online study: one link /join/<token> for everybody (the study "
+                                "file's [online] section; benchlab study init --online writes one).")
+    admin: bool = option(False, label="Dashboard", help="With --study: the experimenter dashboard at /admin "
+                         "(password: benchlab study set-password).")
+    host: str = option("127.0.0.1", label="Host", help="With --study: address to listen on (127.0.0.1: this "
+                       "machine only; put a TLS proxy in front for the internet).")
+    port: int = option(8000, label="Port", ge=0, le=65535, help="With --study: port to listen on.")
+    public_url: str | None = option(None, label="Public URL", help="With --study: the address participants "
+                                    "reach (the proxy's https://...), used in the printed study link.")
