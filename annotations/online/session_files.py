@@ -112,7 +112,7 @@ def responses(path: Path | None) -> dict[str, str]:
         rows = list(csv.DictReader(io.StringIO(text)))
     out: dict[str, str] = {}
     for row in rows:
-        item = next((row[k] for k in ("item", "item_id", "id", "question_id") if row.get(k) not in (None, "")), None)
+        item = next((row[k] for k in ("item", "item_id", "trial_id", "id", "question_id", "Key") if row.get(k) not in (None, "")), None)
         answer = next((row[k] for k in ("response", "answer", "resp") if row.get(k) not in (None, "")), None)
         if item is not None and answer is not None:
             out[str(item)] = str(answer)

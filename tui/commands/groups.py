@@ -8,8 +8,8 @@ from typing import Any
 
 import click
 
-from benchlab.annotations.options import OptionError
 from benchlab.annotations.online.commands import StudyServeOptions
+from benchlab.annotations.options import OptionError
 from benchlab.annotations.study_commands import StudyRunOptions
 from benchlab.data.errors import BenchlabError
 from benchlab.data.version import __version__
