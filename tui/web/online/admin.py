@@ -58,7 +58,7 @@ def _html(text: str, status: int = 200) -> web.Response:
     return web.Response(text=text, status=status, content_type="text/html",
                         headers={"Cache-Control": "no-store", "X-Frame-Options": "DENY",
                                  "Content-Security-Policy": "default-src 'none'; style-src 'unsafe-inline'; "
-                                 "form-action 'self'; frame-ancestors 'none'", "Referrer-Policy": "no-referrer"})
+                                 "form-action 'self'; frame-ancestors 'none'", "Referrer-Policy": "same-origin"})
 
 
 def _client(request: web.Request) -> str:
