@@ -19,6 +19,7 @@ from typing import Any
 
 import pytest
 from online_helpers import finish, online_study
+from playwright.sync_api import Error as PlaywrightError
 from web_browser import CLI, browser, drive, free_port, listening, require_browser, wait_ready
 
 pytestmark = pytest.mark.slow
@@ -189,7 +190,7 @@ def test_a_server_killed_before_the_code_page_gives_the_code_after_restart(tmp_p
     try:
         token = take_part(page, server, "KILLED01")
         server.kill()  # between the last answer and the code page
-        with pytest.raises(Exception):
+        with pytest.raises(PlaywrightError):
             page.goto(server.url(f"/done/{token}"), timeout=5000)
         assert not (folder / ".online" / "completions.jsonl").exists()  # no code was given
         events = next((folder / "sessions").glob("*.events.jsonl")).read_text()

@@ -19,8 +19,8 @@ from benchlab.annotations.online import places
 from benchlab.annotations.online.completion import complete
 from benchlab.annotations.online.platform_ids import PlatformIdError, platform_id
 from benchlab.annotations.online.private import KEY_FILE, PRIVATE_DIR, pseudonym
-from benchlab.annotations.study import load_study
 from benchlab.annotations.registry import registry
+from benchlab.annotations.study import load_study
 
 TESTS = Path(__file__).parent
 

@@ -61,8 +61,8 @@ def places(study: Study, now: float | None = None) -> list[Place]:
     now = time.time() if now is None else now
     abandon = study.spec.online.abandon_after_s if study.spec.online is not None else None
     statuses: dict[str, SessionStatus] = {}
-    for status in read_statuses(study.out):
-        statuses.setdefault(status.participant, status)
+    for row in read_statuses(study.out):
+        statuses.setdefault(row.participant, row)
     first: dict[str, dict[str, Any]] = {}
     for record in study.assignments():
         if not record.get("simulated"):

@@ -90,6 +90,9 @@ def on_disk(out: Path, participant: str) -> OnDisk:
     return OnDisk(None, None, None, [], [])
 
 
+ITEM_COLUMNS = ("item", "item_id", "trial_id", "id", "question_id", "Key")
+
+
 def responses(path: Path | None) -> dict[str, str]:
     """Item id -> response from a results log (JSON lines or CSV with an item and a response column), for
     instructed-response attention checks; ``{}`` when the log has no such columns."""
@@ -112,7 +115,7 @@ def responses(path: Path | None) -> dict[str, str]:
         rows = list(csv.DictReader(io.StringIO(text)))
     out: dict[str, str] = {}
     for row in rows:
-        item = next((row[k] for k in ("item", "item_id", "trial_id", "id", "question_id", "Key") if row.get(k) not in (None, "")), None)
+        item = next((row[k] for k in ITEM_COLUMNS if row.get(k) not in (None, "")), None)
         answer = next((row[k] for k in ("response", "answer", "resp") if row.get(k) not in (None, "")), None)
         if item is not None and answer is not None:
             out[str(item)] = str(answer)

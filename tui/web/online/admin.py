@@ -24,12 +24,9 @@ from typing import TYPE_CHECKING
 from aiohttp import web
 
 from benchlab.annotations.online import places
-from benchlab.annotations.online.attention import score
-from benchlab.annotations.online.completion import given
 from benchlab.annotations.online.password import check_password, has_password
 from benchlab.annotations.online.private import PRIVATE_DIR, read_state, write_state
-from benchlab.annotations.online.session_files import on_disk
-from benchlab.annotations.session.status import read_statuses
+from benchlab.annotations.online.sessions_table import OnlineRow, online_rows
 from benchlab.tui.web.online import pages
 
 if TYPE_CHECKING:  # the caller builds the study
@@ -113,7 +110,7 @@ def _dashboard_body(study: Study, hooks: SessionHooks, csrf: str) -> str:
     arms = "".join(f"<tr><td>{escape(a.name)}</td><td>{counts[a.name]}</td>"
                    f"<td>{online.arm_quotas.get(a.name, '') or '-'}</td></tr>" for a in study.spec.arms)
     total = f"{sum(counts.values())} of {online.quota}" if online.quota else str(sum(counts.values()))
-    rows = "".join(_row(study, hooks, status_row) for status_row in session_rows(study))
+    rows = "".join(_row(study, hooks, status_row) for status_row in online_rows(study))
     action = "resume" if is_paused else "pause"
     return (f"<p>Recruitment: <b id=recruitment>{'paused' if is_paused else 'open'}</b>; places held: "
             f"<b id=total>{total}</b></p>"
@@ -128,38 +125,7 @@ def _dashboard_body(study: Study, hooks: SessionHooks, csrf: str) -> str:
             '<button type="submit">Log out</button></form>')
 
 
-@dataclass(frozen=True)
-class SessionRow:
-    participant: str
-    status: str
-    arm: str
-    progress: str
-    last_activity: datetime | None
-    attention: str
-    device: str
-    outcome: str
-
-
-def session_rows(study: Study) -> list[SessionRow]:
-    """The dashboard's table: every participant with a place record, from the files alone."""
-    online = study.spec.online
-    statuses = {s.participant: s for s in read_statuses(study.out)}
-    out = []
-    for place in places.places(study):
-        status = statuses.get(place.participant)
-        disk = on_disk(study.out, place.participant)
-        agents = [str(e.get("user_agent")) for e in disk.events if e.get("user_agent")]
-        device = ("phone" if "Mobile" in agents[-1] else "desktop") if agents else ""
-        attention = score(online.attention, disk).text() if online is not None else ""
-        done = given(study, place.participant)
-        progress = (f"{status.trial or 0}/{status.n_trials}" if status is not None and status.n_trials else "")
-        state = "abandoned" if place.abandoned else place.state
-        out.append(SessionRow(place.participant, state, place.arm, progress, place.last_activity, attention, device,
-                              done.outcome if done else ""))
-    return out
-
-
-def _row(study: Study, hooks: SessionHooks, r: SessionRow) -> str:
+def _row(study: Study, hooks: SessionHooks, r: OnlineRow) -> str:
     live = " (connected)" if r.participant in hooks.live() else ""
     when = r.last_activity.astimezone(UTC).strftime("%H:%M:%S") if r.last_activity else ""
     cells = [r.participant, r.status + live, r.arm, r.progress, when, r.attention, r.device, r.outcome]
