@@ -5,6 +5,7 @@ time limits, and no raw platform id outside the key file."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 import subprocess
 import sys
@@ -21,6 +22,7 @@ from benchlab.annotations.online.platform_ids import PlatformIdError, platform_i
 from benchlab.annotations.online.private import KEY_FILE, PRIVATE_DIR, pseudonym
 from benchlab.annotations.registry import registry
 from benchlab.annotations.study import load_study
+from benchlab.tui.web.online.routes import end_code, gate_refusal
 
 TESTS = Path(__file__).parent
 
@@ -210,3 +212,18 @@ def test_the_online_section_is_checked_with_file_and_line(tmp_path: Path) -> Non
     folder = online_study(tmp_path / "st", 'time_limit = "soon"')
     with pytest.raises(Exception, match=r"study.toml:\d+: online.time_limit"):
         load_study(folder, registry())
+
+
+def test_the_gate_and_end_callbacks_for_the_native_page(tmp_path: Path) -> None:
+    """What the native page's pre-consent gate and end-of-session callback get from the online study."""
+    folder = online_study(tmp_path / "st")
+    who = joins(folder, "NATIVE01")
+    study = study_of(folder)
+    assert asyncio.run(gate_refusal(study, who.participant)) is None  # joined, not ended: may open
+    assert asyncio.run(gate_refusal(study, "P01")) is None  # a private link of the same server: not ours
+    assert asyncio.run(end_code(study, who.participant)) is None  # not ended: no code
+    finish(folder, who.participant)
+    message, code, redirect = asyncio.run(end_code(study, who.participant)) or ("", None, None)
+    assert code == "DONE1234" and redirect and "cc=DONE1234" in redirect and "finished" in message
+    refusal = asyncio.run(gate_refusal(study, who.participant))
+    assert refusal is not None and refusal[0] == "You have already taken part" and "DONE1234" in refusal[1]

@@ -48,6 +48,13 @@ def saving() -> str:
 
 def completion(outcome: str, code: str | None, redirect: str | None, *, already: bool = False) -> str:
     """The completion page: the code as text with a copy button, and the redirect (followed after a moment)."""
+    title, body = completion_body(outcome, code, redirect, already=already)
+    return page(title, body, refresh=f"5;url={redirect}" if redirect and not already else None)
+
+
+def completion_body(outcome: str, code: str | None, redirect: str | None, *,
+                    already: bool = False) -> tuple[str, str]:
+    """(title, body HTML) of the completion page, for a server that frames its own pages."""
     titles = {"completed": "Thank you: you have finished", "declined": "You did not take part",
               "screened_out": "This study cannot run on your device", "failed_attention": "The session has ended",
               "withdrew": "You have withdrawn", "timed_out": "Time is up"}
@@ -67,4 +74,4 @@ def completion(outcome: str, code: str | None, redirect: str | None, *, already:
         body += f'<p><a id="continue" href="{escape(redirect)}">Continue to the recruitment site</a></p>'
     if not code and not redirect:
         body += "<p>You may close this page.</p>"
-    return page(title, body, refresh=f"5;url={redirect}" if redirect and not already else None)
+    return title, body

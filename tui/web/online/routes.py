@@ -140,3 +140,33 @@ def mount_online(app: web.Application, study: Study, hooks: SessionHooks, *, adm
     app.on_startup.append(start_watch)
     app.on_cleanup.append(stop_watch)
     return f"/join/{token}"
+
+
+# --- for a server with a pre-consent gate and an end-of-session callback (the native page's hooks) -------------
+
+async def gate_refusal(study: Study, participant: str) -> tuple[str, str] | None:
+    """Before a joined participant's session opens: ``None`` to let it open, else (title, HTML page body) of the
+    page to show instead: their completion when the session already ended (one session per person), the timed-out
+    page when the time limit has passed. Nothing is written for a refusal but the completion record itself."""
+    if participant not in await asyncio.to_thread(joined, study):
+        return None  # a private per-person link of the same server: not the online study's to decide
+    disk = await asyncio.to_thread(on_disk, study.out, participant)
+    from_disk = await asyncio.to_thread(complete, study, participant)
+    if from_disk is None and not past_time_limit(study, disk):
+        return None
+    if from_disk is None:
+        return pages.completion_body("timed_out", None, None)
+    return pages.completion_body(from_disk.outcome, from_disk.code, from_disk.redirect, already=True)
+
+
+async def end_code(study: Study, participant: str) -> tuple[str, str | None, str | None] | None:
+    """After the end record is fsynced: (message, code, redirect) for the end page, stored in the end record first
+    (a ``completion`` event); ``None`` for a participant who did not join through the study link."""
+    if participant not in await asyncio.to_thread(joined, study):
+        return None
+    done = await asyncio.to_thread(complete, study, participant)
+    if done is None:
+        return None
+    message = {"completed": "Thank you: you have finished.", "timed_out": "The time allowed has passed.",
+               "failed_attention": "The session has ended."}.get(done.outcome, "The session has ended.")
+    return message, done.code, done.redirect
