@@ -17,7 +17,8 @@ import pytest
 from online_helpers import answer, finish, joins, online_study, open_runner, prolific, study_of
 
 from benchlab.annotations.online import places
-from benchlab.annotations.online.completion import complete
+from benchlab.annotations.online.completion import complete, redirect_for
+from benchlab.annotations.online.joins import join
 from benchlab.annotations.online.platform_ids import PlatformIdError, platform_id
 from benchlab.annotations.online.private import KEY_FILE, PRIVATE_DIR, pseudonym
 from benchlab.annotations.registry import registry
@@ -227,3 +228,19 @@ def test_the_gate_and_end_callbacks_for_the_native_page(tmp_path: Path) -> None:
     assert code == "DONE1234" and redirect and "cc=DONE1234" in redirect and "finished" in message
     refusal = asyncio.run(gate_refusal(study, who.participant))
     assert refusal is not None and refusal[0] == "You have already taken part" and "DONE1234" in refusal[1]
+
+
+def test_a_sona_redirect_gets_the_survey_code_only_when_the_page_shows(tmp_path: Path) -> None:
+    folder = online_study(tmp_path / "st")
+    text = (folder / "study.toml").read_text().replace('platform = "prolific"', 'platform = "sona"').replace(
+        "https://app.prolific.com/submissions/complete?cc={code}",
+        "https://uni.sona-systems.com/webstudy_credit.aspx?experiment_id=7&credit_token=abc&survey_code={id}")
+    (folder / "study.toml").write_text(text)
+    study = study_of(folder)
+    who = join(study, platform_id("sona", {"id": "77123"}))
+    finish(folder, who.participant)
+    done = complete(study_of(folder), who.participant)
+    assert done is not None and done.redirect is not None and "{id}" in done.redirect  # stored without the id
+    assert redirect_for(study, done) == done.redirect.replace("{id}", "77123")
+    stored = [p for p in folder.rglob("*") if p.is_file() and PRIVATE_DIR not in p.parts]
+    assert all(b"77123" not in p.read_bytes() for p in stored)

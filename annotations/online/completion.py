@@ -15,9 +15,17 @@ import json
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING
+from urllib.parse import quote
 
 from benchlab.annotations.online.attention import AttentionScore, score
-from benchlab.annotations.online.private import COMPLETIONS_FILE, append_record, locked, private_dir, read_jsonl
+from benchlab.annotations.online.private import (
+    COMPLETIONS_FILE,
+    KEY_FILE,
+    append_record,
+    locked,
+    private_dir,
+    read_jsonl,
+)
 from benchlab.annotations.online.session_files import OnDisk, on_disk
 from benchlab.data.atomic import append_line
 
@@ -102,6 +110,16 @@ def complete(study: Study, participant: str, now: datetime | None = None) -> Giv
                                                        "redirect": redirect, "attention": attention.text(),
                                                        "timestamp": datetime.now(UTC).isoformat()})
         return Given(participant, outcome, code, redirect, attention.text())
+
+
+def redirect_for(study: Study, done: Given) -> str | None:
+    """The redirect the page follows: ``{id}`` (SONA's survey code, an MTurk worker id) filled in from the key file
+    at page time only, so no stored record ever holds the raw id."""
+    if done.redirect is None or "{id}" not in done.redirect:
+        return done.redirect
+    person = next((str(r.get("person")) for r in read_jsonl(private_dir(study.folder) / KEY_FILE)
+                   if r.get("participant") == done.participant), "")
+    return done.redirect.replace("{id}", quote(person, safe=""))
 
 
 def _event(disk: OnDisk, event: str, **fields: object) -> None:

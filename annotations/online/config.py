@@ -44,7 +44,8 @@ class Completion(BaseModel):
 
     code: str | None = Field(None, description="Completion code shown (and sent as {code} in the redirect).")
     redirect: str | None = Field(None, description="URL the page sends the participant to; {code} is replaced "
-                                 "by the code, e.g. https://app.prolific.com/submissions/complete?cc={code}.")
+                                 "by the code, e.g. https://app.prolific.com/submissions/complete?cc={code}, and "
+                                 "{id} by the participant's platform id (SONA's survey code) when the page shows.")
 
     @field_validator("code")
     @classmethod

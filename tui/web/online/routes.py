@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING
 
 from aiohttp import web
 
-from benchlab.annotations.online.completion import complete, past_time_limit
+from benchlab.annotations.online.completion import complete, past_time_limit, redirect_for
 from benchlab.annotations.online.joins import Join, join, joined
 from benchlab.annotations.online.platform_ids import PlatformIdError, platform_id
 from benchlab.annotations.online.private import study_secret
@@ -81,7 +81,7 @@ async def join_page(study: Study, hooks: SessionHooks, request: web.Request) -> 
         done = await asyncio.to_thread(complete, study, result.participant)
         if done is None:
             return _html(pages.completion("completed", None, None, already=True))
-        return _html(pages.completion(done.outcome, done.code, done.redirect, already=True))
+        return _html(pages.completion(done.outcome, done.code, redirect_for(study, done), already=True))
     assert result.token is not None and result.arm is not None
     if result.flagged:
         log.info("%s came back after their place was freed (abandoned); resuming", result.participant)
@@ -100,7 +100,7 @@ async def done_page(study: Study, hooks: SessionHooks, request: web.Request) -> 
         return _html(pages.saving())
     if done.outcome == "timed_out":
         hooks.stop(pid)
-    return _html(pages.completion(done.outcome, done.code, done.redirect))
+    return _html(pages.completion(done.outcome, done.code, redirect_for(study, done)))
 
 
 async def watch_time_limits(study: Study, hooks: SessionHooks, every_s: float = 5.0) -> None:
@@ -156,7 +156,7 @@ async def gate_refusal(study: Study, participant: str) -> tuple[str, str] | None
         return None
     if from_disk is None:
         return pages.completion_body("timed_out", None, None)
-    return pages.completion_body(from_disk.outcome, from_disk.code, from_disk.redirect, already=True)
+    return pages.completion_body(from_disk.outcome, from_disk.code, redirect_for(study, from_disk), already=True)
 
 
 async def end_code(study: Study, participant: str) -> tuple[str, str | None, str | None] | None:
@@ -169,4 +169,4 @@ async def end_code(study: Study, participant: str) -> tuple[str, str | None, str
         return None
     message = {"completed": "Thank you: you have finished.", "timed_out": "The time allowed has passed.",
                "failed_attention": "The session has ended."}.get(done.outcome, "The session has ended.")
-    return message, done.code, done.redirect
+    return message, done.code, redirect_for(study, done)
