@@ -23,7 +23,7 @@ from benchlab.annotations.online.platform_ids import PlatformIdError, platform_i
 from benchlab.annotations.online.private import KEY_FILE, PRIVATE_DIR, pseudonym
 from benchlab.annotations.registry import registry
 from benchlab.annotations.study import load_study
-from benchlab.tui.web.online.routes import end_code, gate_refusal
+from benchlab.tui.web.online.routes import SessionHooks, end_code, gate_refusal, watch_time_limits
 
 TESTS = Path(__file__).parent
 
@@ -244,3 +244,26 @@ def test_a_sona_redirect_gets_the_survey_code_only_when_the_page_shows(tmp_path:
     assert redirect_for(study, done) == done.redirect.replace("{id}", "77123")
     stored = [p for p in folder.rglob("*") if p.is_file() and PRIVATE_DIR not in p.parts]
     assert all(b"77123" not in p.read_bytes() for p in stored)
+
+
+def test_the_server_stops_a_live_session_past_its_time_limit(tmp_path: Path) -> None:
+    folder = online_study(tmp_path / "st", "time_limit = 1")
+    who = joins(folder, "LIVE01")
+    runner = open_runner(folder, who.participant)
+    answer(runner, trials=1)
+    stopped: list[str] = []
+    hooks = SessionHooks(register=lambda p, t, a: f"/s/{t}", stop=stopped.append, live=lambda: {who.participant})
+
+    async def watch() -> None:
+        task = asyncio.get_running_loop().create_task(watch_time_limits(study_of(folder), hooks, every_s=0.2))
+        for _ in range(50):
+            await asyncio.sleep(0.1)
+            if stopped:
+                break
+        task.cancel()
+
+    asyncio.run(watch())
+    runner.close()
+    assert stopped == [who.participant]
+    done = complete(study_of(folder), who.participant)
+    assert done is not None and done.outcome == "timed_out"
