@@ -20,7 +20,9 @@ from typing import Any
 import pytest
 from online_helpers import finish, online_study
 from playwright.sync_api import Error as PlaywrightError
-from web_browser import CLI, browser, drive, free_port, listening, require_browser, wait_ready
+from web_browser import CLI, browser, drive, free_port, listening, require_browser, wait_ready, wait_screen
+
+from benchlab.annotations.session.status import read_statuses
 
 pytestmark = pytest.mark.slow
 
@@ -216,6 +218,32 @@ def test_the_saving_page_refreshes_until_the_end_record_is_on_disk(tmp_path: Pat
         page.goto(server.url(f"/done/{token}"))  # before any answer: no code, a page that refreshes
         assert "Saving your answers" in page.inner_text("h1") and not page.is_visible("#code")
         assert re.search(r'http-equiv="refresh"', page.content())
+    finally:
+        context.close()
+        server.stop()
+
+
+def test_declining_consent_in_the_browser_takes_no_place(tmp_path: Path, chromium: Any) -> None:
+    folder = online_study(tmp_path / "st", "quota = 1", consent=True)
+    server = StudyServer(folder).start()
+    context = chromium.new_context(**DESKTOP)
+    page = context.new_page()
+    try:
+        page.goto(prolific_link(server, "DECLINE01"))
+        token = page.url.rsplit("/s/", 1)[1]
+        wait_ready(page)
+        wait_screen(page, "I do not agree", timeout_s=30)
+        page.keyboard.press("n")
+        deadline = time.monotonic() + 20
+        while not list((folder / "sessions").glob("*.events.jsonl")) or "declined" not in next(
+                (folder / "sessions").glob("*.events.jsonl")).read_text():
+            assert time.monotonic() < deadline, "no declined event"
+            time.sleep(0.2)
+        assert code_page(page, server, token) == "NOCONSENT"
+        assert [r.state for r in read_statuses(folder)] == ["declined"]  # the Sessions screen still says so
+        assert not (folder / "results").exists() or not list((folder / "results").glob("*"))
+        page.goto(prolific_link(server, "SECOND01"))  # the one place is still free
+        assert "/s/" in page.url
     finally:
         context.close()
         server.stop()

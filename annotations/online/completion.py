@@ -94,7 +94,7 @@ def complete(study: Study, participant: str, now: datetime | None = None) -> Giv
         disk = on_disk(study.out, participant)
         outcome = outcome_on_disk(study, disk)
         if outcome is None and past_time_limit(study, disk, now) and disk.events_path is not None:
-            _event(disk, "timed_out", limit_s=online.time_limit_s)
+            _event(disk, participant, "timed_out", limit_s=online.time_limit_s)
             disk = on_disk(study.out, participant)
             outcome = outcome_on_disk(study, disk)
         if outcome is None:
@@ -103,8 +103,11 @@ def complete(study: Study, participant: str, now: datetime | None = None) -> Giv
         code = spec.code if spec is not None else None
         redirect = spec.redirect.replace("{code}", code or "") if spec is not None and spec.redirect else None
         attention: AttentionScore = score(online.attention, disk)
-        if disk.events_path is not None:  # the end record stores the code given, before the page shows it
-            _event(disk, "completion", outcome=outcome, code=code, redirect=redirect,
+        if disk.events_path is not None and disk.plan is not None:
+            # the end record stores the code given, before the page shows it (a declined consent has no session
+            # to add to: its events log ends with "declined", which the Sessions screen reads; the private
+            # completions log below holds its code)
+            _event(disk, participant, "completion", outcome=outcome, code=code, redirect=redirect,
                    attention_failed=attention.failed, attention_answered=attention.answered)
         append_record(study.folder, COMPLETIONS_FILE, {"participant": participant, "outcome": outcome, "code": code,
                                                        "redirect": redirect, "attention": attention.text(),
@@ -122,9 +125,8 @@ def redirect_for(study: Study, done: Given) -> str | None:
     return done.redirect.replace("{id}", quote(person, safe=""))
 
 
-def _event(disk: OnDisk, event: str, **fields: object) -> None:
+def _event(disk: OnDisk, participant: str, event: str, **fields: object) -> None:
     assert disk.events_path is not None
     record = {"event": event, "timestamp": datetime.now(UTC).isoformat(timespec="microseconds"),
-              "participant": disk.plan.participant if disk.plan else None,
-              "session": disk.plan.session if disk.plan else None, **fields}
+              "participant": participant, "session": disk.plan.session if disk.plan else "1", **fields}
     append_line(disk.events_path, json.dumps(record, ensure_ascii=False))

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
-from benchlab.annotations.online.private import append_record, read_jsonl
+from benchlab.annotations.online.private import COMPLETIONS_FILE, append_record, read_jsonl
 from benchlab.annotations.session.status import SessionStatus, read_statuses
 
 if TYPE_CHECKING:  # the study module imports this one
@@ -67,6 +67,8 @@ def places(study: Study, now: float | None = None) -> list[Place]:
     for record in study.assignments():
         if not record.get("simulated"):
             first.setdefault(str(record["participant"]), record)
+    declined = {str(r.get("participant")) for r in read_jsonl(study.folder / ".online" / COMPLETIONS_FILE)
+                if r.get("outcome") == "declined"}
     out = []
     for participant, record in first.items():
         status = statuses.get(participant)
@@ -76,7 +78,7 @@ def places(study: Study, now: float | None = None) -> list[Place]:
         abandoned = False
         if state in PLACE_STATES:
             counts = True
-        elif state == "declined":
+        elif state == "declined" or participant in declined:
             counts = False
         elif state in ("consent", "disconnected"):
             abandoned = abandon is not None and idle > abandon and state != "finished"
