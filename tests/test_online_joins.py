@@ -267,3 +267,14 @@ def test_the_server_stops_a_live_session_past_its_time_limit(tmp_path: Path) -> 
     assert stopped == [who.participant]
     done = complete(study_of(folder), who.participant)
     assert done is not None and done.outcome == "timed_out"
+
+
+def test_joins_racing_for_the_last_places_never_overfill_the_quota(tmp_path: Path) -> None:
+    folder = online_study(tmp_path / "st", "quota = 10")
+    code = ("import sys; from pathlib import Path; sys.path.insert(0, sys.argv[3]);"
+            "from online_helpers import joins\n"
+            "print(sum(joins(Path(sys.argv[1]), f'R{sys.argv[2]}x{i}').kind == 'start' for i in range(8)))")
+    procs = [subprocess.Popen([sys.executable, "-c", code, str(folder), str(n), str(TESTS)], stdout=subprocess.PIPE,
+                              text=True) for n in range(3)]
+    started = [int(p.communicate(timeout=180)[0].strip()) for p in procs]
+    assert sum(started) == 10 and len(study_of(folder).assignments()) == 10
