@@ -34,14 +34,14 @@ DESKTOP = {"viewport": {"width": 1280, "height": 800}}
 class StudyServer:
     """``benchlab serve --study DIR`` on a free port."""
 
-    def __init__(self, folder: Path, admin: bool = False) -> None:
-        self.folder, self.admin = folder, admin
+    def __init__(self, folder: Path, admin: bool = False, extra: tuple[str, ...] = ()) -> None:
+        self.folder, self.admin, self.extra = folder, admin, extra
         self.port = free_port()
         self.proc: subprocess.Popen[str] | None = None
         self.link = ""
 
     def start(self, timeout_s: float = 30.0) -> StudyServer:
-        args = [*CLI, "serve", "--study", str(self.folder), "--port", str(self.port)]
+        args = [*CLI, "serve", "--study", str(self.folder), "--port", str(self.port), *self.extra]
         self.proc = subprocess.Popen([*args, *(["--admin"] if self.admin else [])], stdout=subprocess.PIPE,
                                      stderr=subprocess.PIPE, text=True)
         deadline = time.monotonic() + timeout_s
@@ -244,6 +244,25 @@ def test_declining_consent_in_the_browser_takes_no_place(tmp_path: Path, chromiu
         assert not (folder / "results").exists() or not list((folder / "results").glob("*"))
         page.goto(prolific_link(server, "SECOND01"))  # the one place is still free
         assert "/s/" in page.url
+    finally:
+        context.close()
+        server.stop()
+
+
+def test_private_links_of_listed_people_run_in_the_same_study(tmp_path: Path, chromium: Any) -> None:
+    folder = online_study(tmp_path / "st")
+    (tmp_path / "people.csv").write_text("id\nLAB01\n")
+    server = StudyServer(folder, extra=("--participants", str(tmp_path / "people.csv"))).start()
+    context = chromium.new_context(**DESKTOP)
+    page = context.new_page()
+    try:
+        page.goto(prolific_link(server, "CROWD01"))  # the crowd link: stm
+        links = (folder / "links.csv").read_text().splitlines()
+        assert links[0] == "participant,url" and links[1].startswith("LAB01,http://")
+        page.goto(links[1].split(",", 1)[1])
+        wait_ready(page)
+        records = [json.loads(line) for line in (folder / "assignments.jsonl").read_text().splitlines()]
+        assert [(r["participant"], r["arm"], r["source"]) for r in records][1] == ("LAB01", "ltm", "link")
     finally:
         context.close()
         server.stop()

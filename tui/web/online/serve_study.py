@@ -13,6 +13,7 @@ import errno
 import logging
 import signal
 import sys
+from collections.abc import Sequence
 from typing import IO
 
 from aiohttp import web
@@ -24,17 +25,23 @@ from benchlab.annotations.study import Study, load_study
 from benchlab.data.errors import BenchlabError
 from benchlab.tui.web.app_process import AppSpec, app_argv, stop_app
 from benchlab.tui.web.online.routes import SessionHooks, mount_online
-from benchlab.tui.web.participants import Participant
+from benchlab.tui.web.participants import Participant, ensure_tokens, read_participants, write_links
 from benchlab.tui.web.serve_main import LOG_FILE, serving_lock
 from benchlab.tui.web.serve_options import plan_args
 from benchlab.tui.web.server import SessionServer
 
 
-def study_server(study: Study, *, admin: bool = False) -> tuple[web.Application, SessionServer, str]:
-    """The aiohttp application serving ``study``'s link (and dashboard), its session server, the link's path."""
+def study_server(study: Study, *, admin: bool = False, private: Sequence[str] = ()
+                 ) -> tuple[web.Application, SessionServer, str]:
+    """The aiohttp application serving ``study``'s link (and dashboard), its session server, the link's path;
+    ``private``: ids of people given private links (today's ``/s/<token>``) in the same study."""
     arms: dict[str, str] = {}
 
     def spec(participant: Participant) -> AppSpec:
+        if participant.id not in arms:  # a private link: the arm by the study's rule, when the session starts
+            assignment = study.assign(participant.id, "1")
+            study.record(assignment, source="link")
+            arms[participant.id] = assignment.arm
         values = study.arm_values(arms[participant.id])
         return AppSpec(app_argv(study.task.name, plan_args(study.task, values), participant.id, str(study.out)), {})
 
@@ -52,6 +59,9 @@ def study_server(study: Study, *, admin: bool = False) -> tuple[web.Application,
 
     for pid, record in joined(study).items():  # everyone who joined before a restart keeps their page
         register(pid, record["token"], record.get("arm", study.spec.arms[0].name))
+    if private:
+        tokens = ensure_tokens(study.out, private)
+        server.update({pid: Participant(pid) for pid in private}, {pid: tokens[pid] for pid in private})
     app = server.make_app()
     link = mount_online(app, study, SessionHooks(register, stop, lambda: set(server.live)), admin=admin)
     return app, server, link
@@ -84,7 +94,8 @@ def serve_study(opts: StudyServeOptions) -> None:
 
 
 async def _serve(study: Study, opts: StudyServeOptions, console: IO[str]) -> None:
-    app, server, link = study_server(study, admin=opts.admin)
+    private = [p.id for p in read_participants(opts.participants, [])] if opts.participants else []
+    app, server, link = study_server(study, admin=opts.admin, private=private)
     runner = web.AppRunner(app, handle_signals=False, access_log=None, shutdown_timeout=3.0)
     await runner.setup()
     site = web.TCPSite(runner, opts.host, opts.port)
@@ -106,6 +117,10 @@ async def _serve(study: Study, opts: StudyServeOptions, console: IO[str]) -> Non
     print(f"study link: {base}{link}", file=console)
     if opts.admin:
         print(f"dashboard: {base}/admin", file=console)
+    if private:
+        tokens = ensure_tokens(study.out, private)
+        written = write_links(study.out, [Participant(pid) for pid in private], tokens, base)
+        print(f"private links of {len(private)} listed people written to {written}", file=console)
     print("Ctrl+C stops the server (sessions resume on their pages)", file=console, flush=True)
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
