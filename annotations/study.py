@@ -32,6 +32,8 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 
 from benchlab.annotations.exclusions.rules import declared_rules
 from benchlab.annotations.ids import IdError, check_id
+from benchlab.annotations.online import places, private
+from benchlab.annotations.online.config import OnlineSection, online_template
 from benchlab.annotations.options import OptionError, Options, option_infos
 from benchlab.annotations.session.opening import open_session, session_options
 from benchlab.annotations.session.runner import wall_clock_now
@@ -101,6 +103,8 @@ class StudyFile(BaseModel):
     plan: dict[str, Any] = Field(default_factory=dict, description="The plan from benchlab power (participants, "
                                  "ci_width, power, model_score, command), for the report's achieved-vs-planned "
                                  "precision.")
+    online: OnlineSection | None = Field(None, description="Online recruitment from one study link (benchlab "
+                                         "serve --study); see docs/online.md.")
 
     @field_validator("arms")
     @classmethod
@@ -194,6 +198,10 @@ class Study:
         if rule == "participants-file":
             return self._listed_arm(participant, session), True
         records = [r for r in records if not r.get("simulated")]  # a pilot takes no one's place in the design
+        # Only places held count (consented or opening now, not declined, not abandoned), plus arms just chosen
+        # for seats whose session is still opening (see annotations/online/places.py).
+        holding = places.counted(self) | {participant}
+        records = [r for r in records if r["participant"] in holding] + places.pending_reservations(self)
         arrivals = list(dict.fromkeys(r["participant"] for r in records))
         if rule == "latin-square":
             row = arrivals.index(participant) if participant in arrivals else len(arrivals)
@@ -208,7 +216,8 @@ class Study:
         for arm in first_arm.values():
             if arm in counts:
                 counts[arm] += 1
-        return min(names, key=lambda n: (counts[n], names.index(n))), True
+        open_names = [n for n in names if places.full(self, n) is None] or names
+        return min(open_names, key=lambda n: (counts[n], names.index(n))), True
 
     def _listed_arm(self, participant: str, session: str) -> str:
         listed = self.participants_list()
@@ -277,7 +286,10 @@ class Study:
         """The checked options of this participant's session (not recorded yet: see :meth:`record`)."""
         check_id(participant, "participant")
         check_id(session, "session")
-        arm, new = self.arm_for(participant, session)
+        with private.locked(self.folder):  # two seats starting in the same second never read the same counts
+            arm, new = self.arm_for(participant, session)
+            if new and self.spec.assignment.rule != "participants-file" and not simulate:
+                places.reserve(self, participant, session, arm)
         values = self.arm_values(arm)
         values.update(participant=participant, session=session, resume=resume, simulate=simulate,
                       sim_delay=sim_delay)
@@ -323,14 +335,18 @@ class Study:
             finally:
                 runner.discard()
 
-    def record(self, assignment: StudyAssignment, plan_file: Path | None = None) -> None:
-        """Append the session's assignment (fsynced) with the study file's hash, once per session."""
+    def record(self, assignment: StudyAssignment, plan_file: Path | None = None, *, source: str | None = None) -> None:
+        """Append the session's assignment (fsynced) with the study file's hash, once per session (``source``:
+        ``"web"`` for a join through the study link)."""
         if not assignment.new:
             return
         line = {"participant": assignment.participant, "session": assignment.session, "arm": assignment.arm,
                 "benchmark": self.spec.benchmark, "study_sha256": self.sha256, "timestamp": wall_clock_now(),
                 "plan": str(plan_file) if plan_file else None, "simulated": assignment.simulated}
-        append_line(self.assignments_path, json.dumps(line, ensure_ascii=False))
+        if source is not None:
+            line["source"] = source
+        with private.locked(self.folder):
+            append_line(self.assignments_path, json.dumps(line, ensure_ascii=False))
 
 
 def _session_position(session: str) -> int:
@@ -488,7 +504,7 @@ def _toml_value(default: Any) -> str:
     return json.dumps(default)
 
 
-def init_study(folder: str | Path, task: Task) -> list[Path]:
+def init_study(folder: str | Path, task: Task, *, online: bool = False) -> list[Path]:
     """Write a commented study file and its schema into ``folder`` (refusing to overwrite a study)."""
     root = Path(folder).expanduser()
     path = root / STUDY_FILE
@@ -498,7 +514,7 @@ def init_study(folder: str | Path, task: Task) -> list[Path]:
         root.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
         raise BenchlabError(f"cannot create the study folder ({exc.strerror or exc})", root) from exc
-    atomic_write_text(path, study_template(task))
+    atomic_write_text(path, study_template(task) + ("\n" + online_template() if online else ""))
     schema = root / SCHEMA_FILE
     atomic_write_text(schema, json.dumps(study_schema(task), indent=2) + "\n")
     return [path, schema]

@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections import Counter
 from pathlib import Path
 
+from benchlab.annotations.online.commands import commands as online_commands
 from benchlab.annotations.options import Options, option
 from benchlab.annotations.registry import registry
 from benchlab.annotations.task import Command, ToolGroup
@@ -17,13 +18,15 @@ STUDY = ToolGroup("study", "Study files: a lab day's benchmark, options, texts, 
 class StudyInitOptions(Options):
     folder: Path = option(label="Study folder", argument=True, help="Folder to create the study in.")
     benchmark: str = option("sort", label="Benchmark", help="Benchmark the study runs (a registered task name).")
+    online: bool = option(False, label="Online section", help="Add a commented [online] section (crowd link, "
+                          "quotas, completion codes; see docs/online.md).")
 
 
 def init(opts: StudyInitOptions) -> str:
     # deferred: loaded only when the command runs (`benchlab --help` imports every command module)
     from benchlab.annotations.study import init_study
 
-    written = init_study(opts.folder, registry().get(opts.benchmark))
+    written = init_study(opts.folder, registry().get(opts.benchmark), online=opts.online)
     return "\n".join([*(f"wrote {path}" for path in written),
                       f"edit {written[0]}, then: benchlab run --study {opts.folder} --participant P01"])
 
@@ -88,4 +91,5 @@ COMMANDS = (
     Command("tool", "Check a study folder and show its arms, how many participants each has, and whether the study "
             "file changed after sessions started; each arm is planned once against its data set.", StudyShowOptions,
             show, name="show", tool=STUDY),
+    *online_commands(STUDY),
 )

@@ -33,7 +33,7 @@ TREE = [
     "run", "run sort", "run worldsense",
     "score", "score fastbook", "score sort", "score worldsense",
     "serve", "serve sort", "serve worldsense",
-    "study", "study init", "study show",
+    "study", "study init", "study reconcile", "study set-password", "study show",
     "timing-check",
     "withdraw",
 ]

@@ -63,6 +63,8 @@ class SessionStatus:
     last_activity: datetime | None
     practice_accuracy: float | None
     arm: str = ""  # the study arm the session was assigned (from the study's assignments log), "" outside a study
+    #: "phone" or "desktop" from a web session's browser (its events' user agent); "" for a terminal session.
+    device: str = ""
 
 
 #: How a session of a task the registry does not hold is read: as the plug-in kit writes.
@@ -192,8 +194,16 @@ def _started(folder: Path, plan_path: Path) -> SessionStatus | None:
         trial=min(recorded + 1, n) if state == "trial" else recorded, n_trials=n,
         last_activity=_mtime(plan_path, events_path, files.results if files else None,
                              files.practice if files else None),
-        practice_accuracy=accuracy,
+        practice_accuracy=accuracy, device=device_of(events),
     )
+
+
+def device_of(events: list[dict[str, Any]]) -> str:
+    """The device of a web session from the last user agent its events name (phones and tablets say Mobile)."""
+    agents = [str(e["user_agent"]) for e in events if e.get("user_agent")]
+    if not agents:
+        return ""
+    return "phone" if "Mobile" in agents[-1] or "Android" in agents[-1] else "desktop"
 
 
 def _layout_of(base: Path, plan: SessionPlan, plan_path: Path) -> tuple[SessionLayout | None, SessionFiles | None]:

@@ -8,6 +8,7 @@ from typing import Any
 
 import click
 
+from benchlab.annotations.online.commands import StudyServeOptions
 from benchlab.annotations.options import OptionError
 from benchlab.annotations.study_commands import StudyRunOptions
 from benchlab.data.errors import BenchlabError
@@ -127,7 +128,32 @@ def bench_group() -> PluginAwareGroup:
 
 
 def serve_group() -> PluginAwareGroup:
-    return _group("serve", "Serve sessions to participants in a web browser (one private link per participant).")
+    """``benchlab serve BENCHMARK`` (private links) or ``benchlab serve --study DIR`` (one crowd link)."""
+
+    @click.group(cls=PluginAwareGroup, invoke_without_command=True, params=click_params(StudyServeOptions))
+    @click.pass_context
+    def serve(ctx: click.Context, **params: object) -> None:
+        """Serve sessions to participants in a web browser (one private link per participant).
+
+        Either "benchlab serve BENCHMARK [OPTIONS]", or "benchlab serve --study DIR [--admin]": one study link for
+        a crowd recruited on Prolific, SONA or MTurk (see docs/online.md).
+        """
+        if params.get("study") is None:
+            if ctx.invoked_subcommand is None:
+                click.echo(ctx.get_help())
+            return
+        if ctx.invoked_subcommand is not None:
+            raise click.UsageError("--study serves the study's own benchmark: leave out the benchmark name")
+        # deferred: aiohttp loads only when a server starts (`benchlab --help` stays quick)
+        from benchlab.tui.web.online.serve_study import serve_study
+
+        try:
+            serve_study(model_from_click(StudyServeOptions, params))
+        except OptionError as exc:
+            raise reworded(exc, StudyServeOptions) from None
+
+    assert isinstance(serve, PluginAwareGroup)
+    return serve
 
 
 def run_group() -> PluginAwareGroup:

@@ -1,0 +1,132 @@
+"""How an online session ended, and the code or redirect it gives: decided only from the files on disk.
+
+The end record must be on disk first (the runner appends it fsynced): ``completed`` for a finished session,
+``declined`` for a declined consent; ``withdrew`` / ``screened_out`` events written by the page's controls; a
+session past the study's ``time_limit`` gets a ``timed_out`` event written (fsynced) here. Only then is the
+completion decided, appended (fsynced) to the session's events log as a ``completion`` event holding the code
+given, and to the study's private completions log, and returned to the page. A participant who reloads the page
+gets the same completion again; a session still running gets none (jsPsych #2050: never redirect before the data
+are safe).
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import TYPE_CHECKING
+from urllib.parse import quote
+
+from benchlab.annotations.online.attention import AttentionScore, score
+from benchlab.annotations.online.private import (
+    COMPLETIONS_FILE,
+    KEY_FILE,
+    append_record,
+    locked,
+    private_dir,
+    read_jsonl,
+)
+from benchlab.annotations.online.session_files import OnDisk, on_disk
+from benchlab.data.atomic import append_line
+
+if TYPE_CHECKING:  # the study module imports the online package
+    from benchlab.annotations.study import Study
+
+#: Events a page may write to end a session early, and the outcome each gives.
+ENDING_EVENTS = {"withdrew": "withdrew", "withdrawn": "withdrew", "screened_out": "screened_out",
+                 "timed_out": "timed_out"}
+
+
+@dataclass(frozen=True)
+class Given:
+    """The completion a participant was given (stored; shown again on a reload)."""
+
+    participant: str
+    outcome: str
+    code: str | None
+    redirect: str | None
+    attention: str
+
+
+def outcome_on_disk(study: Study, disk: OnDisk, now: datetime | None = None) -> str | None:
+    """The outcome the files show (``None``: the session has not ended)."""
+    names = disk.names()
+    for name in reversed(names):
+        if name in ENDING_EVENTS:
+            return ENDING_EVENTS[name]
+    if "completed" in names:
+        online = study.spec.online
+        if online is not None and score(online.attention, disk).failed_rule:
+            return "failed_attention"
+        return "completed"
+    if names and names[-1] == "declined" and disk.plan is None:
+        return "declined"
+    return None
+
+
+def past_time_limit(study: Study, disk: OnDisk, now: datetime | None = None) -> bool:
+    online = study.spec.online
+    limit = online.time_limit_s if online is not None else None
+    started = disk.started_at()
+    if limit is None or started is None:
+        return False
+    return ((now or datetime.now(UTC)) - started).total_seconds() > limit
+
+
+def given(study: Study, participant: str) -> Given | None:
+    """The completion already given to ``participant`` (the first one stored)."""
+    for record in read_jsonl(private_dir(study.folder) / COMPLETIONS_FILE):
+        if record.get("participant") == participant:
+            return Given(participant, str(record["outcome"]), record.get("code"), record.get("redirect"),
+                         str(record.get("attention", "")))
+    return None
+
+
+def complete(study: Study, participant: str, now: datetime | None = None) -> Given | None:
+    """The participant's completion, decided once from the files (``None`` while the session has not ended)."""
+    online = study.spec.online
+    if online is None:
+        return None
+    with locked(study.folder):
+        earlier = given(study, participant)
+        if earlier is not None:
+            return earlier
+        disk = on_disk(study.out, participant)
+        outcome = outcome_on_disk(study, disk)
+        if outcome is None and past_time_limit(study, disk, now) and disk.events_path is not None:
+            _event(disk, participant, "timed_out", limit_s=online.time_limit_s)
+            disk = on_disk(study.out, participant)
+            outcome = outcome_on_disk(study, disk)
+        if outcome is None:
+            return None
+        spec = online.completion.get(outcome)
+        code = spec.code if spec is not None else None
+        redirect = spec.redirect.replace("{code}", code or "") if spec is not None and spec.redirect else None
+        attention: AttentionScore = score(online.attention, disk)
+        if disk.events_path is not None and disk.plan is not None:
+            # the end record stores the code given, before the page shows it (a declined consent has no session
+            # to add to: its events log ends with "declined", which the Sessions screen reads; the private
+            # completions log below holds its code)
+            _event(disk, participant, "completion", outcome=outcome, code=code, redirect=redirect,
+                   attention_failed=attention.failed, attention_answered=attention.answered)
+        append_record(study.folder, COMPLETIONS_FILE, {"participant": participant, "outcome": outcome, "code": code,
+                                                       "redirect": redirect, "attention": attention.text(),
+                                                       "timestamp": datetime.now(UTC).isoformat()})
+        return Given(participant, outcome, code, redirect, attention.text())
+
+
+def redirect_for(study: Study, done: Given) -> str | None:
+    """The redirect the page follows: ``{id}`` (SONA's survey code, an MTurk worker id) filled in from the key file
+    at page time only, so no stored record ever holds the raw id."""
+    if done.redirect is None or "{id}" not in done.redirect:
+        return done.redirect
+    person = next((str(r.get("person")) for r in read_jsonl(private_dir(study.folder) / KEY_FILE)
+                   if r.get("participant") == done.participant), "")
+    return done.redirect.replace("{id}", quote(person, safe=""))
+
+
+def _event(disk: OnDisk, participant: str, event: str, **fields: object) -> None:
+    assert disk.events_path is not None
+    record = {"event": event, "timestamp": datetime.now(UTC).isoformat(timespec="microseconds"),
+              "participant": participant, "session": disk.plan.session if disk.plan else "1", **fields}
+    append_line(disk.events_path, json.dumps(record, ensure_ascii=False))
