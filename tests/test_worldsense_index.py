@@ -145,3 +145,13 @@ def test_a_bad_test_set_is_refused_with_the_loaders_error(tmp_path: Path) -> Non
         open_index(testset)
     assert str(indexed.value) == str(loader.value) and "duplicate Key" in str(indexed.value)
     assert not [p for p in index_folder().iterdir() if p.name.startswith("index-")]
+
+
+def test_an_unwritable_cache_folder_still_gives_sessions_an_index(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                                  capsys: pytest.CaptureFixture[str]) -> None:
+    testset = write_testset(tmp_path / "ws", tuples_per_cell=2)
+    blocked = tmp_path / "cache-is-a-file"
+    blocked.write_text("not a folder")
+    index = open_index(testset, cache_dir=blocked / "worldsense")
+    assert "warning: cannot write the index cache" in capsys.readouterr().err
+    assert list(index.iter_trials()) == load_trials(testset)

@@ -21,6 +21,7 @@ used, so opening one costs milliseconds and no numpy or pandas import.
 
 from __future__ import annotations
 
+import atexit
 import contextlib
 import fcntl
 import hashlib
@@ -28,6 +29,7 @@ import json
 import os
 import shutil
 import sys
+import tempfile
 import threading
 import zlib
 from array import array
@@ -276,9 +278,17 @@ def open_index(path: str | Path, *, cache_dir: Path | None = None, digest: str |
         except (IndexDamaged, OSError, ValueError, KeyError, TypeError) as exc:
             _warn(f"the cached index of {source} is damaged ({exc}); rebuilding it in {folder}")
             shutil.rmtree(folder, ignore_errors=True)
-    with _build_lock(folder):
-        if not folder.is_dir():  # else another process built it while this one waited
-            _build(source, digest, folder)
+    try:
+        with _build_lock(folder):
+            if not folder.is_dir():  # else another process built it while this one waited
+                _build(source, digest, folder)
+    except OSError as exc:
+        # A read-only or full cache folder must not stop a session: index into a private temporary folder.
+        _warn(f"cannot write the index cache in {folder.parent} ({exc.strerror or exc}); using a temporary one")
+        private = Path(tempfile.mkdtemp(prefix="benchlab-worldsense-index-"))
+        atexit.register(shutil.rmtree, private, True)
+        folder = private / folder.name
+        _build(source, digest, folder)
     return _read(folder, source, digest)
 
 
