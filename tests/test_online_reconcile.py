@@ -132,3 +132,12 @@ def test_serve_study_refuses_what_cannot_run_in_one_line(tmp_path: Path, capsys:
     folder = online_study(tmp_path / "st", "quota = 0")
     code, out = cli(capsys, "serve", "--study", str(folder))
     assert code == 2 and "study.toml:" in out and "online.quota" in out and "Traceback" not in out
+
+
+def test_study_show_counts_places_held_against_the_quotas(tmp_path: Path,
+                                                          capsys: pytest.CaptureFixture[str]) -> None:
+    folder = online_study(tmp_path / "st", "quota = 3\narm_quotas = { stm = 2 }")
+    joins(folder, "SHOW1")
+    joins(folder, "SHOW2")
+    code, out = cli(capsys, "study", "show", str(folder))
+    assert code == 0 and "online (prolific): 2 of 3 places held (stm 1/2, ltm 1)" in out, out
