@@ -7,6 +7,7 @@ from collections import Counter
 from pathlib import Path
 
 from benchlab.annotations.online.commands import commands as online_commands
+from benchlab.annotations.online.commands import online_summary
 from benchlab.annotations.options import Options, option
 from benchlab.annotations.registry import registry
 from benchlab.annotations.task import Command, ToolGroup
@@ -61,6 +62,8 @@ def show(opts: StudyShowOptions) -> str:
                      f"{'s' if sessions[arm.name] != 1 else ''}")
     if pilots:
         lines.append(f"  and {len(pilots)} simulated pilot session{'s' if len(pilots) != 1 else ''} (not counted)")
+    if study.spec.online is not None:
+        lines.append(online_summary(study))
     changed = study.changed_since_start()
     if changed:
         lines.append(f"warning: {changed}")

@@ -278,3 +278,15 @@ def test_joins_racing_for_the_last_places_never_overfill_the_quota(tmp_path: Pat
                               text=True) for n in range(3)]
     started = [int(p.communicate(timeout=180)[0].strip()) for p in procs]
     assert sum(started) == 10 and len(study_of(folder).assignments()) == 10
+
+
+def test_one_person_joining_from_several_browsers_at_once_gets_one_session(tmp_path: Path) -> None:
+    folder = online_study(tmp_path / "st")
+    code = ("import sys; from pathlib import Path; sys.path.insert(0, sys.argv[2]);"
+            "from online_helpers import joins\nprint(joins(Path(sys.argv[1]), 'SAMEPERSON').token)")
+    procs = [subprocess.Popen([sys.executable, "-c", code, str(folder), str(TESTS)], stdout=subprocess.PIPE,
+                              text=True) for _ in range(4)]
+    tokens = {p.communicate(timeout=120)[0].strip() for p in procs}
+    assert len(tokens) == 1 and len(study_of(folder).assignments()) == 1
+    key = (folder / PRIVATE_DIR / KEY_FILE).read_text().splitlines()
+    assert len(key) == 1

@@ -119,3 +119,25 @@ def test_study_init_online_writes_a_commented_online_section(tmp_path: Path,
     assert "[online]" in text and "PROLIFIC" not in text and "submissions/complete?cc={code}" in text
     study = load_study(tmp_path / "s", registry())
     assert study.spec.online is not None and study.spec.online.completion["completed"].code == "C1A2B3C4"
+
+
+def test_serve_study_refuses_what_cannot_run_in_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code, out = cli(capsys, "serve", "--admin", "sort")
+    assert code == 2 and "--admin goes with --study" in out
+    plain = tmp_path / "plain"
+    plain.mkdir()
+    (plain / "study.toml").write_text('title = "t"\nbenchmark = "sort"\n[options]\ntrials = 4\n')
+    code, out = cli(capsys, "serve", "--study", str(plain))
+    assert code == 2 and "no [online] section" in out and "study.toml" in out
+    folder = online_study(tmp_path / "st", "quota = 0")
+    code, out = cli(capsys, "serve", "--study", str(folder))
+    assert code == 2 and "study.toml:" in out and "online.quota" in out and "Traceback" not in out
+
+
+def test_study_show_counts_places_held_against_the_quotas(tmp_path: Path,
+                                                          capsys: pytest.CaptureFixture[str]) -> None:
+    folder = online_study(tmp_path / "st", "quota = 3\narm_quotas = { stm = 2 }")
+    joins(folder, "SHOW1")
+    joins(folder, "SHOW2")
+    code, out = cli(capsys, "study", "show", str(folder))
+    assert code == 0 and "online (prolific): 2 of 3 places held (stm 1/2, ltm 1)" in out, out

@@ -4,13 +4,18 @@ from __future__ import annotations
 
 import getpass
 import sys
+from collections import Counter
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from benchlab.annotations.options import Options, option
 from benchlab.annotations.registry import registry
 from benchlab.annotations.task import Command, ToolGroup
 from benchlab.data.atomic import atomic_write_text
 from benchlab.data.errors import BenchlabError
+
+if TYPE_CHECKING:  # the study module imports the online package
+    from benchlab.annotations.study import Study
 
 
 class ReconcileOptions(Options):
@@ -54,6 +59,24 @@ def set_password_command(opts: SetPasswordOptions) -> str:
         password = sys.stdin.readline().rstrip("\r\n")
     path = set_password(opts.folder, password)
     return f"password set (salted scrypt hash in {path}); serve --study {opts.folder} --admin opens the dashboard"
+
+
+def online_summary(study: Study) -> str:
+    """``study show``'s line for an online study: places held against the quotas, freed and declined places."""
+    # deferred: the places module reads session files; `benchlab --help` imports this module
+    from benchlab.annotations.online import places
+    from benchlab.annotations.online.joins import paused
+
+    online = study.spec.online
+    assert online is not None
+    rows = places.places(study)
+    held = Counter(p.arm for p in rows if p.counts)
+    arms = ", ".join(f"{a.name} {held[a.name]}" + (f"/{online.arm_quotas[a.name]}" if a.name in online.arm_quotas
+                                                   else "") for a in study.spec.arms)
+    total = f"{sum(held.values())}" + (f" of {online.quota}" if online.quota else "")
+    freed = sum(1 for p in rows if p.abandoned)
+    return (f"  online ({online.platform}{', paused' if paused(study) else ''}): {total} places held ({arms}); "
+            f"{freed} abandoned, {sum(1 for p in rows if p.state == 'declined')} declined (no place)")
 
 
 def commands(study_group: ToolGroup) -> tuple[Command, ...]:

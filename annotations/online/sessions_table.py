@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 
 from benchlab.annotations.online import places
 from benchlab.annotations.online.attention import score
-from benchlab.annotations.online.completion import given
+from benchlab.annotations.online.completion import given, outcome_on_disk
 from benchlab.annotations.online.session_files import on_disk
 from benchlab.annotations.session.status import device_of, read_statuses
 
@@ -39,7 +39,9 @@ def online_rows(study: Study) -> list[OnlineRow]:
         disk = on_disk(study.out, place.participant)
         attention = score(online.attention, disk).text() if online is not None else ""
         done = given(study, place.participant)
+        ended = outcome_on_disk(study, disk) if done is None else None
+        outcome = done.outcome if done else (f"{ended} (no code shown yet)" if ended else "")
         progress = f"{status.trial or 0}/{status.n_trials}" if status is not None and status.n_trials else ""
         out.append(OnlineRow(place.participant, "abandoned" if place.abandoned else place.state, place.arm, progress,
-                             place.last_activity, attention, device_of(disk.events), done.outcome if done else ""))
+                             place.last_activity, attention, device_of(disk.events), outcome))
     return out

@@ -139,6 +139,10 @@ def serve_group() -> PluginAwareGroup:
         a crowd recruited on Prolific, SONA or MTurk (see docs/online.md).
         """
         if params.get("study") is None:
+            given = [f"--{k.replace('_', '-')}" for k, v in params.items()
+                     if k != "study" and v != StudyServeOptions.model_fields[k].default]
+            if given:  # never silently ignored (the benchmark's own options come after its name)
+                raise click.UsageError(f"{given[0]} goes with --study (a benchmark's options come after its name)")
             if ctx.invoked_subcommand is None:
                 click.echo(ctx.get_help())
             return
