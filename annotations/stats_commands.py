@@ -66,7 +66,8 @@ def coverage(opts: CoverageOptions) -> str:
     lo, hi = COVERAGE_TARGET
     title = (f"Coverage of the pooled humans' nominal 95% interval and false-positive rate of the pooled "
              f"humans-vs-model test at a true difference of 0, as `compare` computes them (crossed people x items, "
-             f"t with df = min(Satterthwaite, people - 1), accuracy interval on the logit scale); population "
+             f"variance x (1 + 1/people), t with df = min(Satterthwaite, people - 1), accuracy interval "
+             f"on the logit scale); population "
              f"accuracy {opts.accuracy:.2f}, item logit SD {opts.item_sd:g}, seed {opts.seed}; target: coverage "
              f"{100 * lo:.0f}-{100 * hi:.0f}%, FPR <= {100 * FPR_TARGET:.0f}% (wider than nominal is allowed, "
              "narrower never)")

@@ -31,7 +31,7 @@ def test_whole_book_session_stores_time_since_reading_and_compare_reports_it_wit
     assert '"since_reading_h": 72.0' in plan.read_text()
     comp = compare_sort([out / "results"], n_boot=100, include_simulated=True)
     assert any("time since reading" in n and "SIM session 1 3.0 days" in n for n in comp.notes)
-    formatted, numeric = comp.extra_tables["positions"]
+    _formatted, numeric = comp.extra_tables["positions"]
     assert len(numeric.frame) == 8 and (numeric.frame["trials"] == 2).all()
     # a long gap forces the segments apart: the earlier one sits early in the book, the later one late
     last = numeric.frame.loc["e69607-s20 gap 25k-40k"]

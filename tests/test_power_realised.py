@@ -10,9 +10,11 @@ from pathlib import Path
 
 import numpy as np
 import pandas as pd
+import pytest
 
 from benchlab.data.analysis.compare import POOLED
 from benchlab.data.analysis.coverage import population
+from benchlab.data.analysis.crossed import human_model_test
 from benchlab.data.analysis.power import Design, _model_offset, simulate
 from benchlab.data.analysis.study_sim import draw_study
 from benchlab.data.samples import sample_path
@@ -60,9 +62,61 @@ def test_planner_power_matches_compare_on_files_of_the_engines_design(tmp_path: 
         comp = compare_sort([folder], n_boot=200, by_bin=False, participant_tests=False)
         test = next(t for t in comp.tests if t.who == POOLED and t.family == "primary")
         assert test.people == people and test.result.n == len(set(study.unit.tolist()))
+        direct, _ = human_model_test(study.who, study.unit, study.score, study.model, strata=study.strata)
+        assert test.result.p_value == pytest.approx(direct.p_value, rel=1e-9)  # the planner's test, on the files
         hits += test.result.p_value < 0.05
     realised = hits / studies
     se = math.sqrt(planned * (1 - planned) / studies + planned * (1 - planned) / 300)
     assert 0.25 < planned < 0.95  # a grid point where the check can fail either way
     print(f"planned {planned:.3f}, realised {realised:.3f} ({studies} studies)")
+    assert abs(realised - planned) <= 3 * se, (realised, planned)
+
+
+def test_worldsense_planner_matches_compare_on_files(tmp_path: Path) -> None:
+    """WorldSense: everyone of a seed answers the same tuples; compare's pooled test on the files is the
+    planner's test on the same simulated answers (same p), and the rejection rate matches the planner."""
+    from benchlab.data.worldsense.compare import compare_worldsense
+    from tests.compare_fixtures import GOLDS, make_testset, write_results, wrong
+
+    problems, sizes, per_cell = ("Infer.trivial", "Infer.normal"), (3, 4), 5
+    design = Design("tuples", 2, cells=len(problems) * len(sizes), items_per_cell=per_cell)
+    pop = population(0.80, 0.08, 1.0)
+    people, studies, model_score = 5, 16, 0.50
+    planned = simulate(design, pop, model_score, people, 300, np.random.default_rng(5)).power
+    offset = _model_offset(pop, model_score)
+    rng = np.random.default_rng(13)
+    ts = make_testset(tmp_path / "ts", tuples_per_cell=per_cell, sizes=sizes, problems=problems)
+    cell_of = {(p, z): n for n, (p, z) in enumerate((p, z) for p in problems for z in sizes)}
+
+    def answers(score: dict[int, float]) -> object:
+        def answer(problem: str, size: int, t: int, i: int, gold: str) -> str:
+            s = score[cell_of[(problem, size)] * per_cell + t]
+            right = s == 1 or (s == 0.5 and i == 0)
+            return gold if right else wrong(gold)
+        return answer
+
+    hits = 0
+    for s in range(studies):
+        study = draw_study(design.simulated(), people, pop.person_mean, pop.person_logit_sd, pop.item_logit_sd,
+                           offset, rng)
+        (ts / "results" / "basic___M___results.jsonl").unlink(missing_ok=True)
+        write_results(ts / "results" / "basic___M___results.jsonl",
+                      answers({int(k): v for k, v in study.model.items()}),  # type: ignore[arg-type]
+                      tuples_per_cell=per_cell, sizes=sizes, problems=problems)
+        out = tmp_path / f"s{s}"
+        for p in range(people):
+            mine = study.who == p
+            write_results(out / f"basic___human-P{p}___results.jsonl",
+                          answers(dict(zip(study.unit[mine].tolist(), study.score[mine].tolist(), strict=True))),  # type: ignore[arg-type]
+                          tuples_per_cell=per_cell, sizes=sizes, problems=problems)
+        comp = compare_worldsense(ts, [out], n_boot=200, participant_tests=False)
+        test = next(t for t in comp.tests if t.who == POOLED and t.family == "primary")
+        direct, _ = human_model_test(study.who, study.unit, study.score, study.model, strata=study.strata)
+        assert test.result.p_value == pytest.approx(direct.p_value, rel=1e-9)  # the same estimator and test
+        hits += test.result.p_value < 0.05
+    assert len(GOLDS["Infer.trivial"]) == 2  # two answers per tuple, as the design says
+    realised = hits / studies
+    se = math.sqrt(planned * (1 - planned) / studies + planned * (1 - planned) / 300)
+    print(f"WorldSense planned {planned:.3f}, realised {realised:.3f} ({studies} studies)")
+    assert 0.25 < planned < 0.95
     assert abs(realised - planned) <= 3 * se, (realised, planned)

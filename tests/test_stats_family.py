@@ -89,3 +89,15 @@ def test_every_printed_interval_inverts_its_test(seed: int) -> None:
     a, b = y[0].astype(bool), np.array([model[j] for j in range(items)], dtype=bool)
     paired = stats.tango_test(a, b)
     assert (paired.p_value < 0.05) == (not paired.ci_low <= 0 <= paired.ci_high)
+
+
+def test_unpaired_test_without_variation_prints_no_zero_width_interval(tmp_path: Path) -> None:
+    """Humans right on every trial, the model right on every (other) trial: no spread is no certainty."""
+    res = tmp_path / "u"
+    write_csv(res / "250-s20-hf_M_results.csv", "M", [True] * 8)
+    write_csv(res / "250-s20-human-p1_results.csv", "human-p1", [True] * 8, "p1", first_item=40)
+    write_csv(res / "250-s20-human-p2_results.csv", "human-p2", [True] * 8, "p2", first_item=40)
+    comp = compare_sort([res], n_boot=200)
+    for t in comp.tests:
+        r = t.result
+        assert math.isnan(r.ci_low) or r.ci_high - r.ci_low > 1e-9, t

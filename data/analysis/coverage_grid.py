@@ -96,7 +96,8 @@ def run_grid(designs: tuple[str, ...] = tuple(DESIGNS), person_sds: tuple[float,
 
 def grid_table(rows: list[GridRow]) -> pd.DataFrame:
     out = [{"design": r.design, "person SD": f"{r.person_sd:.2f}", "participants": r.participants,
-            "studies": r.studies, "coverage crossed %": f"{100 * r.coverage:.1f}", "FPR crossed %": f"{100 * r.fpr:.1f}",
+            "studies": r.studies, "coverage crossed %": f"{100 * r.coverage:.1f}",
+            "FPR crossed %": f"{100 * r.fpr:.1f}",
             "mean width crossed": f"{100 * r.width:.1f}", "crossed n/a": r.na, "meets target": r.verdict}
            for r in rows]
     return pd.DataFrame(out).set_index(["design", "person SD", "participants"])

@@ -5,6 +5,7 @@ crossed people x items test for the pooled humans).
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 
 import pandas as pd
@@ -102,6 +103,9 @@ def _permutation_test(design: Design, hp: pd.DataFrame, model: pd.Series, model_
                                    n_boot=options.n_boot, seed=options.seed, strata=(hl, hw, ml, mw))
     h_score = stats.stratified_mean(hp["score"].to_numpy(dtype=float), hl, hw)
     m_score = stats.stratified_mean(model_rows["score"].to_numpy(dtype=float), ml, mw)
+    if res.ci_high - res.ci_low < 1e-12:  # every score equal on both sides: nothing to resample, not certainty
+        res = stats.TestResult(res.method, res.estimate, math.nan, math.nan, res.p_value, res.statistic, res.n,
+                               f"{res.note}; CI n/a: every score the same on both sides")
     label = design.unpaired_label
     if len(shared) == 1:  # one shared unit is too few to pair, but it is not "no shared" (the audit's case)
         label = label.replace(f"(no shared {design.unit_word})",

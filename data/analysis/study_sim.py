@@ -13,6 +13,7 @@ it goes through the same estimator (:func:`benchlab.data.analysis.crossed.crosse
 
 from __future__ import annotations
 
+from collections.abc import Hashable
 from dataclasses import dataclass
 
 import numpy as np
@@ -50,7 +51,7 @@ class Study:
     unit: np.ndarray
     strata: np.ndarray | None
     score: np.ndarray
-    model: dict[int, float]
+    model: dict[Hashable, float]
 
 
 def draw_study(design: SimDesign, people: int, person_mean: float, person_logit_sd: float, item_logit_sd: float,
@@ -73,4 +74,5 @@ def draw_study(design: SimDesign, people: int, person_mean: float, person_logit_
     who = np.repeat(np.arange(people), units.shape[1])
     unit = units.ravel()
     strata = cell_of[unit] if design.stratified and design.cells > 1 else None
-    return Study(who, unit, strata, y.ravel(), dict(enumerate(z.tolist())))
+    model: dict[Hashable, float] = dict(enumerate(z.tolist()))
+    return Study(who, unit, strata, y.ravel(), model)

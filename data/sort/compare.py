@@ -148,19 +148,21 @@ class SortDesign(Design):
         return [
             "Scores: accuracy (X = no answer counts as wrong); overall = mean over configurations (the original's "
             "macro).",
-            "95% CI: Wilson per configuration / distance bin; overall: bootstrap stratified by configuration "
-            f"({o.n_boot} resamples, seed {o.seed}), or Wilson with Kish's effective n where a configuration has no "
-            "variation (nothing to bootstrap: 8 of 8 right is [67.6, 100], never [100, 100]).",
+            "95% CI: Wilson per configuration / distance bin; overall: one participant's by Wilson with Kish's "
+            "effective n over the configurations (every participant by the same method, chosen from the design), a "
+            f"model's by a bootstrap stratified by configuration ({o.n_boot} resamples, seed {o.seed}), or Wilson-Kish "
+            "where a configuration has no variation (8 of 8 right is [67.6, 100], never [100, 100]).",
             "Pooled humans: each item once, scored as the mean over the participants who answered it"
             + ("; flagged participants excluded" if o.exclude_flagged else "") + ". 95% CI: crossed people x "
-            "items (method-of-moments variance components for people, item-clustered variance for items, t with "
-            "Satterthwaite df), so it widens with few people; n/a (with the reason) for one participant or no "
-            "variation. Checked by `benchlab bench coverage`.",
-            "Tests: participant vs model = McNemar on shared items (exact below 25 discordant pairs; CI: Newcombe "
-            "hybrid score), two-proportion z test without shared items; pooled humans vs model on shared items = "
-            "the larger p of the crossed people x items t-test and the exact sign-flip permutation test over items "
-            f"(exact up to 16 non-zero differences, else {o.n_boot} random flips); CI: crossed; with one "
-            "participant only the sign-flip test (about that person); unpaired bootstrap without shared items.",
+            "items (method-of-moments variance components for people, item-clustered variance for items, variance "
+            "x (1 + 1/people), t with df = min(Satterthwaite, people - 1), on the logit scale), so it "
+            "widens with few people; n/a (with the reason) for one participant or no variation. Checked by "
+            "`benchlab bench coverage`.",
+            "Tests (each printed interval inverts the printed test: one method for both): participant vs model = "
+            "the paired score test on shared items (McNemar's statistic) with Tango's interval, never zero width; "
+            "without shared items the Agresti-Caffo two-proportion test and interval; pooled humans vs model on "
+            "shared items = the crossed people x items t-test and its interval (the same t); with one participant "
+            "the paired score test (about that person); unpaired bootstrap without shared items.",
             simulated_line,
             f"Attention criterion: {o.criterion.describe()} (control accuracy = accuracy on all trials)"
             + (": the scored outcome itself, so excluding on it selects on the result; EXPLORATORY (declare "
@@ -282,7 +284,7 @@ def _study_notes(readings: Readings, paths: list[str]) -> list[str]:
     whole = readings.humans[readings.humans["design"] == "whole-book"]  # pilots too: their plans say it as well
     hours: dict[str, float] = {}
     for (source, participant, session), _rows in whole.groupby(["source", "participant", "session"]):
-        planned = plans_near(source).get((str(participant), str(session), "ltm"))
+        planned = plans_near(str(source)).get((str(participant), str(session), "ltm"))
         hours[f"{participant} session {session}"] = planned.since_reading_h if planned is not None else math.nan
     since = since_reading_note(hours)
     if since:

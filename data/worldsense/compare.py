@@ -223,23 +223,26 @@ class WorldSenseDesign(Design):
              "cells."),
             "Bias: +1 = always TRUE/POSSIBLE/decidable, -1 = the opposite, 0 = balanced (the benchmark's tuple bias, "
             "rebalanced over sizes); CI: bootstrap over tuples within sizes, or Wilson with Kish's effective n on "
-            "(bias+1)/2 where a size has no variation (never a zero-width interval).",
+            "(bias+1)/2 where a size has no variation (never a zero-width interval); pooled humans: crossed people "
+            "x tuples like their accuracy (on (bias+1)/2, mapped back).",
             "Pooled humans: each tuple once, scored as the mean over the participants who completed it"
             + ("; flagged participants excluded." if o.exclude_flagged else "."),
             ("Pooled humans' 95% CI: crossed people x tuples (method-of-moments variance components for people, "
-             "tuple-clustered variance within problem x size strata, t with Satterthwaite df), so it widens with "
-             "few people; n/a (with the reason) for one participant or no variation. Checked by `benchlab bench "
-             "coverage`. One person's or model's cell with a stratum without variation: Wilson with Kish's "
-             "effective n instead of the bootstrap (which would print a zero-width interval)."
+             "tuple-clustered variance within problem x size strata, variance x (1 + 1/people), t "
+             "with df = min(Satterthwaite, people - 1), on the logit scale), so it widens with few people; n/a "
+             "(with the reason) for one participant or no variation. Checked by `benchlab bench coverage`. Every "
+             "participant's cell: Wilson with Kish's effective n over the strata (one method chosen from the "
+             "design, defined for one tuple too); a model's cell with a stratum without variation: Wilson-Kish "
+             "instead of the bootstrap (which would print a zero-width interval)."
              if self.ci == "bootstrap" else
              "With --ci benchmark every cell, pooled humans included, uses the paper's 1.96*sem over tuples, which "
              "ignores the spread between people and is zero wherever every tuple scored the same: zero width "
              "there is no certainty."),
-            "Tests: pooled humans minus model on shared tuples: the larger p of the crossed people x tuples t-test "
-            "and the two-sided paired sign-flip permutation test of the score difference stratified like the score "
-            f"(exact up to 16 non-zero tuple differences, else {o.n_boot} random flips); CI: crossed (with one "
-            "participant: the sign-flip test and a percentile bootstrap within strata, about that person); "
-            "unpaired bootstrap when no tuple is shared."
+            "Tests (each printed interval inverts the printed test): pooled humans minus model on shared tuples: "
+            "the crossed people x tuples t-test and its interval (the same t); one participant (or each "
+            "participant, when asked): the two-sided paired sign-flip permutation test stratified like the score "
+            f"(exact up to 16 non-zero tuple differences, else {o.n_boot} random flips) with the interval inverting "
+            "it (n/a when every difference is the same); unpaired bootstrap when no tuple is shared."
             if self.pooled_crossed else
             "Tests: pooled humans minus model on shared tuples: two-sided paired sign-flip permutation test of the "
             "score difference stratified like the score (exact up to 16 non-zero tuple differences, else "
