@@ -26,6 +26,7 @@ TableFormat = Literal["table", "csv", "json", "markdown", "latex"]
 #: Figure widths (journal column 3.5 in, full page 7 in) and file formats of ``--plot``.
 PlotWidth = Literal["column", "page"]
 PlotFormat = Literal["pdf", "svg", "png"]
+PlotModelItems = Literal["same", "all"]
 
 #: The tables ``compare`` can print alone (``--only``).
 Section = Literal["accuracy", "bias", "counts", "tests", "spread", "flags", "rt", "rt-quantiles", "agreement",
@@ -76,6 +77,10 @@ class PlotOptions(Options):
     plot_pilots: bool = option(False, label="Draw simulated pilots",
                                help="Draw simulated pilots in their own panel of the --plot figure (default: left "
                                "out, with a note); never among people.")
+    plot_model_items: PlotModelItems = option("same", label="Model bars cover",
+                                              help="Items behind each model's bar in the --plot figure: same (the "
+                                              "items the people answered in that condition, as the tests pair "
+                                              "them) or all (every item the model answered).")
     plot_rt: bool = option(True, label="Draw response-time panels", negate="--no-plot-rt",
                            help="Draw the response-time panels (per-participant ECDFs) under the accuracy panels of "
                            "the --plot figure (--no-plot-rt: accuracy only).")

@@ -33,7 +33,8 @@ def emit_comparison(comp: Comparison, opts: ComparisonOptions) -> None:
     say(render(comp.tables(numeric=numeric, sections=opts.sections or None), opts.fmt).removesuffix("\n"))
     if opts.plot_path is not None:
         written, notes = write_figure(comp, opts.plot_path, width=opts.plot_width, formats=opts.plot_formats,
-                                      include_pilots=opts.plot_pilots, rt_panels=opts.plot_rt)
+                                      include_pilots=opts.plot_pilots, rt_panels=opts.plot_rt,
+                                      model_items=opts.plot_model_items)
         for note in notes:
             err(f"figure note: {note}")
         err(f"figure written to {', '.join(str(p) for p in written)}")

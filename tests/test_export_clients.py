@@ -39,7 +39,7 @@ def people_sessions(out: Path, people: tuple[str, ...] = ("p1", "p2", "p3"), tri
             row[head.index("input")] = "key"
             if row[head.index("condition")] == "stm":
                 row[head.index("reading_ms")] = str(4000.0 + 250 * n)
-                row[head.index("delay_ms")] = str(1000.0 + n)
+                row[head.index("delay_ms")] = str(150.0 + n)
                 row[head.index("seen_share")] = str(round(0.5 + 0.03 * n, 3))
         with open(path, "w", newline="", encoding="utf-8") as handle:
             csv.writer(handle, lineterminator="\n").writerows(rows)
@@ -134,3 +134,27 @@ def test_compare_csv_reads_with_pandas_read_csv(tmp_path: Path, capsys: pytest.C
                         only]) == 0
         one = pd.read_csv(io.StringIO(capsys.readouterr().out), comment="#")
         assert len(one.columns) > 2 and len(one) >= 1, only
+
+
+def test_reading_seen_share_and_delay_per_person_and_pooled(tmp_path: Path) -> None:
+    """The reading table of ``compare`` (and :func:`reading_summary` for the report) gives each person's and the
+    pooled medians of what the export holds per trial."""
+    from benchlab.data.sort.compare import compare_sort
+
+    out = people_sessions(tmp_path / "lab", trials=8)
+    target = tmp_path / "t.parquet"
+    benchlab("export", "trials", "sort", str(out / "results"), "--out", str(target))
+    trials = pd.read_parquet(target)
+    comp = compare_sort([out / "results"], n_boot=200)
+    numeric = comp.extra_tables["reading"][1].frame
+    stm = trials[(trials["memory"] == "stm") & ~trials["practice"]]
+    for who in ("p1", "p2", "p3"):
+        row = numeric.loc[(who, "STM")]
+        mine = stm[stm["participant"] == who]
+        assert row["trials"] == len(mine) == 8
+        assert row["reading_ms_median"] == pytest.approx(mine["reading_ms"].median())
+        assert row["seen_share_median"] == pytest.approx(mine["seen_share"].median())
+        assert row["delay_ms_max"] == pytest.approx(mine["delay_ms"].max())
+    pooled = numeric.loc[("all people", "STM")]
+    assert pooled["trials"] == 24 and pooled["reading_ms_median"] == pytest.approx(stm["reading_ms"].median())
+    assert numeric.loc[("all people", "LTM"), "reading_trials"] == 0

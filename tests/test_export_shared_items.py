@@ -68,3 +68,12 @@ def test_agreement_on_a_shared_list_is_estimated(tmp_path: Path) -> None:
     write_csv(res / "250-s20-human-p2_results.csv", "human-p2", [i % 4 != 0 for i in range(n)], "p2", [900.0] * n)
     agr = compare_sort([res], n_boot=200).agreement["e250-s20"]
     assert agr.items == n and agr.note == "" and -1 < agr.kappa < 1
+
+
+def test_study_file_option_reaches_the_plan() -> None:
+    """A study file's ``options: {shared_items: true}`` is read by the same option declaration as the flag."""
+    from benchlab.annotations.registry import registry
+    from benchlab.annotations.session.opening import session_options
+
+    _session, plan = session_options(registry().benchmarks["sort"], {"shared_items": True, "participant": "P1"})
+    assert isinstance(plan, SortPlanOptions) and plan.shared_items and plan.config()["shared_items"] is True

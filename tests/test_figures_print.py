@@ -169,3 +169,28 @@ async def test_results_screen_chart_draws_every_series_in_its_own_colour(tmp_pat
         by_label = {lab: str(col) for lab, col in zip(monitor.label, monitor.color, strict=True) if lab}
         assert len(by_label) == len(MODELS) + 1
         assert len(set(by_label.values())) == len(by_label)
+
+
+def test_model_bar_covers_the_peoples_items_unless_asked_otherwise(spread_people: Path) -> None:
+    """The model ran 40 items per configuration, the people 24 of them: side by side, the bars cover the same 24
+    (the items the tests pair); ``model_items="all"`` draws the model on its 40."""
+    import pandas as pd
+
+    comp = compare_sort([spread_people], n_boot=200)
+    pooled = comp.cell("humans (pooled)", "e250-s20")
+    assert pooled is not None and pooled.n_units == 24
+
+    def model_bar(model_items: str) -> Any:
+        content = figure_content(comp, model_items=model_items)  # type: ignore[arg-type]
+        return next(b for p in content.panels for r in p.rows if r.code == "e250-s20" for b in r.bars
+                    if b.series == "Llama3")
+
+    same, everything = model_bar("same"), model_bar("all")
+    model = pd.read_csv(spread_people / "250-s20-hf_Llama3_results.csv")
+    answered = set(range(0, 20)) | set(range(4, 24))  # p1 items 0-19, p2 items 4-23 (write_csv numbering)
+    assert same.n_units == len(answered) == 24
+    assert same.value == pytest.approx(model["correct"].iloc[sorted(answered)].mean())
+    assert same.interval is not None and same.interval[0] < same.value < same.interval[1]
+    assert everything.n_units == 40 and everything.value == pytest.approx(model["correct"].mean())
+    assert any(n.startswith("Model bars: each model on the trials the people answered")
+               for n in figure_content(comp).notes)

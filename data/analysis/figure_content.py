@@ -22,11 +22,15 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Literal
 
 from benchlab.data.analysis.figure_labels import condition_label
+from benchlab.data.analysis.stats.proportions import wilson_ci
 
 if TYPE_CHECKING:
-    from benchlab.data.analysis.compare import Comparison, Entry
+    from benchlab.data.analysis.compare import Comparison, Entry, TestRow
 
 BarKind = Literal["humans", "model", "pilot"]
+ModelItems = Literal["same", "all"]
+#: test methods that compare without shared units (the model's side is then its score on all its units)
+_UNPAIRED = ("unpaired", "two-proportion")
 
 
 def _num(x: object) -> float | None:
@@ -139,6 +143,29 @@ def _bar(comp: Comparison, entry: Entry, kind: BarKind, condition: str,
                str(_attr(cell, "method") or ""), dots, comp.unit)
 
 
+def _paired(comp: Comparison) -> dict[tuple[str, str], TestRow]:
+    """The pooled humans' test against each model per condition, where it paired them on shared units."""
+    pooled = _pooled_name(comp)
+    return {(t.condition, t.model): t for t in comp.tests
+            if t.who == pooled and t.result.n > 0 and not t.result.method.startswith(_UNPAIRED)
+            and not math.isnan(t.model_same_units)}
+
+
+def _pooled_name(comp: Comparison) -> str:
+    return next((e.name for e in comp.entries if e.kind == "humans"), "")
+
+
+def _same_items_bar(bar: Bar, test: TestRow) -> Bar:
+    """``bar`` (a model's, on all its units) as the model's score on the units the people answered (the paired
+    test's units): Wilson 95% CI on that share."""
+    n = int(test.result.n)
+    value = float(test.model_same_units)
+    lo, hi = wilson_ci(value * n, n)
+    interval = (lo, hi) if lo == lo and hi == hi else None
+    return Bar(bar.series, "model", value, interval, n, 0, f"Wilson (model on the people's {bar.unit})", (),
+               bar.unit)
+
+
 def _dots(comp: Comparison, people: Sequence[Entry], condition: str) -> tuple[Dot, ...]:
     out = []
     for p in people:
@@ -185,8 +212,11 @@ def _title(comp: Comparison, n_people: int, has_humans: bool, models: int, pilot
     return f"{head}, {' and '.join(what)} (95% CI)"
 
 
-def figure_content(comp: Comparison, *, max_rows: int = 8, include_pilots: bool = False) -> FigureContent:
-    """Panels, bars, counts, intervals and notes of ``comp`` (see the module docstring)."""
+def figure_content(comp: Comparison, *, max_rows: int = 8, include_pilots: bool = False,
+                   model_items: ModelItems = "same") -> FigureContent:
+    """Panels, bars, counts, intervals and notes of ``comp`` (see the module docstring). ``model_items``: "same"
+    draws each model on the units the pooled people answered in that condition (the units its test pairs), so bars
+    side by side cover the same items; "all": each model on all its units."""
     humans = [e for e in comp.entries if e.kind == "humans"]
     models = comp.models
     people = comp.pooled_people
@@ -195,6 +225,8 @@ def figure_content(comp: Comparison, *, max_rows: int = 8, include_pilots: bool 
     by_panel: dict[str, list[Row]] = {}
     pilot_panel: dict[str, list[Row]] = {}
     missing_ci: list[str] = []
+    paired = _paired(comp) if model_items == "same" else {}
+    all_units: list[str] = []
     for code in comp.conditions:
         lab = condition_label(code)
         bars = []
@@ -204,6 +236,12 @@ def figure_content(comp: Comparison, *, max_rows: int = 8, include_pilots: bool 
                 bars.append(bar)
         for m in models:
             bar = _bar(comp, m, "model", code)
+            if bar is not None and model_items == "same" and humans:
+                test = paired.get((code, m.name))
+                if test is not None:
+                    bar = _same_items_bar(bar, test)
+                else:
+                    all_units.append(f"{m.name} in {lab.full}")
             if bar is not None:
                 bars.append(bar)
         missing_ci += [f"{b.series} in {lab.full}" for b in bars if b.interval is None]
@@ -225,6 +263,11 @@ def figure_content(comp: Comparison, *, max_rows: int = 8, include_pilots: bool 
         notes.append("Simulated pilots are drawn in their own panels, never among people.")
     if comp.pooled_simulated and comp.simulated:
         notes.append("Simulated pilots are POOLED with people here (--include-simulated).")
+    if models and humans and model_items == "same":
+        notes.append(f"Model bars: each model on the {comp.unit} the people answered in that condition (the units "
+                     "its test pairs), so bars side by side cover the same items"
+                     + (f"; on all its {comp.unit} where none is shared: " + "; ".join(all_units) if all_units
+                        else "") + ".")
     if missing_ci:
         notes.append("No 95% CI could be computed (hatched bar): " + "; ".join(missing_ci) + ".")
     flagged = [e.name for e in people if e.flags]

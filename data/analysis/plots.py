@@ -22,7 +22,7 @@ import numpy as np
 from benchlab.data.analysis.compare import Comparison
 from benchlab.data.analysis.figure_colours import HUMAN_COLOUR as _HUMAN
 from benchlab.data.analysis.figure_colours import OKABE_ITO, series_colours
-from benchlab.data.analysis.figure_content import Bar, FigureContent, Panel, figure_content
+from benchlab.data.analysis.figure_content import Bar, FigureContent, ModelItems, Panel, figure_content
 from benchlab.data.analysis.figure_fit import fit_text, renderer_of, text_problems
 from benchlab.data.analysis.figure_labels import condition_label
 from benchlab.data.atomic import atomic_write_bytes
@@ -118,10 +118,6 @@ def _colours(content: FigureContent) -> dict[str, str]:
     humans = [b.series for p in content.panels for r in p.rows for b in r.bars if b.kind == "humans"]
     series = [*content.series, *(b.series for p in content.panels for r in p.rows for b in r.bars)]
     return series_colours(series, humans)
-
-
-def _colour(content: FigureContent, bar: Bar) -> str:
-    return _colours(content).get(bar.series, HUMAN_COLOUR)
 
 
 def _layout(panel: Panel) -> list[tuple[float, str, Bar | None]]:
@@ -306,12 +302,14 @@ def _fit(fig: Figure, titles: list[Text], texts: list[Text]) -> None:
 
 
 def comparison_figures(comp: Comparison, width: PlotWidth = "page", *, include_pilots: bool = False,
-                       content: FigureContent | None = None, rt_panels: bool = True) -> list[Figure]:
+                       content: FigureContent | None = None, rt_panels: bool = True,
+                       model_items: ModelItems = "same") -> list[Figure]:
     """The figure of ``comp`` at ``width`` as pages of at most :data:`MAX_HEIGHT` inches (see the module docstring);
     every condition, in panels; the RT panels when ``rt_panels``; the notes under the last page."""
     plt = _pyplot()
     style = STYLES[width]
-    content = content or figure_content(comp, max_rows=max_rows(comp, width), include_pilots=include_pilots)
+    content = content or figure_content(comp, max_rows=max_rows(comp, width), include_pilots=include_pilots,
+                                        model_items=model_items)
     foot = [n for n in content.notes if n.startswith("Left out") or n.startswith("No 95% CI")]
     key = _key(content)
     title_h = _text_height(content.title + " (page 9 of 9)", style.width, style.font + 0.5)
@@ -397,13 +395,15 @@ def page_paths(path: Path, pages: int) -> list[Path]:
 
 
 def write_figure(comp: Comparison, path: str | Path, *, width: PlotWidth = "page", formats: Sequence[str] = (),
-                 include_pilots: bool = False, rt_panels: bool = True) -> tuple[list[Path], list[str]]:
+                 include_pilots: bool = False, rt_panels: bool = True,
+                 model_items: ModelItems = "same") -> tuple[list[Path], list[str]]:
     """Write the figure (atomically) in each format, one file per page: the files written and the figure's notes
     (what was left out, where no interval exists), which the caller prints so nothing is dropped silently.
     A text that overlaps another or leaves the page is a bug: it is named in the notes, never silently printed."""
     check_plot_path(path, formats)
     plt = _pyplot()
-    content = figure_content(comp, max_rows=max_rows(comp, width), include_pilots=include_pilots)
+    content = figure_content(comp, max_rows=max_rows(comp, width), include_pilots=include_pilots,
+                             model_items=model_items)
     figures = comparison_figures(comp, width, content=content, rt_panels=rt_panels)
     written = []
     notes = list(content.notes)

@@ -40,9 +40,9 @@ from benchlab.data.analysis.pipeline import (
 from benchlab.data.analysis.stats import AttentionCriterion, FigureCell
 from benchlab.data.sort.design_notes import extension_note, lme4_note, position_table, since_reading_note
 from benchlab.data.sort.items import MODEL_DEFAULT_MEMORY, read_rows
+from benchlab.data.sort.reading import reading_tables, recorded_reading
 from benchlab.data.sort.session_plans import plans_near
 from benchlab.data.tables import Table
-from benchlab.data.sort.reading import reading_tables
 
 __all__ = ["OVERALL", "SortDesign", "compare_sort", "read_rows", "watched_files"]
 
@@ -266,7 +266,8 @@ def compare_sort(
                          "human-model test).")
     comp = run_comparison(SortDesign(options, len(readings.groups) > 1, designs, notes, warnings), readings, options)
     pooled = {e.name for e in comp.pooled_people}
-    comp.extra_tables["reading"] = reading_tables(readings.humans, pooled)  # section `reading` (figures slice)
+    if recorded_reading(readings.humans):  # section `reading` (figures slice); files without reading times: none
+        comp.extra_tables["reading"] = reading_tables(readings.humans, pooled)
     return comp
 
 

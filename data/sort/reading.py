@@ -5,6 +5,7 @@ An STM trial's answer depends on how the excerpt was read: how long (``reading_m
 the designed delay plus the time to show the question). A reviewer asks for these beside the accuracy (was the
 text read? was the delay the one designed?), so ``compare sort`` prints them (section ``reading``), the export
 carries them per trial, and the report calls :func:`reading_tables` (or :func:`reading_summary` for the numbers).
+``compare`` prints the table when any person's trial recorded one of them (:func:`recorded_reading`).
 
 One row per (person, memory condition), then one pooled row per memory condition over the people pooled in the
 comparison ("all people"; simulated pilots only when they are pooled). Practice trials are left out, as in the
@@ -24,6 +25,13 @@ FULL = 0.999
 NUMERIC_COLUMNS = ["who", "memory", "trials", "reading_trials", "reading_ms_median", "reading_ms_q1",
                    "reading_ms_q3", "seen_share_median", "seen_share_min", "fully_seen", "delay_ms_median",
                    "delay_ms_min", "delay_ms_max"]
+
+
+def recorded_reading(humans: pd.DataFrame) -> bool:
+    """Whether any person's trial has a reading time, seen share or delay (files of models or of older sessions
+    have none: no table of blanks then)."""
+    cols = [c for c in ("reading_ms", "seen_share", "delay_ms") if c in humans.columns]
+    return bool(cols) and bool(humans[cols].apply(pd.to_numeric, errors="coerce").notna().to_numpy().any())
 
 
 def _quantile(values: np.ndarray, q: float) -> float:
