@@ -138,3 +138,17 @@ def test_damaged_plan_or_assignments_is_one_line_and_nothing_is_written(tmp_path
         assert code == 2 and "assignments.jsonl:1:" in out, (args, out)
     assert not (folder / "report").exists() and not (tmp_path / "b").exists()
     assert len(list((folder / "results").glob("*P01*"))) == 1
+
+
+def test_the_last_timing_check_on_this_machine_is_in_the_report(study: Path, tmp_path: Path,
+                                                                capsys: pytest.CaptureFixture[str]) -> None:
+    from benchlab.annotations.report.timing import last_timing_path, save_last_timing_check
+
+    save_last_timing_check("RT error: median +1.2 ms (60 scripted presses)")
+    try:
+        code, out = cli(capsys, "report", str(study), "--out", str(tmp_path / "r"))
+        assert code == 0, out
+        md = (tmp_path / "r" / "report.md").read_text()
+        assert "the last one on this machine" in md and "RT error: median +1.2 ms" in md
+    finally:
+        last_timing_path().unlink()

@@ -24,6 +24,7 @@ from benchlab.annotations.report.checklist import checklist_grid, unknown_items
 from benchlab.annotations.report.flow import Flow, flow_svg, participant_flow
 from benchlab.annotations.report.model import TBC, Figure, Grid, Report, Section
 from benchlab.annotations.report.paradata import integrity_files, paradata, quartiles, sha256_of, versions
+from benchlab.annotations.report.timing import last_timing_path
 from benchlab.data.errors import BenchlabError
 
 if TYPE_CHECKING:
@@ -167,13 +168,16 @@ def _timing_section(data: StudyData, trials: Any) -> Section:
     section = Section("Timing validation", "timing")
     folder = data.study.folder if data.study is not None else data.outs[0]
     saved = folder / TIMING_FILE
-    if saved.is_file():
-        stamp = datetime.fromtimestamp(saved.stat().st_mtime, UTC).isoformat(timespec="seconds")
-        section.add(f"Last timing check on this machine ({saved.name}, {stamp}):",
-                    "\n".join(saved.read_text(encoding="utf-8").splitlines()[:20]))
+    machine = last_timing_path()
+    found = saved if saved.is_file() else machine if machine.is_file() else None
+    if found is not None:
+        stamp = datetime.fromtimestamp(found.stat().st_mtime, UTC).isoformat(timespec="seconds")
+        where = "saved with the study" if found == saved else "the last one on this machine"
+        section.add(f"Timing check ({where}, {found}, {stamp}):",
+                    "\n".join(found.read_text(encoding="utf-8").splitlines()[:24]))
     else:
-        section.add(f"No timing check saved with the study: run `benchlab timing-check > {saved}` on the lab "
-                    "machine and build the report again.")
+        section.add("No timing check on this machine: run `benchlab timing-check` on the lab machine (it keeps its "
+                    f"figures for the report; or save them as {saved}) and build the report again.")
     if "client_rt_ms" in trials.columns:
         web = trials["client_rt_ms"].notna().sum()
         section.add(f"Web sessions: {web} trials timed page-side (performance.now() at the key event, onset in a "
