@@ -84,7 +84,7 @@ def build_report(data: StudyData, extra_rules: Sequence[Rule] = ()) -> Report:
         _design_section(data, trials, answers),
         _timing_section(data, trials),
         _paradata_section(data, simulated, answers),
-        _exclusion_section(log, answers),
+        _exclusion_section(log, answers, data),
         _results_section(comp, answers),
         _robustness_section(comp, bare, log, answers),
         _precision_section(data, comp, answers),
@@ -215,7 +215,7 @@ def _minutes(value: float) -> str:
     return f"{value:.1f} min" if value >= 1 else f"{60 * value:.1f} s"
 
 
-def _exclusion_section(log: ExclusionLog, answers: dict[str, str]) -> Section:
+def _exclusion_section(log: ExclusionLog, answers: dict[str, str], data: StudyData) -> Section:
     section = Section("Exclusions", "exclusions")
     if not log.rules:
         section.add("No exclusion rules were declared in the study file: everyone who started is analysed.")
@@ -229,8 +229,14 @@ def _exclusion_section(log: ExclusionLog, answers: dict[str, str]) -> Section:
                       for e in log.entries]) if log.entries else "Nobody met an exclusion rule.")
     if log.exploratory:
         section.add("Rules given on the command line were chosen after the data: they are exploratory.")
-    else:
-        section.add("All rules were declared in the study file before the analysis.")
+    changed = data.study.changed_since_start() if data.study is not None else None
+    if changed is not None:
+        section.add("The study file changed after sessions started (its SHA-256 differs from the one recorded at "
+                    "their start), so its rules may have been written after data existed: compare the versions "
+                    "before calling them declared in advance.")
+    elif data.study is not None and any(r.declared for r in log.rules):
+        section.add("The declared rules were in the study file when every session started (the study file's "
+                    "SHA-256 recorded at each start matches the file read now).")
     answers["3.2"] = "Yes"
     answers["3.2.1"] = "; ".join(r.describe() for r in log.rules)
     answers["3.2.2"] = f"{len({e.participant for e in log.entries})} of {len(log.participants)} people"
