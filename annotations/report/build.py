@@ -280,7 +280,9 @@ def _results_section(comp: Comparison | None, answers: dict[str, str]) -> Sectio
     section.add("Notes: " + " ".join(comp.notes))
     answers["4.2"] = "Yes: 95% intervals on every figure"
     answers["4.2.1"] = "Interval estimate"
-    answers["4.3"] = answers["4.4"] = answers["4.5"] = "Yes: one scoring code for people and models"
+    if comp.models:
+        answers["4.3"] = answers["4.4"] = answers["4.5"] = "Yes: one scoring code for people and models"
+        answers["0.10"] = "1 answer per item and model (one results file per model)"
     return section
 
 
@@ -357,7 +359,8 @@ def _file_answers(data: StudyData, flow: Flow, trials: Any, simulated: set[str],
     answers["1.1"] = f"{flow.started} started, {flow.finished} finished, {flow.analysed} analysed"
     if len(scored):
         per_item = scored.groupby("item")["participant"].nunique()
-        answers["1.3"] = f"median {per_item.median():g} people per item"
+        median = per_item.median()
+        answers["1.3"] = f"median {median:g} {'person' if median == 1 else 'people'} per item"
     answers["1.6"] = f"Yes: {flow.pilots} simulated pilot participant(s)" if flow.pilots else ""
     answers["5.1.5"] = (f"Yes: {flow.started - flow.finished} of {flow.started} did not finish; "
                         f"{flow.withdrawn} withdrew")
@@ -369,8 +372,9 @@ def _file_answers(data: StudyData, flow: Flow, trials: Any, simulated: set[str],
 
 def _methods_latex(data: StudyData, flow: Flow, log: ExclusionLog, comp: Comparison | None) -> str:
     o = _overall(comp)
-    result = (f"Pooled human accuracy was {_pct(o[1])}\\% (95\\% CI {_pct(o[2])}--{_pct(o[3])}; crossed "
-              f"people $\\times$ items interval, {o[4]} people). " if o is not None else "")
+    interval = (f"95\\% CI {_pct(o[2])}--{_pct(o[3])}; crossed people $\\times$ items interval"
+                if o is not None and o[2] == o[2] else "no interval: too few people or no variation")
+    result = (f"Pooled human accuracy was {_pct(o[1])}\\% ({interval}, {o[4]} people). " if o is not None else "")
     rules = "; ".join(r.describe().replace("_", "\\_") for r in log.rules) or "none"
     label = "declared before the analysis" if not log.exploratory else "partly chosen after the data (exploratory)"
     return (f"\\paragraph{{Participants and procedure.}} {flow.joined} people joined the "
