@@ -75,7 +75,7 @@ def participant_of_code(folder: str | Path, code: str) -> str:
 
     data = load_data([Path(folder)])
     base = data.study.folder if data.study is not None else data.outs[0]
-    people = {str(r["participant"]) for r in data.assignments()} | {s.participant for s in data.statuses()}
+    people = {str(r["participant"]) for r in data.assignments()} | {s.participant for s in data.progress()}
     for person in sorted(people):
         if hmac.compare_digest(withdrawal_code(base, person), code.strip().upper()):
             return person

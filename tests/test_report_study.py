@@ -57,7 +57,7 @@ def test_report_gives_flow_exclusions_results_and_checklist(study: Path, tmp_pat
     log = (tmp_path / "r" / "exclusions.csv").read_text().splitlines()
     assert log[0] == "participant,rule,figure,threshold,status" and len(log) == 3
     assert re.fullmatch(r"P04,rt_floor,\d+% of 8 responses faster than 1500 ms,at most 20%,declared", log[1])
-    assert log[2] == "P05,incomplete,session 1 disconnected (3 of 8 scored trials),every planned scored trial,declared"
+    assert log[2] == "P05,incomplete,session 1 unfinished (3 of 8 scored trials),every planned scored trial,declared"
     # the study's results folder alone gives the same report (the study's declared rules apply there too)
     code, out = cli(capsys, "report", str(study / "results"), "--out", str(tmp_path / "r2"))
     assert code == 0 and "| P04 | rt_floor |" in (tmp_path / "r2" / "report.md").read_text()
