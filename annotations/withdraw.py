@@ -75,7 +75,7 @@ def participant_of_code(folder: str | Path, code: str) -> str:
 
     data = load_data([Path(folder)])
     base = data.study.folder if data.study is not None else data.outs[0]
-    people = {str(r["participant"]) for r in data.assignments()} | {s.participant for s in data.statuses()}
+    people = {str(r["participant"]) for r in data.assignments()} | {s.participant for s in data.progress()}
     for person in sorted(people):
         if hmac.compare_digest(withdrawal_code(base, person), code.strip().upper()):
             return person
@@ -133,9 +133,7 @@ def withdraw_participant(folder: str | Path, participant: str) -> Withdrawal:
                                 "withdraw after the session has ended", lock) from None
         probe.release()
     if mine and data.study is not None:
-        kept = [line for line in data.study.assignments_path.read_text(encoding="utf-8").splitlines(keepends=True)
-                if not _is_theirs(line, participant)]
-        atomic_write_text(data.study.assignments_path, "".join(kept))
+        _rewrite_without(data.study.assignments_path, participant)
     for out in data.outs:
         _drop_serve_entries(out, participant)
     for path in dict.fromkeys(files):
@@ -152,6 +150,20 @@ def withdraw_participant(folder: str | Path, participant: str) -> Withdrawal:
              "derived_removed": [d.name for d in derived], "benchlab_version": __version__}
     append_line(base / AUDIT_FILE, json.dumps(audit))
     return Withdrawal(sessions, tuple(dict.fromkeys(files)), len(mine), tuple(derived))
+
+
+def _rewrite_without(path: Path, participant: str) -> None:
+    """``path`` without the person's lines, replaced atomically; retried when a session started meanwhile appended
+    a line (the rewrite is made from what the file holds right before it replaces it)."""
+    for _attempt in range(5):
+        before = path.read_bytes()
+        kept = [line for line in before.decode("utf-8").splitlines(keepends=True)
+                if not _is_theirs(line, participant)]
+        if path.read_bytes() == before:
+            atomic_write_text(path, "".join(kept))
+            return
+    raise BenchlabError("the assignments log keeps changing (sessions are starting); withdraw again in a moment",
+                        path)
 
 
 def _drop_serve_entries(out: Path, participant: str) -> None:

@@ -106,3 +106,16 @@ def test_compare_export_results_screen_and_report_exclude_the_same_people(
     code, out = cli(capsys, "report", str(folder), "--out", str(tmp_path / "r"))
     assert code == 0 and "| P03 | rt_floor |" in (tmp_path / "r" / "report.md").read_text()
     assert registry().tasks["sort"].comparison is COMPARISON
+
+
+def test_compare_labels_a_command_line_rule_exploratory(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    folder = write_study(tmp_path / "s")
+    run_person(folder, "P01", "oracle")
+    run_person(folder, "P02", "random", median_rt_s=0.5)
+    code, out = cli(capsys, "compare", "sort", str(folder / "results"), "--exclude", "rt_floor:ms=1500",
+                    "--format", "markdown")
+    assert code == 0, out
+    assert "Exclusion exploratory (chosen after the data): rt_floor" in out and "P02 (" in out
+    assert "Exploratory exclusions were chosen on the command line after the data" in out
+    code, out = cli(capsys, "compare", "sort", str(folder / "results"), "--exclude", "accuracy:min=0.5")
+    assert code == 2 and "selects on the scored outcome" in out and "Traceback" not in out

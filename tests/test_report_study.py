@@ -45,7 +45,7 @@ def test_report_gives_flow_exclusions_results_and_checklist(study: Path, tmp_pat
     assert rows["started"] == "5" and rows["finished"] == "4" and rows["abandoned (did not finish)"] == "1"
     assert rows["excluded by rt_floor"] == "1" and rows["excluded by incomplete"] == "1" and rows["analysed"] == "3"
     assert "| P04 | rt_floor |" in md and "faster than 1500 ms" in md and "declared" in md
-    assert "| P05 | incomplete |" in md
+    assert "| P05 | incomplete |" in md and "were in the study file when every session started" in md
     assert ("Holm" in md and "p (Holm)" in html) or "No human-vs-model tests" in md or "no model" in md.lower()
     assert "with exclusions" in md and "without exclusions" in md
     assert re.search(r"\| study file \| .*study.toml \| [0-9a-f]{64} \|", md)
@@ -57,7 +57,7 @@ def test_report_gives_flow_exclusions_results_and_checklist(study: Path, tmp_pat
     log = (tmp_path / "r" / "exclusions.csv").read_text().splitlines()
     assert log[0] == "participant,rule,figure,threshold,status" and len(log) == 3
     assert re.fullmatch(r"P04,rt_floor,\d+% of 8 responses faster than 1500 ms,at most 20%,declared", log[1])
-    assert log[2] == "P05,incomplete,session 1 disconnected (3 of 8 scored trials),every planned scored trial,declared"
+    assert log[2] == "P05,incomplete,session 1 unfinished (3 of 8 scored trials),every planned scored trial,declared"
     # the study's results folder alone gives the same report (the study's declared rules apply there too)
     code, out = cli(capsys, "report", str(study / "results"), "--out", str(tmp_path / "r2"))
     assert code == 0 and "| P04 | rt_floor |" in (tmp_path / "r2" / "report.md").read_text()
@@ -138,3 +138,26 @@ def test_damaged_plan_or_assignments_is_one_line_and_nothing_is_written(tmp_path
         assert code == 2 and "assignments.jsonl:1:" in out, (args, out)
     assert not (folder / "report").exists() and not (tmp_path / "b").exists()
     assert len(list((folder / "results").glob("*P01*"))) == 1
+
+
+def test_the_last_timing_check_on_this_machine_is_in_the_report(study: Path, tmp_path: Path,
+                                                                capsys: pytest.CaptureFixture[str]) -> None:
+    from benchlab.annotations.report.timing import last_timing_path, save_last_timing_check
+
+    save_last_timing_check("RT error: median +1.2 ms (60 scripted presses)")
+    try:
+        code, out = cli(capsys, "report", str(study), "--out", str(tmp_path / "r"))
+        assert code == 0, out
+        md = (tmp_path / "r" / "report.md").read_text()
+        assert "the last one on this machine" in md and "RT error: median +1.2 ms" in md
+    finally:
+        last_timing_path().unlink()
+
+
+def test_rules_added_after_sessions_started_are_said_so(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    folder = write_study(tmp_path / "s")
+    run_person(folder, "P01", "oracle")
+    (folder / "study.toml").write_text((folder / "study.toml").read_text() + RT_FLOOR.format(ms=200))
+    code, out = cli(capsys, "report", str(folder), "--out", str(tmp_path / "r"))
+    assert code == 0, out
+    assert "may have been written after data existed" in (tmp_path / "r" / "report.md").read_text()

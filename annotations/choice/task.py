@@ -426,22 +426,26 @@ class ChoiceTask:
     def _compare(self, opts: ChoiceCompareOptions) -> str:
         # deferred: pandas and scipy load only when `_compare` runs (annotations.session.status loads this module
         # without them)
+        from benchlab.annotations.exclusions.applied import exclusion_notes, exclusions_for
         from benchlab.data.analysis.stats import AttentionCriterion
         from benchlab.data.choice.compare import compare_choice
 
         items = load_items(opts.items or self.items_path)
+        log = exclusions_for(list(opts.results)) if opts.results else None
         criterion = AttentionCriterion(min_control_accuracy=opts.min_control_acc, fast_ms=opts.fast_ms,
                                        max_fast_share=opts.max_fast_share)
         comp = compare_choice(items, self.result_paths(opts.results, opts.items, opts.no_models), title=self.title,
                               criterion=criterion, exclude_flagged=opts.exclude_flagged,
                               include_simulated=opts.include_simulated, n_boot=opts.n_boot, seed=opts.seed,
-                              on_warning=warn)
+                              on_warning=warn, excluded=log.excluded if log else None)
+        comp.notes.extend(exclusion_notes(log))
         numeric = opts.fmt in ("csv", "json")
         return render(comp.tables(numeric=numeric, sections=opts.sections or None), opts.fmt).rstrip("\n")
 
     def _build_comparison(self, testset: Path | None, results: Path, criterion: Any) -> Any:
         # deferred: pandas and scipy load only when `_build_comparison` runs (annotations.session.status loads this
         # module without them)
+        from benchlab.annotations.exclusions.applied import exclusion_notes, exclusions_for
         from benchlab.data.choice.compare import compare_choice
 
         # the sessions' folder may not exist yet: the models are shown until the first participant's answer lands
@@ -449,8 +453,11 @@ class ChoiceTask:
             [self.model_results] if self.model_results is not None else [])
         if not paths:
             raise BenchlabError("no results yet (and no model results come with this task)", results)
-        return compare_choice(load_items(testset or self.items_path), paths, title=self.title, criterion=criterion,
-                              n_boot=DEFAULT_BOOT)
+        log = exclusions_for([results]) if results.exists() else None  # the study's declared rules, as compare
+        comp = compare_choice(load_items(testset or self.items_path), paths, title=self.title, criterion=criterion,
+                              n_boot=DEFAULT_BOOT, excluded=log.excluded if log else None)
+        comp.notes.extend(exclusion_notes(log))
+        return comp
 
     def _watched(self, testset: Path | None, results: Path) -> list[Path]:
         # deferred: pandas and scipy load only when `_watched` runs (annotations.session.status loads this module

@@ -55,8 +55,12 @@ def exclusions_for(paths: Sequence[Path], cli_rules: Sequence[str] = ()) -> Excl
         return None
     # deferred: reading sessions loads pandas and every task's session code; only runs when rules exist
     from benchlab.annotations.exclusions.dataset import load_data
+    from benchlab.annotations.registry import registry
+    from benchlab.annotations.study import load_study
 
     if study is not None:
+        if not load_study(study, registry()).spec.exclusions and not extra:
+            return None  # a study without rules: nothing more is read, compare behaves as before
         data = load_data([study])
     else:
         data = load_data([p if Path(p).is_dir() else Path(p).parent for p in paths])

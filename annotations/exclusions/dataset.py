@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from benchlab.annotations.exclusions.evaluate import ExclusionLog, exclusion_log, session_events
+from benchlab.annotations.exclusions.evaluate import ExclusionLog, SessionProgress, exclusion_log, session_events
 from benchlab.annotations.exclusions.rules import Rule, declared_rules
 from benchlab.annotations.registry import registry
 from benchlab.annotations.task import ExportsTrials, TrialRows
@@ -23,7 +23,6 @@ from benchlab.data.errors import BenchlabError
 if TYPE_CHECKING:
     import pandas as pd
 
-    from benchlab.annotations.session.status import SessionStatus
     from benchlab.annotations.study import Study
 
 
@@ -50,11 +49,26 @@ class StudyData:
             self._trials = _trials_frame(self.benchmark, self.results, self.testset)
         return self._trials
 
-    def statuses(self) -> list[SessionStatus]:
-        # deferred: the status reader loads every task's session layout; only needed here
-        from benchlab.annotations.session.status import read_statuses
-
-        return [s for o in self.outs for s in read_statuses(o)]
+    def progress(self) -> list[SessionProgress]:
+        """Each planned session: finished (its ``completed`` event, or every planned scored trial recorded) or not,
+        with the scored trials recorded and planned."""
+        trials = self.trials()
+        scored = trials[trials["practice"] == False]  # noqa: E712 (a pandas boolean column)
+        sessions = scored["session"].astype(str) if "session" in scored.columns else None
+        out = []
+        for plan_path in self.plans:
+            plan = json.loads(plan_path.read_text(encoding="utf-8"))
+            who, session = str(plan.get("participant", "")), str(plan.get("session", ""))
+            planned = sum(len(b) for b in plan.get("blocks", []))
+            mine = scored["participant"] == who
+            if sessions is not None:
+                mine &= sessions == session
+            recorded = int(mine.sum())
+            events = plan_path.with_name(plan_path.name.removesuffix(".plan.json") + ".events.jsonl")
+            done = events.is_file() and '"event": "completed"' in events.read_text(encoding="utf-8")
+            out.append(SessionProgress(who, session, "finished" if done or recorded >= planned else "unfinished",
+                                       recorded, planned))
+        return out
 
     def events(self) -> dict[str, list[dict[str, Any]]]:
         out: dict[str, list[dict[str, Any]]] = {}
@@ -69,7 +83,7 @@ class StudyData:
     def exclusions(self, extra: Sequence[Rule] = (), *, declared: bool = True) -> ExclusionLog:
         """The exclusion log: the study's declared rules (unless ``declared`` is False) and ``extra`` ones."""
         rules = [*(self.rules if declared else []), *extra]
-        return exclusion_log(rules, self.trials(), self.statuses(), self.events(), self.assignments())
+        return exclusion_log(rules, self.trials(), self.progress(), self.events(), self.assignments())
 
 
 def _study_above(path: Path) -> Path | None:

@@ -20,7 +20,17 @@ from benchlab.annotations.exclusions.rules import Rule
 if TYPE_CHECKING:
     import pandas as pd
 
-    from benchlab.annotations.session.status import SessionStatus
+
+@dataclass(frozen=True)
+class SessionProgress:
+    """How far one session got, from its plan, events log and recorded trials (the fields the Sessions screen's
+    status has; read here without it, so the comparison of any task may call the exclusions)."""
+
+    participant: str
+    session: str
+    state: str  # "finished" or "unfinished"
+    trial: int | None  # scored trials recorded
+    n_trials: int | None  # scored trials planned
 
 
 @dataclass(frozen=True)
@@ -75,7 +85,7 @@ class ExclusionLog:
         return [e.as_dict() for e in self.entries]
 
 
-def exclusion_log(rules: Sequence[Rule], trials: pd.DataFrame, statuses: Iterable[SessionStatus] = (),
+def exclusion_log(rules: Sequence[Rule], trials: pd.DataFrame, statuses: Iterable[SessionProgress] = (),
                   events: dict[str, list[dict[str, Any]]] | None = None,
                   assignments: Sequence[dict[str, Any]] = ()) -> ExclusionLog:
     """Apply ``rules`` to each participant of ``trials`` (the ``export trials`` frame: ``participant``,
@@ -99,7 +109,7 @@ def exclusion_log(rules: Sequence[Rule], trials: pd.DataFrame, statuses: Iterabl
     return ExclusionLog(tuple(rules), tuple(entries), tuple(people))
 
 
-def _apply(rule: Rule, person: str, rows: pd.DataFrame, statuses: list[SessionStatus],
+def _apply(rule: Rule, person: str, rows: pd.DataFrame, statuses: list[SessionProgress],
            events: list[dict[str, Any]], assignments: Sequence[dict[str, Any]]) -> tuple[str, str] | None:
     """(figure, threshold) when ``rule`` excludes ``person``, else None."""
     p = rule.params

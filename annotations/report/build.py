@@ -24,6 +24,7 @@ from benchlab.annotations.report.checklist import checklist_grid, unknown_items
 from benchlab.annotations.report.flow import Flow, flow_svg, participant_flow
 from benchlab.annotations.report.model import TBC, Figure, Grid, Report, Section
 from benchlab.annotations.report.paradata import integrity_files, paradata, quartiles, sha256_of, versions
+from benchlab.annotations.report.timing import last_timing_path
 from benchlab.data.errors import BenchlabError
 
 if TYPE_CHECKING:
@@ -83,7 +84,7 @@ def build_report(data: StudyData, extra_rules: Sequence[Rule] = ()) -> Report:
         _design_section(data, trials, answers),
         _timing_section(data, trials),
         _paradata_section(data, simulated, answers),
-        _exclusion_section(log, answers),
+        _exclusion_section(log, answers, data),
         _results_section(comp, answers),
         _robustness_section(comp, bare, log, answers),
         _precision_section(data, comp, answers),
@@ -167,13 +168,16 @@ def _timing_section(data: StudyData, trials: Any) -> Section:
     section = Section("Timing validation", "timing")
     folder = data.study.folder if data.study is not None else data.outs[0]
     saved = folder / TIMING_FILE
-    if saved.is_file():
-        stamp = datetime.fromtimestamp(saved.stat().st_mtime, UTC).isoformat(timespec="seconds")
-        section.add(f"Last timing check on this machine ({saved.name}, {stamp}):",
-                    "\n".join(saved.read_text(encoding="utf-8").splitlines()[:20]))
+    machine = last_timing_path()
+    found = saved if saved.is_file() else machine if machine.is_file() else None
+    if found is not None:
+        stamp = datetime.fromtimestamp(found.stat().st_mtime, UTC).isoformat(timespec="seconds")
+        where = "saved with the study" if found == saved else "the last one on this machine"
+        section.add(f"Timing check ({where}, {found}, {stamp}):",
+                    "\n".join(found.read_text(encoding="utf-8").splitlines()[:24]))
     else:
-        section.add(f"No timing check saved with the study: run `benchlab timing-check > {saved}` on the lab "
-                    "machine and build the report again.")
+        section.add("No timing check on this machine: run `benchlab timing-check` on the lab machine (it keeps its "
+                    f"figures for the report; or save them as {saved}) and build the report again.")
     if "client_rt_ms" in trials.columns:
         web = trials["client_rt_ms"].notna().sum()
         section.add(f"Web sessions: {web} trials timed page-side (performance.now() at the key event, onset in a "
@@ -211,7 +215,7 @@ def _minutes(value: float) -> str:
     return f"{value:.1f} min" if value >= 1 else f"{60 * value:.1f} s"
 
 
-def _exclusion_section(log: ExclusionLog, answers: dict[str, str]) -> Section:
+def _exclusion_section(log: ExclusionLog, answers: dict[str, str], data: StudyData) -> Section:
     section = Section("Exclusions", "exclusions")
     if not log.rules:
         section.add("No exclusion rules were declared in the study file: everyone who started is analysed.")
@@ -225,8 +229,14 @@ def _exclusion_section(log: ExclusionLog, answers: dict[str, str]) -> Section:
                       for e in log.entries]) if log.entries else "Nobody met an exclusion rule.")
     if log.exploratory:
         section.add("Rules given on the command line were chosen after the data: they are exploratory.")
-    else:
-        section.add("All rules were declared in the study file before the analysis.")
+    changed = data.study.changed_since_start() if data.study is not None else None
+    if changed is not None:
+        section.add("The study file changed after sessions started (its SHA-256 differs from the one recorded at "
+                    "their start), so its rules may have been written after data existed: compare the versions "
+                    "before calling them declared in advance.")
+    elif data.study is not None and any(r.declared for r in log.rules):
+        section.add("The declared rules were in the study file when every session started (the study file's "
+                    "SHA-256 recorded at each start matches the file read now).")
     answers["3.2"] = "Yes"
     answers["3.2.1"] = "; ".join(r.describe() for r in log.rules)
     answers["3.2.2"] = f"{len({e.participant for e in log.entries})} of {len(log.participants)} people"
@@ -270,7 +280,9 @@ def _results_section(comp: Comparison | None, answers: dict[str, str]) -> Sectio
     section.add("Notes: " + " ".join(comp.notes))
     answers["4.2"] = "Yes: 95% intervals on every figure"
     answers["4.2.1"] = "Interval estimate"
-    answers["4.3"] = answers["4.4"] = answers["4.5"] = "Yes: one scoring code for people and models"
+    if comp.models:
+        answers["4.3"] = answers["4.4"] = answers["4.5"] = "Yes: one scoring code for people and models"
+        answers["0.10"] = "1 answer per item and model (one results file per model)"
     return section
 
 
@@ -347,7 +359,8 @@ def _file_answers(data: StudyData, flow: Flow, trials: Any, simulated: set[str],
     answers["1.1"] = f"{flow.started} started, {flow.finished} finished, {flow.analysed} analysed"
     if len(scored):
         per_item = scored.groupby("item")["participant"].nunique()
-        answers["1.3"] = f"median {per_item.median():g} people per item"
+        median = per_item.median()
+        answers["1.3"] = f"median {median:g} {'person' if median == 1 else 'people'} per item"
     answers["1.6"] = f"Yes: {flow.pilots} simulated pilot participant(s)" if flow.pilots else ""
     answers["5.1.5"] = (f"Yes: {flow.started - flow.finished} of {flow.started} did not finish; "
                         f"{flow.withdrawn} withdrew")
@@ -359,8 +372,9 @@ def _file_answers(data: StudyData, flow: Flow, trials: Any, simulated: set[str],
 
 def _methods_latex(data: StudyData, flow: Flow, log: ExclusionLog, comp: Comparison | None) -> str:
     o = _overall(comp)
-    result = (f"Pooled human accuracy was {_pct(o[1])}\\% (95\\% CI {_pct(o[2])}--{_pct(o[3])}; crossed "
-              f"people $\\times$ items interval, {o[4]} people). " if o is not None else "")
+    interval = (f"95\\% CI {_pct(o[2])}--{_pct(o[3])}; crossed people $\\times$ items interval"
+                if o is not None and o[2] == o[2] else "no interval: too few people or no variation")
+    result = (f"Pooled human accuracy was {_pct(o[1])}\\% ({interval}, {o[4]} people). " if o is not None else "")
     rules = "; ".join(r.describe().replace("_", "\\_") for r in log.rules) or "none"
     label = "declared before the analysis" if not log.exploratory else "partly chosen after the data (exploratory)"
     return (f"\\paragraph{{Participants and procedure.}} {flow.joined} people joined the "

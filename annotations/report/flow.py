@@ -10,6 +10,7 @@ from pathlib import Path
 
 from benchlab.annotations.exclusions.dataset import StudyData
 from benchlab.annotations.exclusions.evaluate import ExclusionLog
+from benchlab.annotations.session.status import SessionStatus, read_statuses
 
 WITHDRAWALS_FILE = "withdrawals.jsonl"
 
@@ -31,6 +32,11 @@ class Flow:
     invited: int = 0
 
 
+def all_statuses(data: StudyData) -> list[SessionStatus]:
+    """Every session of the study as the Sessions screen reads it (live, disconnected, declined ...)."""
+    return [s for o in data.outs for s in read_statuses(o)]
+
+
 def withdrawn_count(data: StudyData) -> int:
     """Audit lines of withdrawals (counted, never named: the audit holds no personal data)."""
     folders = {*data.outs, *([data.study.folder] if data.study is not None else [])}
@@ -45,7 +51,7 @@ def withdrawn_count(data: StudyData) -> int:
 
 def participant_flow(data: StudyData, log: ExclusionLog, simulated: set[str]) -> Flow:
     """Counts of people (participant ids; simulated pilots counted apart, never in the flow)."""
-    statuses = [s for s in data.statuses() if s.participant not in simulated]
+    statuses = [s for s in all_statuses(data) if s.participant not in simulated]
     by_person: dict[str, set[str]] = {}
     for s in statuses:
         by_person.setdefault(s.participant, set()).add(s.state)

@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from benchlab.annotations.exclusions.dataset import StudyData
+from benchlab.annotations.report.flow import all_statuses
 
 
 @dataclass
@@ -54,7 +55,7 @@ def paradata(data: StudyData, simulated: set[str]) -> Paradata:
                     pauses.append(float(e["mono"]) - float(opened))
                     opened = None
     dropouts = []
-    for s in data.statuses():
+    for s in all_statuses(data):
         if s.participant in simulated or s.state in ("finished", "not started"):
             continue
         where = s.state if s.trial is None else f"{s.state} at trial {s.trial} of {s.n_trials}"

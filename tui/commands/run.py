@@ -168,7 +168,10 @@ def timing_check(trials: int, min_delay: float, max_delay: float, seed: int, kee
                  testset: Path | None, task: str | None) -> None:
     """Measure response-time and onset accuracy of the trial screen in a pseudo-terminal (prints figures)."""
     # deferred: loaded only when the command runs (`benchlab --help` imports every command module)
+    from benchlab.annotations.report.timing import save_last_timing_check
     from benchlab.tui.harness.timing_check import run_timing_check
 
-    click.echo(run_timing_check(n_trials=trials, min_delay=min_delay, max_delay=max_delay, seed=seed, keep=keep,
-                                testset=str(testset) if testset else None, task=task))
+    report = run_timing_check(n_trials=trials, min_delay=min_delay, max_delay=max_delay, seed=seed, keep=keep,
+                              testset=str(testset) if testset else None, task=task)
+    click.echo(report)
+    save_last_timing_check(report)  # benchlab report shows the last check made on this machine
