@@ -89,8 +89,13 @@ def serve_command(task: Task) -> click.Command:
 @click.option("--task", "task", metavar="NAME", default=None,
               help="Task whose sessions are served; it must show choice trials (default: the first registered task "
               "with choice trials, in launcher order).")
+@click.option("--json", "as_json", is_flag=True, default=False,
+              help="One JSON object per level (sessions, record_p50_ms, record_p95_ms, start_p95_ms, rss_mib, cpu_pct, "
+              "client_rt_error_p50_ms, client_rt_error_p95_ms, ...).")
+@click.option("--terminal-page", is_flag=True, default=False,
+              help="Measure the terminal-in-browser page (one app process per participant) instead of the native page.")
 def bench_serve(sessions: str, keys: int, min_gap: float, max_gap: float, probe: bool,
-                keep: Path | None, task: str | None) -> None:
+                keep: Path | None, task: str | None, as_json: bool, terminal_page: bool) -> None:
     """Load test of ``benchlab serve`` (sessions of a choice task, by default the first, on its bundled sample):
     key -> record latency, start time, CPU and memory per session, and a Chromium probe's client_rt_ms error."""
     # deferred: aiohttp loads only when a server starts (`benchlab --help` stays quick)
@@ -102,5 +107,5 @@ def bench_serve(sessions: str, keys: int, min_gap: float, max_gap: float, probe:
         raise BenchlabError(f"--sessions: expected numbers separated by commas, not {sessions!r}") from None
     if not levels or min(levels) < 1:
         raise BenchlabError("--sessions: every level must be at least 1")
-    click.echo(run_bench(levels, keys=keys, gap=(min_gap, max_gap), probe=probe, keep=keep, task=task),
-               nl=False)
+    click.echo(run_bench(levels, keys=keys, gap=(min_gap, max_gap), probe=probe, keep=keep, task=task,
+                         terminal_page=terminal_page, as_json=as_json), nl=False)
