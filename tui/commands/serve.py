@@ -39,7 +39,7 @@ def serve_command(task: Task) -> click.Command:
             task=task, plan_args=plan_args(task, values), out=params["out_dir"].resolve(),
             participants_file=params["participants_file"], host=params["host"], port=params["port"],
             public_url=params["public_url"], max_starts=params["max_starts"], values=values,
-            title=params["title"], native=not params["terminal_page"],
+            title=params["title"], native=not params["terminal_page"], node=params["node"],
             device=DeviceRule(require_computer=params["require_computer"], min_width=params["min_screen"][0],
                               min_height=params["min_screen"][1]),
         )
@@ -66,6 +66,9 @@ def serve_command(task: Task) -> click.Command:
                      help="Before consent, refuse phones and tablets (a clear page; nothing is recorded)."),
         click.Option(["--min-screen"], type=(int, int), default=(0, 0), metavar="W H",
                      help="Before consent, refuse screens smaller than W x H CSS pixels (either orientation)."),
+        click.Option(["--node"], default=None, metavar="NAME",
+                     help="Serve OUT as one of several servers behind a proxy (HAProxy/nginx routing by token); "
+                     "each session is live on one node at a time (its lock), the others take it over if it dies."),
         click.Option(["--terminal-page"], is_flag=True, default=False,
                      help="Serve the terminal-in-browser page (one app process per participant) even when the "
                      "trial kind has a native web page."),

@@ -52,6 +52,9 @@ class NativeLimits:
     burst: float = 60.0
     hello_timeout_s: float = 10.0
     silent_s: float = 3.0  # no message (the page pings every second) for this long: the connection is dead
+    #: A session without a page for this long is closed (its lock released: another node may take it; memory
+    #: freed); the participant's next visit opens it again, as after a restart.
+    idle_release_s: float = 30.0
     writers: int = 8  # threads doing the sessions' fsyncs
 
 
@@ -194,6 +197,11 @@ class NativeSessions:
         try:
             runner = await self._write(self.open_runner, pid)
         except BenchlabError as exc:
+            if "are in use by" in str(exc):  # live on another node (or its lock not yet released): retry
+                log.info("%s: the session is live elsewhere; the page retries", pid)
+                await send_json(ws, ["busy"])
+                await close_socket(ws, 4409, b"busy")
+                return True
             log.warning("%s: the session cannot start: %s", pid, exc)
             await send_json(ws, ["page", native_page.cannot_start_html()])
             await close_socket(ws, 1000, b"cannot start")
@@ -246,6 +254,17 @@ class NativeSessions:
                     if not live.ended:
                         live.page_left(last[0])
                         await self._event(live, "page_disconnected")
+                    loop = asyncio.get_running_loop()
+                    self._timers[pid] = loop.call_later(self.limits.idle_release_s, lambda: asyncio.ensure_future(
+                        self._release(pid, live)))
+
+    async def _release(self, pid: str, live: LiveSession) -> None:
+        """No page came back: close the session here (lock released, memory freed)."""
+        async with self.lock(pid):
+            if self.sockets.get(pid) is None and self.sessions.get(pid) is live:
+                del self.sessions[pid]
+                await self._write(live.runner.close)
+                log.info("%s: idle, session closed on this node", pid)
 
     async def _watch(self, ws: web.WebSocketResponse, last: list[float]) -> None:
         """Close a connection the page stopped pinging (it reconnects when it is alive)."""

@@ -51,6 +51,10 @@
       }
     } else if (kind === "show") {
       hideCover(); render(msg[1]);
+    } else if (kind === "busy") {
+      // The session is still live elsewhere (another node releasing it): keep waiting, reconnect.
+      document.getElementById("cover-text").textContent = "Your session is being moved. Please wait.";
+      showCover();
     } else if (kind === "page" || kind === "gone") {
       finished = true; hideCover(); current = null; progress.textContent = "";
       view.innerHTML = "<div class=doc>" + msg[1] + "</div>";
