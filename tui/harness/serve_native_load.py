@@ -62,6 +62,7 @@ class NativeLevel:
     cpu_pct: float = 0.0
     probe_err_ms: list[float] = field(default_factory=list)
     failures: int = 0
+    generator_cpu_pct: float = 0.0  # this process (the light clients) over the level: it shares the machine
 
     def figures(self) -> dict[str, Any]:
         return {"sessions": self.sessions, "answers": len(self.record_ms),
@@ -69,7 +70,7 @@ class NativeLevel:
                 "start_p95_ms": _pct(self.start_ms, 95), "rss_mib": round(self.rss_mib, 1),
                 "cpu_pct": round(self.cpu_pct, 1), "client_rt_error_p50_ms": _pct(self.probe_err_ms, 50),
                 "client_rt_error_p95_ms": _pct(self.probe_err_ms, 95, absolute=True), "failures": self.failures,
-                "load_avg_1min": round(os.getloadavg()[0], 2)}
+                "generator_cpu_pct": round(self.generator_cpu_pct, 1), "load_avg_1min": round(os.getloadavg()[0], 2)}
 
 
 def _pct(values: list[float], q: int, *, absolute: bool = False) -> float | None:
@@ -100,7 +101,7 @@ async def run_level(task: Task, out: Path, n: int, keys: int, gap: tuple[float, 
     level = NativeLevel(n)
     try:
         links = await _links(out / "out", port, server)
-        cpu0, t0 = _cpu(server.pid), time.monotonic()
+        cpu0, t0, own0 = _cpu(server.pid), time.monotonic(), time.process_time()
         sampler = asyncio.ensure_future(_sample_rss(server.pid, level))
         connector = aiohttp.TCPConnector(limit=0)
         async with aiohttp.ClientSession(connector=connector) as http:
@@ -110,7 +111,9 @@ async def run_level(task: Task, out: Path, n: int, keys: int, gap: tuple[float, 
                 clients.append(_probe(chromium, links["PROBE"], min(keys, 10), level, out / "out"))
             await asyncio.gather(*clients)
         sampler.cancel()
-        level.cpu_pct = 100 * (_cpu(server.pid) - cpu0) / max(1e-9, time.monotonic() - t0)
+        wall = max(1e-9, time.monotonic() - t0)
+        level.cpu_pct = 100 * (_cpu(server.pid) - cpu0) / wall
+        level.generator_cpu_pct = 100 * (time.process_time() - own0) / wall
     finally:
         server.send_signal(signal.SIGTERM)
         try:

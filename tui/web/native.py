@@ -55,7 +55,7 @@ class NativeLimits:
     #: A session without a page for this long is closed (its lock released: another node may take it; memory
     #: freed); the participant's next visit opens it again, as after a restart.
     idle_release_s: float = 30.0
-    writers: int = 8  # threads doing the sessions' fsyncs
+    writers: int = 32  # threads doing the sessions' fsyncs (more in flight: the file system commits them together)
 
 
 @dataclass(frozen=True)
