@@ -33,7 +33,7 @@ from typing import Any
 
 from aiohttp import WSMsgType, web
 
-from benchlab.annotations.session.runner import EndReason, SessionRunner
+from benchlab.annotations.session.runner import EndReason, SessionRunner, wall_clock_now
 from benchlab.data.errors import BenchlabError
 from benchlab.tui.web import native_page
 from benchlab.tui.web.hooks import Joiner, ServerHooks, SessionEnd
@@ -77,6 +77,15 @@ class DeviceRule:
             if big < max(self.min_width, self.min_height) or small < min(self.min_width, self.min_height):
                 return "size"
         return None
+
+
+def _append_unsynced(live: LiveSession, event: str, fields: dict[str, Any]) -> None:
+    """One event line in the session's log like ``SessionRunner.log_event`` writes it, without the fsync."""
+    r = live.runner
+    record = {"event": event, "mono": time.monotonic(), "timestamp": wall_clock_now(),
+              "participant": r.plan.participant, "session": r.plan.session, **fields}
+    with contextlib.suppress(OSError), open(r.files.events, "a", encoding="utf-8") as handle:
+        handle.write(json.dumps(record, ensure_ascii=False) + "\n")
 
 
 def _read_events(path: Path) -> list[dict[str, Any]]:
@@ -306,9 +315,17 @@ class NativeSessions:
                     await self._show(live, ws)
 
     async def _notes(self, live: LiveSession) -> None:
+        """The trial marks of the last message. ``trial_continue`` (a SORT passage left for the question) is
+        fsynced before the next view: a restart must never show the passage again. ``trial_onset`` is appended
+        without fsync (it survives a killed server, not a power cut: then a re-shown trial is not marked), which
+        keeps one fsync per showing off the disk at hundreds of participants."""
         notes, live.notes = live.notes, []
         for event, fields in notes:
-            await self._event(live, event, **fields)
+            if event == "trial_onset":
+                if live.runner.files.plan.exists() and not live.ended:
+                    await self._write(_append_unsynced, live, event, fields)
+            else:
+                await self._event(live, event, **fields)
 
     async def _after_step(self, live: LiveSession) -> None:
         """A step ended the session: the end hook (after the end record is on disk) may add to the end page."""
