@@ -15,6 +15,7 @@ def view(page: Any) -> dict[str, Any]:
     """What the page shows: its kind, phase, sequence number and text."""
     return dict(page.evaluate("""() => { const v = document.getElementById('view');
         return {cls: v.className, text: v.innerText, cover: !document.getElementById('cover').hidden,
+                onset: v.hasAttribute('data-onset'),
                 title: document.title}; }"""))
 
 
@@ -42,10 +43,10 @@ def drive(page: Any, answer: Callable[[str, str], str], *, tap: bool = False, ti
         if "view-end" in v["cls"] or (stop is not None and stop(v)):
             return given
         fresh = (v["cls"], v["text"]) != (last_cls, last_text)
-        if v["cover"] or "sent" in v["cls"] or (not fresh and time.monotonic() - acted_at < 2.0):
+        if v["cover"] or not v["onset"] or "sent" in v["cls"] or (not fresh and time.monotonic() - acted_at < 2.0):
             time.sleep(0.05)
             continue
-        time.sleep(0.15)  # painted and stamped
+        time.sleep(0.05)
         if "view-consent" in v["cls"]:
             _press(page, "button[data-act=accept]", "Enter", tap, click=True)
         elif "phase-question" in v["cls"]:

@@ -68,7 +68,7 @@ def serve_command(task: Task) -> click.Command:
             task=task, plan_args=plan_args(task, values), out=params["out_dir"].resolve(),
             participants_file=params["participants_file"], host=params["host"], port=params["port"],
             public_url=params["public_url"], max_starts=params["max_starts"], values=values,
-            title=params["title"], native=not params["terminal_page"],
+            title=params["title"], native=not params["terminal_page"], node=params["node"],
             device=DeviceRule(require_computer=params["require_computer"], min_width=params["min_screen"][0],
                               min_height=params["min_screen"][1]),
         )
@@ -95,6 +95,9 @@ def serve_command(task: Task) -> click.Command:
                      help="Before consent, refuse phones and tablets (a clear page; nothing is recorded)."),
         click.Option(["--min-screen"], type=(int, int), default=(0, 0), metavar="W H",
                      help="Before consent, refuse screens smaller than W x H CSS pixels (either orientation)."),
+        click.Option(["--node"], default=None, metavar="NAME",
+                     help="Serve OUT as one of several servers behind a proxy (HAProxy/nginx routing by token); "
+                     "each session is live on one node at a time (its lock), the others take it over if it dies."),
         click.Option(["--terminal-page"], is_flag=True, default=False,
                      help="Serve the terminal-in-browser page (one app process per participant) even when the "
                      "trial kind has a native web page."),
@@ -118,8 +121,13 @@ def serve_command(task: Task) -> click.Command:
 @click.option("--task", "task", metavar="NAME", default=None,
               help="Task whose sessions are served; it must show choice trials (default: the first registered task "
               "with choice trials, in launcher order).")
+@click.option("--json", "as_json", is_flag=True, default=False,
+              help="One JSON object per level (sessions, record_p50_ms, record_p95_ms, start_p95_ms, rss_mib, cpu_pct, "
+              "client_rt_error_p50_ms, client_rt_error_p95_ms, ...).")
+@click.option("--terminal-page", is_flag=True, default=False,
+              help="Measure the terminal-in-browser page (one app process per participant) instead of the native page.")
 def bench_serve(sessions: str, keys: int, min_gap: float, max_gap: float, probe: bool,
-                keep: Path | None, task: str | None) -> None:
+                keep: Path | None, task: str | None, as_json: bool, terminal_page: bool) -> None:
     """Load test of ``benchlab serve`` (sessions of a choice task, by default the first, on its bundled sample):
     key -> record latency, start time, CPU and memory per session, and a Chromium probe's client_rt_ms error."""
     # deferred: aiohttp loads only when a server starts (`benchlab --help` stays quick)
@@ -131,5 +139,5 @@ def bench_serve(sessions: str, keys: int, min_gap: float, max_gap: float, probe:
         raise BenchlabError(f"--sessions: expected numbers separated by commas, not {sessions!r}") from None
     if not levels or min(levels) < 1:
         raise BenchlabError("--sessions: every level must be at least 1")
-    click.echo(run_bench(levels, keys=keys, gap=(min_gap, max_gap), probe=probe, keep=keep, task=task),
-               nl=False)
+    click.echo(run_bench(levels, keys=keys, gap=(min_gap, max_gap), probe=probe, keep=keep, task=task,
+                         terminal_page=terminal_page, as_json=as_json), nl=False)

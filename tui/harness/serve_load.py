@@ -42,6 +42,8 @@ import aiohttp
 from benchlab.annotations.task import Task
 from benchlab.data.errors import BenchlabError
 from benchlab.tui.harness.driven_task import dataset_flag, driven_task, plan_flags
+from benchlab.tui.harness.serve_native_load import NativeLevel, run_level
+from benchlab.tui.harness.serve_native_load import table as native_table
 
 
 def _plan(task: Task) -> list[str]:
@@ -71,23 +73,36 @@ class Level:
 
 
 def run_bench(levels: Sequence[int], *, keys: int, gap: tuple[float, float], probe: bool, keep: Path | None,
-              task: str | None = None) -> str:
-    """Run every level and return the table. ``task``: the choice task served (default: the first registered
-    one; a task with other trials is refused, the light clients answer one key per question)."""
+              task: str | None = None, terminal_page: bool = False, as_json: bool = False) -> str:
+    """Run every level and return the table (``as_json``: one JSON object per level). ``task``: the choice task
+    served (default: the first registered one; a task with other trials is refused, the light clients answer one
+    key per question). The native page by default (:mod:`benchlab.tui.harness.serve_native_load`);
+    ``terminal_page``: the terminal-in-browser page, one app process per participant (this module)."""
     served = driven_task(task, "bench serve")
+    if terminal_page and as_json:
+        raise BenchlabError("--json reports the native page's figures; the terminal page prints its table")
     chromium = shutil.which("chromium") or shutil.which("chromium-browser")
     if probe and chromium is None:
         raise BenchlabError("the probe needs Chromium (apt-get install chromium) or --no-probe")
     root = Path(keep) if keep else Path(tempfile.mkdtemp(prefix="benchlab-bench-serve-"))
     rows = []
+    native: list[NativeLevel] = []
     try:
         for n in levels:
-            rows.append(asyncio.run(_level(served, root / f"sessions-{n}", n, keys, gap,
-                                           chromium if probe else None)))
+            if terminal_page:
+                rows.append(asyncio.run(_level(served, root / f"sessions-{n}", n, keys, gap,
+                                               chromium if probe else None)))
+            else:
+                native.append(asyncio.run(run_level(served, root / f"sessions-{n}", n, keys, gap,
+                                                    chromium if probe else None)))
+                if as_json:  # each level as soon as it is measured (a long run shows progress)
+                    print(json.dumps(native[-1].figures()), flush=True)
     finally:
         if keep is None:
             shutil.rmtree(root, ignore_errors=True)
-    return _table(served.title, rows, keys, gap)
+    if terminal_page:
+        return _table(served.title, rows, keys, gap)
+    return "" if as_json else native_table(served.title, native)
 
 
 class _Inotify:

@@ -33,7 +33,7 @@ from typing import Any
 
 from aiohttp import WSMsgType, web
 
-from benchlab.annotations.session.runner import EndReason, SessionRunner
+from benchlab.annotations.session.runner import EndReason, SessionRunner, wall_clock_now
 from benchlab.data.errors import BenchlabError
 from benchlab.tui.web import native_page
 from benchlab.tui.web.hooks import Joiner, ServerHooks, SessionEnd
@@ -52,7 +52,10 @@ class NativeLimits:
     burst: float = 60.0
     hello_timeout_s: float = 10.0
     silent_s: float = 3.0  # no message (the page pings every second) for this long: the connection is dead
-    writers: int = 8  # threads doing the sessions' fsyncs
+    #: A session without a page for this long is closed (its lock released: another node may take it; memory
+    #: freed); the participant's next visit opens it again, as after a restart.
+    idle_release_s: float = 30.0
+    writers: int = 32  # threads doing the sessions' fsyncs (more in flight: the file system commits them together)
 
 
 @dataclass(frozen=True)
@@ -74,6 +77,15 @@ class DeviceRule:
             if big < max(self.min_width, self.min_height) or small < min(self.min_width, self.min_height):
                 return "size"
         return None
+
+
+def _append_unsynced(live: LiveSession, event: str, fields: dict[str, Any]) -> None:
+    """One event line in the session's log like ``SessionRunner.log_event`` writes it, without the fsync."""
+    r = live.runner
+    record = {"event": event, "mono": time.monotonic(), "timestamp": wall_clock_now(),
+              "participant": r.plan.participant, "session": r.plan.session, **fields}
+    with contextlib.suppress(OSError), open(r.files.events, "a", encoding="utf-8") as handle:
+        handle.write(json.dumps(record, ensure_ascii=False) + "\n")
 
 
 def _read_events(path: Path) -> list[dict[str, Any]]:
@@ -194,6 +206,11 @@ class NativeSessions:
         try:
             runner = await self._write(self.open_runner, pid)
         except BenchlabError as exc:
+            if "are in use by" in str(exc):  # live on another node (or its lock not yet released): retry
+                log.info("%s: the session is live elsewhere; the page retries", pid)
+                await send_json(ws, ["busy"])
+                await close_socket(ws, 4409, b"busy")
+                return True
             log.warning("%s: the session cannot start: %s", pid, exc)
             await send_json(ws, ["page", native_page.cannot_start_html()])
             await close_socket(ws, 1000, b"cannot start")
@@ -246,6 +263,17 @@ class NativeSessions:
                     if not live.ended:
                         live.page_left(last[0])
                         await self._event(live, "page_disconnected")
+                    loop = asyncio.get_running_loop()
+                    self._timers[pid] = loop.call_later(self.limits.idle_release_s, lambda: asyncio.ensure_future(
+                        self._release(pid, live)))
+
+    async def _release(self, pid: str, live: LiveSession) -> None:
+        """No page came back: close the session here (lock released, memory freed)."""
+        async with self.lock(pid):
+            if self.sockets.get(pid) is None and self.sessions.get(pid) is live:
+                del self.sessions[pid]
+                await self._write(live.runner.close)
+                log.info("%s: idle, session closed on this node", pid)
 
     async def _watch(self, ws: web.WebSocketResponse, last: list[float]) -> None:
         """Close a connection the page stopped pinging (it reconnects when it is alive)."""
@@ -287,9 +315,17 @@ class NativeSessions:
                     await self._show(live, ws)
 
     async def _notes(self, live: LiveSession) -> None:
+        """The trial marks of the last message. ``trial_continue`` (a SORT passage left for the question) is
+        fsynced before the next view: a restart must never show the passage again. ``trial_onset`` is appended
+        without fsync (it survives a killed server, not a power cut: then a re-shown trial is not marked), which
+        keeps one fsync per showing off the disk at hundreds of participants."""
         notes, live.notes = live.notes, []
         for event, fields in notes:
-            await self._event(live, event, **fields)
+            if event == "trial_onset":
+                if live.runner.files.plan.exists() and not live.ended:
+                    await self._write(_append_unsynced, live, event, fields)
+            else:
+                await self._event(live, event, **fields)
 
     async def _after_step(self, live: LiveSession) -> None:
         """A step ended the session: the end hook (after the end record is on disk) may add to the end page."""

@@ -14,6 +14,7 @@ import errno
 import fcntl
 import logging
 import os
+import re
 import signal
 import sys
 from collections.abc import Iterator, Mapping, Sequence
@@ -73,6 +74,9 @@ class ServeConfig:
     device: DeviceRule = field(default_factory=DeviceRule)
     #: ``False``: every participant gets the terminal-in-browser page even when the trial kind has a web renderer.
     native: bool = True
+    #: One of several servers sharing ``out`` behind a proxy (``--node NAME``): no folder-wide serving lock; each
+    #: session's own lock keeps it live on one node at a time.
+    node: str | None = None
     hooks: ServerHooks | None = None
 
     def base_url(self, port: int | None = None) -> str:
@@ -109,10 +113,12 @@ def load_participants(config: ServeConfig) -> dict[str, Participant]:
 
 
 @contextlib.contextmanager
-def serving_lock(out: Path) -> Iterator[bool]:
-    """``True`` while this process is the one serving ``out``; ``False`` when another server holds it."""
+def serving_lock(out: Path, node: str | None = None) -> Iterator[bool]:
+    """``True`` while this process is the one serving ``out`` (``node``: the one serving it as that node of
+    several); ``False`` when another server holds it."""
     out.mkdir(parents=True, exist_ok=True)
-    with open(out / SERVE_LOCK, "a") as handle:
+    name = SERVE_LOCK if node is None else f".serve-node-{node}.lock"
+    with open(out / name, "a") as handle:
         try:
             fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except OSError:
@@ -157,13 +163,18 @@ def _served_base(out: Path) -> str | None:
 
 def run_server(config: ServeConfig) -> None:
     """Serve until SIGINT/SIGTERM; the apps are stopped (process groups gone) before returning."""
-    with serving_lock(config.out) as mine:
+    if config.node is not None and not re.fullmatch(r"[A-Za-z0-9_-]{1,32}", config.node):
+        raise BenchlabError(f"--node: {config.node!r} is not a node name (letters, digits, '-', '_'; up to 32)")
+    with serving_lock(config.out, config.node) as mine:
         if not mine:
+            if config.node is not None:
+                raise BenchlabError(f"node {config.node} already serves this folder", config.out)
             raise BenchlabError("another benchlab serve is already serving this folder; use --add to add "
                                 "participants to it", config.out)
         participants = load_participants(config)
         tokens = ensure_tokens(config.out, participants)
-        handler = logging.FileHandler(config.out / LOG_FILE, encoding="utf-8")
+        log_name = LOG_FILE if config.node is None else f"serve-{config.node}.log"
+        handler = logging.FileHandler(config.out / log_name, encoding="utf-8")
         handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(message)s"))
         loggers = [logging.getLogger(name) for name in ("benchlab.serve", "aiohttp", "asyncio")]
         for logger in loggers:  # the console shows the table; errors (never a traceback there) go to the log

@@ -7,7 +7,6 @@
   var token = location.pathname.split("/")[2] || "";
   var ws = null, current = null, onset = null, lastPong = 0, connected = false, everConnected = false;
   var outageKeys = 0, finished = false, best = null, hiddenAt = null, minTimer = null, maxTimer = null;
-  var readyAt = 0;
 
   function send(msg) { if (ws && ws.readyState === 1) ws.send(JSON.stringify(msg)); }
   function now() { return performance.now(); }
@@ -51,6 +50,10 @@
       }
     } else if (kind === "show") {
       hideCover(); render(msg[1]);
+    } else if (kind === "busy") {
+      // The session is still live elsewhere (another node releasing it): keep waiting, reconnect.
+      document.getElementById("cover-text").textContent = "Your session is being moved. Please wait.";
+      showCover();
     } else if (kind === "page" || kind === "gone") {
       finished = true; hideCover(); current = null; progress.textContent = "";
       view.innerHTML = "<div class=doc>" + msg[1] + "</div>";
@@ -59,7 +62,8 @@
   }
 
   function render(v) {
-    current = v; onset = null; readyAt = 0;
+    current = v; onset = null;
+    view.removeAttribute("data-onset");
     clearTimeout(minTimer); clearTimeout(maxTimer);
     progress.textContent = v.progress || "";
     view.className = "view-" + v.kind + (v.phase ? " phase-" + v.phase : "");
@@ -84,6 +88,7 @@
       if (current !== v) return;
       onset = now();
       if (v.kind === "trial" && v.stimulus) send(["onset", { seq: v.seq, t: onset }]);
+      view.setAttribute("data-onset", "1"); // stamped: input counts from now on (tests and probes wait for it)
       if (v.kind === "trial" && cont && v.min_ms > 0) minTimer = setTimeout(function () { cont.disabled = false; }, v.min_ms);
       if (v.kind === "trial" && v.max_ms) maxTimer = setTimeout(function () { act("continue", "", onset + v.max_ms, "none", true); }, v.max_ms);
     });
@@ -174,9 +179,9 @@
   function showCover() { if (!finished) cover.hidden = false; }
   function hideCover() { cover.hidden = true; }
 
+  setInterval(function () { if (ws && ws.readyState === 1) ping(); }, 1000);
   setInterval(function () {
     if (!ws || ws.readyState !== 1) return;
-    ping();
     if (now() - lastPong > 2500) {
       // No answer from the server for 2.5 s: cover the stimulus, drop this connection, reconnect.
       connected = false; showCover();
@@ -184,7 +189,7 @@
       try { dead.close(); } catch (err) { /* gone */ }
       setTimeout(connect, 500);
     }
-  }, 1000);
+  }, 250);
   addEventListener("offline", function () { connected = false; showCover(); });
 
   connect();

@@ -1,6 +1,6 @@
-"""Whole sessions on the native page in real headless Chromium: WorldSense, SORT STM and SORT LTM (whole-book), by
-keys at 1280x720 and by taps on a phone (390x844, touch), each scored identically to the same answers given
-through the terminal's engine."""
+"""Whole SORT sessions on the native page in real headless Chromium: STM (reading with a minimum time, delay,
+question) and the whole-book LTM design, by keys at 1280x720 and by taps on a phone (390x844, touch), scored
+identically to the same answers given through the terminal's engine."""
 
 from __future__ import annotations
 
@@ -12,7 +12,6 @@ from typing import Any
 
 import pytest
 from click.testing import CliRunner
-from session_helpers import write_testset
 from web_browser import Served, browser, require_browser
 from web_native import DESKTOP, PHONE, drive, terminal_replay, view
 
@@ -65,30 +64,7 @@ def _score(kind: str, results: Path, testset: Path | None = None) -> Any:
     return tables
 
 
-@pytest.mark.parametrize("device", [DESKTOP, PHONE], ids=["keys-1280x720", "taps-390x844"])
-def test_worldsense_session(tmp_path: Path, chromium: Any, device: dict[str, Any]) -> None:
-    testset = write_testset(tmp_path / "testset", tuples_per_cell=3, sizes=(3,), problems=("Infer.trivial",))
-    (tmp_path / "people.csv").write_text("id\nP01\n")
-    served = Served("worldsense", tmp_path / "out", tmp_path / "people.csv",
-                    ["--testset", str(testset), "--tuples-per-cell", "2", "--practice", "1", "--seed", "5",
-                     "--title", "Memory study"])
-    given = _run(chromium, served, device, "12")
-    results = [json.loads(line) for line in
-               (served.out / "results" / "basic___human-P01___results.jsonl").read_text().splitlines()]
-    assert len(results) == 4
-    kind = "touch" if device is PHONE else "key"
-    for r in results:
-        assert r["input"] == kind and r["onset_source"] == "page_raf"
-        assert 0 < r["client_rt_ms"] <= (r["response_mono"] - r["requested_mono"]) * 1000 + 5
-        assert r["interrupted"] is False and r["interruptions"] == 0 and r["blurs"] == 0
-    answers = [{"1": "TRUE", "2": "FALSE"}[k] for k in given]
-    terminal_replay("worldsense", {"dataset": str(testset), "participant": "P01", "out": str(tmp_path / "term"),
-                                   "tuples_per_cell": 2, "practice": 1, "seed": 5}, answers)
-    assert _score("worldsense", served.out / "results", testset) == _score("worldsense", tmp_path / "term" / "results",
-                                                                           testset)
-
-
-SORT_STM = ["--trials", "4", "--practice", "1", "--block-size", "2", "--condition", "stm", "--seed", "3",
+SORT_STM = ["--trials", "4", "--practice", "0", "--block-size", "4", "--condition", "stm", "--seed", "3",
             "--delay", "0.3", "--min-reading", "0.2", "--no-instructions", "--title", "Memory study"]
 SORT_LTM = ["--design", "whole-book", "--condition", "ltm", "--trials", "8", "--practice", "0", "--block-size", "8",
             "--seed", "3", "--no-instructions", "--title", "Memory study"]
@@ -117,7 +93,7 @@ def test_sort_session(tmp_path: Path, chromium: Any, device: dict[str, Any], des
             assert r["design"] == "whole-book" and r["reading_ms"] == "" and r["seen_share"] == ""
     values: dict[str, Any] = {"participant": "P01", "out": str(tmp_path / "term"), "seed": 3}
     if design == "stm":
-        values.update(trials=4, practice=1, block_size=2, condition="stm")
+        values.update(trials=4, practice=0, block_size=4, condition="stm")
     else:
         values.update(design="whole-book", condition="ltm", trials=8, practice=0, block_size=8)
     terminal_replay("sort", values, [k.upper() for k in given])
