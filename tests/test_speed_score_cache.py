@@ -38,7 +38,7 @@ def _sample_answers(name: str = "basic___GPT4___results.jsonl") -> list[dict[str
 def _synthetic(tmp_path: Path) -> Path:
     """Two models, one with a missing answer (an incomplete tuple: a warning) and an unknown Key (another)."""
     gpt4 = _sample_answers()
-    partial = _sample_answers("basic___GPT3.5___results.jsonl")[1:] + [{"Key": 999_999_999, "resp": "TRUE"}]
+    partial = [*_sample_answers("basic___GPT3.5___results.jsonl")[1:], {"Key": 999_999_999, "resp": "TRUE"}]
     return _testset(tmp_path, {"basic___GPT4___results.jsonl": gpt4, "cot___small___results.jsonl": partial})
 
 
