@@ -78,3 +78,12 @@ def test_broken_plugins_are_warned_about_on_every_help(tmp_path: Path, env: dict
         assert proc.returncode == 0, proc.stderr
         assert [line for line in proc.stdout.splitlines() if line.startswith("warning: 3 plug-ins failed")]
     assert not list(Path(env["BENCHLAB_CACHE_DIR"]).rglob("help-*.json"))
+
+
+def test_an_unusable_cache_folder_still_prints_the_help(tmp_path: Path, env: dict[str, str]) -> None:
+    blocker = tmp_path / "a-file"
+    blocker.write_text("not a folder")
+    env = {**env, "BENCHLAB_CACHE_DIR": str(blocker / "cache")}
+    for _ in range(2):
+        proc = _run(ENTRY, env, "score", "--help")
+        assert proc.returncode == 0 and "worldsense" in proc.stdout and not proc.stderr

@@ -117,3 +117,14 @@ def test_the_cached_path_imports_neither_numpy_nor_pandas(tmp_path: Path) -> Non
     assert "LOADED ['numpy', 'pandas']" in runs[0].stderr  # the first run computes
     assert "LOADED []" in runs[1].stderr, runs[1].stderr  # the second prints from the cache
     assert runs[0].stdout == runs[1].stdout and "accuracy" in runs[1].stdout.lower()
+
+
+def test_an_unusable_cache_folder_still_prints_the_tables(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from benchlab.data.settings import reset_settings
+
+    blocker = tmp_path / "a-file"
+    blocker.write_text("not a folder")
+    monkeypatch.setenv("BENCHLAB_CACHE_DIR", str(blocker / "cache"))
+    reset_settings()
+    expected = render(score_testset_dir(SAMPLE, cache=False).tables(), "table")
+    assert scored_output(SAMPLE, [SAMPLE / "results"], "table").text == expected

@@ -12,13 +12,13 @@ import sys
 from collections.abc import Sequence
 from contextlib import redirect_stderr, redirect_stdout
 
-from benchlab.tui.help_cache import cached_help, fingerprint, is_help_request, store_help
+from benchlab.tui.help_cache import cached_help, is_help_request, safe_fingerprint, store_help
 
 
 def _help_through_cli(argv: Sequence[str]) -> int:
     """Print the help the real CLI prints, and store it when it is safe to replay (exit 0, nothing on stderr, no
     broken plug-in: the warning line must come from a live load)."""
-    before = fingerprint()
+    before = safe_fingerprint()
     # deferred: the whole CLI (every declaration) loads only when the help text is not cached
     from benchlab.tui import cli
     from benchlab.tui.plugin_report import warning_line

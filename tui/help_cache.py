@@ -19,6 +19,7 @@ changes, so the cache does not grow with edits. Nothing here imports click, pyda
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import os
@@ -76,6 +77,14 @@ def _sources(digest: hashlib._Hash, roots: Iterable[Path]) -> None:
                     digest.update(f"{folder}/{name}\0{st.st_size}\0{st.st_mtime_ns}\n".encode())
 
 
+def safe_fingerprint() -> str | None:
+    """:func:`fingerprint`, or ``None`` when it cannot be made (the help is then printed, not cached)."""
+    try:
+        return fingerprint()
+    except Exception:  # deliberately broad: the cache must never stand between a user and the help text
+        return None
+
+
 def fingerprint() -> str:
     """Everything the help text depends on, hashed (see the module docstring)."""
     digest = hashlib.sha256(f"help v{CACHE_VERSION}\0{sys.version}\0{sys.executable}\0{sys.path}\n".encode())
@@ -130,16 +139,22 @@ def cached_help(argv: Sequence[str]) -> str | None:
         return None
 
 
-def store_help(argv: Sequence[str], text: str, fingerprint_before: str) -> None:
+def store_help(argv: Sequence[str], text: str, fingerprint_before: str | None) -> None:
     """Store ``text`` if the fingerprint did not change while it was made; a cache that cannot be written is
     skipped."""
-    if fingerprint() != fingerprint_before:
+    if fingerprint_before is None:
         return
-    path = _slot(argv)
+    try:
+        if fingerprint() != fingerprint_before:
+            return
+        path = _slot(argv)
+    except Exception:  # deliberately broad: an unusable cache setting or folder only means "not stored"
+        return
     tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         tmp.write_text(json.dumps({"fingerprint": fingerprint_before, "text": text}), encoding="utf-8")
         os.replace(tmp, path)
     except OSError:
-        tmp.unlink(missing_ok=True)
+        with contextlib.suppress(OSError):  # the folder itself may be unusable
+            tmp.unlink()

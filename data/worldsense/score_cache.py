@@ -15,6 +15,7 @@ what the computing run printed (``tests/test_speed_score_cache.py`` compares the
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import os
@@ -89,7 +90,8 @@ def store_output(key: str, output: ScoredOutput) -> None:
         tmp.write_text(json.dumps({"text": output.text, "warnings": list(output.warnings)}), encoding="utf-8")
         os.replace(tmp, path)
     except OSError:
-        tmp.unlink(missing_ok=True)
+        with contextlib.suppress(OSError):  # the folder itself may be unusable
+            tmp.unlink()
 
 
 def scored_output(testset: Path, dirs: Sequence[Path], fmt: str, *, cache: bool = True,
