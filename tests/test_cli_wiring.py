@@ -18,7 +18,7 @@ from benchlab.tui.screens.launcher import LauncherScreen
 #: or one added twice under another group, fails here.
 TREE = [
     "bench", "bench booksort", "bench compare", "bench coverage", "bench curate-fastbook", "bench fastbook",
-    "bench faults", "bench serve", "bench sort-screen", "bench worldsense",
+    "bench faults", "bench serve", "bench sort-screen", "bench startup", "bench worldsense",
     "booksort", "booksort check", "booksort info", "booksort make",
     "compare", "compare fastbook", "compare sort", "compare worldsense",
     "curate", "curate fastbook",

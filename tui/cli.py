@@ -17,6 +17,7 @@ from typing import Any
 import click
 
 from benchlab.annotations.harness.faults import FAULTS
+from benchlab.annotations.harness.startup_bench import STARTUP
 from benchlab.annotations.plugins import one_line
 from benchlab.annotations.registry import registry
 from benchlab.annotations.report.commands import TOP_COMMANDS
@@ -83,7 +84,7 @@ def build_cli() -> groups.RootGroup:
     for benchmark in registry().benchmarks.values():  # every declaration, also those that only score or curate
         add_declared(cli, benchmark.commands, benchmark.name)
     power = power_commands(registry().benchmarks.values())  # ``benchlab power NAME`` for each task that plans power
-    for commands in (STATS_COMMANDS, power, STUDY_COMMANDS, EXPORT_COMMANDS, (FAULTS,)):
+    for commands in (STATS_COMMANDS, power, STUDY_COMMANDS, EXPORT_COMMANDS, (FAULTS, STARTUP)):
         add_declared(cli, commands)
     for top in TOP_COMMANDS:  # ``benchlab report|withdraw|release`` (declared in annotations/)
         cli.add_lazy(str(top.name), partial(command_from, top, str(top.name)))

@@ -81,9 +81,8 @@ class ScoreOptions(FormatOptions, _ScoreInputs):
 
 
 def score(opts: ScoreOptions) -> None:
-    # deferred: numpy loads only when the command runs (`benchlab --help` stays quick)
-    from benchlab.data.worldsense.columns import read_trial_columns
-    from benchlab.data.worldsense.scoring import load_results_dirs, score_worldsense
+    # deferred: hashlib and the cache folder's settings load only when the command runs (`--help` stays quick)
+    from benchlab.data.worldsense.score_cache import scored_output
 
     testset = opts.testset
     if opts.sample:
@@ -98,6 +97,15 @@ def score(opts: ScoreOptions) -> None:
     dirs = list(opts.results_dirs) or [testset / "results"]
     if tuples_out is not None:
         check_output_path(tuples_out, dirs, what="the per-tuple scores")
+    if tuples_out is None:  # the printed tables alone: from the output cache when no input changed (no pandas)
+        with working(f"reading the test set and {files(count_files(dirs, RESULTS_GLOB))} of results, scoring..."):
+            output = scored_output(testset, dirs, opts.fmt, cache=not opts.no_cache, on_warning=warn)
+        say(output.text.removesuffix("\n"))
+        return
+    # deferred: numpy and pandas load only when the per-tuple scores are asked for
+    from benchlab.data.worldsense.columns import read_trial_columns
+    from benchlab.data.worldsense.scoring import load_results_dirs, score_worldsense
+
     with working(f"reading the test set and {files(count_files(dirs, RESULTS_GLOB))} of results, scoring..."):
         tables = score_worldsense(read_trial_columns(testset, cache=not opts.no_cache),
                                   load_results_dirs(dirs, cache=not opts.no_cache), on_warning=warn)

@@ -12,9 +12,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from benchlab.data.errors import BenchlabError
-from benchlab.data.tables import render
-from benchlab.data.worldsense.columns import read_trial_columns
-from benchlab.data.worldsense.scoring import load_results_dirs, score_worldsense
+from benchlab.data.worldsense.score_cache import scored_output
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -26,15 +24,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--no-cache", action="store_true", help="decode the trials file even if cached")
     args = parser.parse_args(argv)
     try:
-        # Passed inline, so nothing here keeps the raw columns alive while the tables are built.
-        tables = score_worldsense(read_trial_columns(args.testset, cache=not args.no_cache),
-                                  load_results_dirs(args.results or [args.testset / "results"],
-                                                    cache=not args.no_cache),
-                                  on_warning=lambda m: print(f"benchlab: warning: {m}", file=sys.stderr))
+        output = scored_output(args.testset, args.results or [args.testset / "results"], args.format,
+                               cache=not args.no_cache,
+                               on_warning=lambda m: print(f"benchlab: warning: {m}", file=sys.stderr))
     except BenchlabError as exc:
         print(f"benchlab: error: {exc}", file=sys.stderr)
         return 2
-    sys.stdout.write(render(tables.tables(), args.format))
+    sys.stdout.write(output.text)
     return 0
 
 

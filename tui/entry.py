@@ -1,0 +1,60 @@
+"""The ``benchlab`` console script: ``--help`` from the help cache when nothing changed, everything else (and a
+help text not yet cached) through the real CLI, :func:`benchlab.tui.cli.main`.
+
+Kept apart from ``tui/cli.py`` so that printing a cached help text imports neither click nor any task
+declaration (see :mod:`benchlab.tui.help_cache`); ``python -m benchlab.tui.cli`` still runs the CLI directly.
+"""
+
+from __future__ import annotations
+
+import io
+import sys
+from collections.abc import Sequence
+from contextlib import redirect_stderr, redirect_stdout
+
+from benchlab.tui.help_cache import cached_help, is_help_request, safe_fingerprint, store_help
+
+
+def _help_through_cli(argv: Sequence[str]) -> int:
+    """Print the help the real CLI prints, and store it when it is safe to replay (exit 0, nothing on stderr, no
+    broken plug-in: the warning line must come from a live load)."""
+    before = safe_fingerprint()
+    # deferred: the whole CLI (every declaration) loads only when the help text is not cached
+    from benchlab.tui import cli
+    from benchlab.tui.plugin_report import warning_line
+
+    out, err = io.StringIO(), io.StringIO()
+    code: int | str | None = 0
+    with redirect_stdout(out), redirect_stderr(err):
+        try:
+            cli.main(list(argv))
+        except SystemExit as exc:
+            code = exc.code
+    sys.stdout.write(out.getvalue())
+    sys.stderr.write(err.getvalue())
+    if code in (0, None) and not err.getvalue() and warning_line() is None:
+        store_help(argv, out.getvalue(), before)
+    return code if isinstance(code, int) else (0 if code is None else 1)
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    """Entry point of the ``benchlab`` command."""
+    args = list(sys.argv[1:] if argv is None else argv)
+    if is_help_request(args):
+        text = cached_help(args)
+        if text is not None:
+            sys.stdout.write(text)
+            sys.stdout.flush()
+            return
+        code = _help_through_cli(args)
+        if code:
+            sys.exit(code)
+        return
+    # deferred: the CLI loads only for a command that is not a cached help text
+    from benchlab.tui.cli import main as cli_main
+
+    cli_main(args)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,160 @@
+"""``benchlab ... --help`` printed from a cache, so asking for help does not import every task declaration.
+
+Listing the commands means building the whole CLI: every declaration module (options models, pydantic) is
+imported to read each command's name and help, about 0.3 CPU-seconds. The help text is a pure function of
+benchlab's sources, the installed plug-ins, the environment and the terminal width, so it is cached under a
+fingerprint of exactly those:
+
+* every ``.py`` file of benchlab's packages (path, size, modification time),
+* every entry point of a ``benchlab.*`` group (name, value, distribution and version) and, for a plug-in, every
+  ``.py`` file of its top-level package (an editable plug-in's edited source is seen too),
+* the distributions and ``.pth`` files installed on ``sys.path`` (a removed dependency breaks a plug-in),
+* the interpreter, ``sys.path``, the ``BENCHLAB_*``/``XDG_*``/``COLUMNS`` environment and the terminal width.
+
+A cached text is printed only when its stored fingerprint equals the one computed now; otherwise the real CLI
+prints the help and the text is stored, unless a plug-in is broken (its warning line must always come from a live
+load) or anything went to stderr. One entry per command path and width (the slot), overwritten when the fingerprint
+changes, so the cache does not grow with edits. Nothing here imports click, pydantic or a declaration module.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import json
+import os
+import shutil
+import sys
+from collections.abc import Iterable, Sequence
+from importlib import metadata
+from importlib.util import find_spec
+from pathlib import Path
+
+#: Bump when what is stored changes shape.
+CACHE_VERSION = "1"
+
+_BENCHLAB_PACKAGES = ("benchlab.tui", "benchlab.annotations", "benchlab.data")
+_HELP_WORDS = ("--help", "-h")
+_ENV_PREFIXES = ("BENCHLAB", "XDG_")
+_ENV_NAMES = ("COLUMNS", "LINES", "HOME")
+
+
+def is_help_request(argv: Sequence[str]) -> bool:
+    """``[WORD ...] --help``: command words only, then ``--help`` or ``-h`` (anything else runs the real CLI)."""
+    if not argv or argv[-1] not in _HELP_WORDS:
+        return False
+    return all(word and not word.startswith("-") and "=" not in word for word in argv[:-1])
+
+
+def _package_dirs(names: Iterable[str]) -> list[Path]:
+    dirs: list[Path] = []
+    for name in names:
+        try:
+            spec = find_spec(name)
+        except (ImportError, ValueError):  # a plug-in that cannot be found: its name alone goes in the fingerprint
+            continue
+        if spec is None:
+            continue
+        if spec.submodule_search_locations:
+            dirs.extend(Path(p) for p in spec.submodule_search_locations)
+        elif spec.origin and spec.origin not in ("built-in", "frozen"):
+            dirs.append(Path(spec.origin))
+    return dirs
+
+
+def _sources(digest: hashlib._Hash, roots: Iterable[Path]) -> None:
+    """Path, size and modification time of every ``.py`` file under ``roots`` (a root may be one file)."""
+    for root in roots:
+        if root.is_file():
+            st = root.stat()
+            digest.update(f"{root}\0{st.st_size}\0{st.st_mtime_ns}\n".encode())
+            continue
+        for folder, subdirs, names in os.walk(root):
+            subdirs[:] = sorted(d for d in subdirs if d != "__pycache__")
+            for name in sorted(names):
+                if name.endswith(".py"):
+                    st = os.stat(os.path.join(folder, name))
+                    digest.update(f"{folder}/{name}\0{st.st_size}\0{st.st_mtime_ns}\n".encode())
+
+
+def safe_fingerprint() -> str | None:
+    """:func:`fingerprint`, or ``None`` when it cannot be made (the help is then printed, not cached)."""
+    try:
+        return fingerprint()
+    except Exception:  # deliberately broad: the cache must never stand between a user and the help text
+        return None
+
+
+def fingerprint() -> str:
+    """Everything the help text depends on, hashed (see the module docstring)."""
+    digest = hashlib.sha256(f"help v{CACHE_VERSION}\0{sys.version}\0{sys.executable}\0{sys.path}\n".encode())
+    env = sorted((k, v) for k, v in os.environ.items() if k.startswith(_ENV_PREFIXES) or k in _ENV_NAMES)
+    digest.update(json.dumps(env).encode())
+    digest.update(f"width {shutil.get_terminal_size().columns}\n".encode())
+    _sources(digest, _package_dirs(_BENCHLAB_PACKAGES))
+    plugins: set[str] = set()
+    scan = metadata.entry_points()  # one scan of the installed distributions
+    for group in sorted(g for g in scan.groups if g.startswith("benchlab")):
+        for ep in sorted(scan.select(group=group), key=lambda e: (e.name, e.value)):
+            dist = ep.dist
+            where = f"{dist.name} {dist.version}" if dist is not None else "?"
+            digest.update(f"ep {group}\0{ep.name}\0{ep.value}\0{where}\n".encode())
+            top = ep.module.split(".")[0]
+            if top != "benchlab":
+                plugins.add(top)
+    _sources(digest, _package_dirs(sorted(plugins)))
+    _installed(digest)
+    return digest.hexdigest()
+
+
+def _installed(digest: hashlib._Hash) -> None:
+    """The distributions and ``.pth`` files on ``sys.path``: a plug-in whose dependency is removed breaks, and its
+    warning must then show."""
+    for entry in sys.path:
+        try:
+            names = sorted(n for n in os.listdir(entry or ".") if n.endswith((".dist-info", ".egg-info", ".pth")))
+        except OSError:
+            continue
+        digest.update(f"path {entry}\0{names}\n".encode())
+
+
+def _slot(argv: Sequence[str]) -> Path:
+    """The cache file of one command path (``--help`` and ``-h`` share it) at this terminal width."""
+    words = [*argv[:-1], "--help", str(shutil.get_terminal_size().columns)]
+    name = hashlib.sha256("\0".join(words).encode()).hexdigest()[:32]
+    # deferred: the settings module loads only when a help text is looked up (a plain command never needs it)
+    from benchlab.data.settings import get_settings
+
+    return get_settings().cache_dir / "help" / f"help-v{CACHE_VERSION}-{name}.json"
+
+
+def cached_help(argv: Sequence[str]) -> str | None:
+    """The stored help text for ``argv`` when nothing it depends on changed, else ``None``."""
+    try:
+        data = json.loads(_slot(argv).read_text(encoding="utf-8"))
+        if data.get("fingerprint") != fingerprint() or not isinstance(data.get("text"), str):
+            return None
+        return str(data["text"])
+    except Exception:  # deliberately broad: a missing or damaged entry means "ask the real CLI"
+        return None
+
+
+def store_help(argv: Sequence[str], text: str, fingerprint_before: str | None) -> None:
+    """Store ``text`` if the fingerprint did not change while it was made; a cache that cannot be written is
+    skipped."""
+    if fingerprint_before is None:
+        return
+    try:
+        if fingerprint() != fingerprint_before:
+            return
+        path = _slot(argv)
+    except Exception:  # deliberately broad: an unusable cache setting or folder only means "not stored"
+        return
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp.write_text(json.dumps({"fingerprint": fingerprint_before, "text": text}), encoding="utf-8")
+        os.replace(tmp, path)
+    except OSError:
+        with contextlib.suppress(OSError):  # the folder itself may be unusable
+            tmp.unlink()
