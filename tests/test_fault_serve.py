@@ -49,3 +49,18 @@ def test_out_naming_an_existing_file_is_one_line(tmp_path: Path, capsys: pytest.
     assert serve(tmp_path) == 2
     err = capsys.readouterr().err
     assert "is a file" in err and "Traceback" not in err
+
+
+async def test_a_row_removed_from_the_participants_file_revokes_its_link_without_a_restart(tmp_path: Path) -> None:
+    from aiohttp.test_utils import TestClient, TestServer
+
+    from benchlab.tui.web.participants import Participant
+    from tests.test_serve_server import TOKENS, Spawns, make_server
+
+    server = make_server(Spawns(tmp_path))
+    async with TestClient(TestServer(server.make_app())) as client:
+        assert (await client.get(f"/s/{TOKENS['P02']}")).status == 200
+        server.update({"P01": Participant("P01")}, TOKENS)  # what the re-read of the edited file does
+        response = await client.get(f"/s/{TOKENS['P02']}")
+        assert response.status == 404 and "This link is not valid" in await response.text()
+        assert (await client.get(f"/s/{TOKENS['P01']}")).status == 200
