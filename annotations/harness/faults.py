@@ -337,8 +337,10 @@ def cases_table(tallies: dict[str, dict[str, Any]], kills: dict[str, Tally] | No
     """The file cases per group (cases, lost, duplicated, internal errors), beside the kill campaign's totals."""
     head = ("cases of", "cases", "lost", "duplicated", "internal errors")
     rows: list[tuple[str, int, int, int, int]] = [
-        (group, t["cases"], t["lost"], t["duplicated"], t["internal"]) for group, t in tallies.items()]
-    rows.append(("all file cases", *(sum(r[i] for r in rows) for i in range(1, 5))))  # type: ignore[arg-type]
+        (group, int(t["cases"]), int(t["lost"]), int(t["duplicated"]), int(t["internal"]))
+        for group, t in tallies.items()]
+    rows.append(("all file cases", sum(r[1] for r in rows), sum(r[2] for r in rows), sum(r[3] for r in rows),
+                 sum(r[4] for r in rows)))
     if kills:
         total = Tally()
         for tally in kills.values():
