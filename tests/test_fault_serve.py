@@ -64,3 +64,27 @@ async def test_a_row_removed_from_the_participants_file_revokes_its_link_without
         response = await client.get(f"/s/{TOKENS['P02']}")
         assert response.status == 404 and "This link is not valid" in await response.text()
         assert (await client.get(f"/s/{TOKENS['P01']}")).status == 200
+
+
+async def test_a_url_over_8_kb_is_one_line_in_the_server_log(tmp_path: Path) -> None:
+    import io
+    import logging
+
+    from aiohttp.test_utils import TestClient, TestServer
+
+    from benchlab.tui.web.bad_requests import BadRequestLines
+    from tests.test_serve_server import Spawns, make_server
+
+    log = io.StringIO()
+    handler = logging.StreamHandler(log)
+    handler.addFilter(BadRequestLines())  # as serve_main installs it on serve.log's handler
+    logger = logging.getLogger("aiohttp")
+    logger.addHandler(handler)
+    try:
+        server = make_server(Spawns(tmp_path))
+        async with TestClient(TestServer(server.make_app())) as client:
+            assert (await client.get("/s/" + "a" * 9000)).status == 400
+    finally:
+        logger.removeHandler(handler)
+    text = log.getvalue()
+    assert "malformed request refused with 400" in text and "Traceback" not in text

@@ -27,6 +27,7 @@ from benchlab.annotations.session.status import read_statuses
 from benchlab.annotations.task import Task
 from benchlab.data.errors import BenchlabError
 from benchlab.tui.web import status_table
+from benchlab.tui.web.bad_requests import BadRequestLines
 from benchlab.tui.web.app_process import AppSpec, app_argv
 from benchlab.tui.web.participants import (
     LINKS_FILE,
@@ -135,6 +136,7 @@ def run_server(config: ServeConfig) -> None:
         tokens = ensure_tokens(config.out, participants)
         handler = logging.FileHandler(config.out / LOG_FILE, encoding="utf-8")
         handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(message)s"))
+        handler.addFilter(BadRequestLines())  # a URL over 8 KB is one line, not a traceback
         loggers = [logging.getLogger(name) for name in ("benchlab.serve", "aiohttp", "asyncio")]
         for logger in loggers:  # the console shows the table; errors (never a traceback there) go to the log
             logger.addHandler(handler)
