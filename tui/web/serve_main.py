@@ -27,8 +27,8 @@ from benchlab.annotations.session.status import read_statuses
 from benchlab.annotations.task import Task
 from benchlab.data.errors import BenchlabError
 from benchlab.tui.web import status_table
-from benchlab.tui.web.bad_requests import BadRequestLines
 from benchlab.tui.web.app_process import AppSpec, app_argv
+from benchlab.tui.web.bad_requests import BadRequestLines
 from benchlab.tui.web.participants import (
     LINKS_FILE,
     Participant,
