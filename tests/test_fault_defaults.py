@@ -58,3 +58,34 @@ def test_fastbook_baseline_on_a_copy_finds_chapters_and_keywords_beside_the_orig
     chapters = locate.chapters_dir_for(original)
     assert run_cli(["score", "fastbook", str(run), "--benchmark", str(copy), "--chapters", str(chapters)]) == 0
     assert "MRR" in capsys.readouterr().out
+
+
+async def test_the_preview_names_the_data_set(tmp_path: Path) -> None:
+    from session_helpers import write_testset
+
+    from benchlab.tui.app import BenchlabApp
+    from benchlab.tui.screens.session_preview import SessionPreviewScreen
+    from tests.test_session_preview import FAST, fill_and_start, open_form, screen_text
+
+    testset = write_testset(tmp_path / "ws", tuples_per_cell=4, sizes=(3,),
+                            problems=("Infer.trivial", "Consist.trivial"))
+    app = BenchlabApp(**FAST)
+    async with app.run_test(size=(100, 40)) as pilot:
+        await open_form(app, pilot)
+        await fill_and_start(app, pilot, {"participant": "P01", "dataset": str(testset), "practice": "2",
+                                          "out": str(tmp_path / "out"), "block_size": "4", "tuples_per_cell": "2"})
+        assert isinstance(app.screen, SessionPreviewScreen)
+        assert ("Data set", str(testset)) in app.screen.rows and str(testset) in screen_text(app)
+
+
+async def test_the_results_screen_labels_its_two_path_fields() -> None:
+    from textual.widgets import Input
+
+    from benchlab.tui.screens.results import ResultsScreen
+    from tests.test_session_status import Host
+
+    screen = ResultsScreen()
+    async with Host(screen).run_test(size=(150, 42)) as pilot:  # type: ignore[arg-type]
+        await pilot.pause()
+        assert screen.query_one("#testset", Input).border_title == "Test set"
+        assert screen.query_one("#results", Input).border_title == "Results folder"

@@ -49,3 +49,42 @@ def test_out_naming_an_existing_file_is_one_line(tmp_path: Path, capsys: pytest.
     assert serve(tmp_path) == 2
     err = capsys.readouterr().err
     assert "is a file" in err and "Traceback" not in err
+
+
+async def test_a_row_removed_from_the_participants_file_revokes_its_link_without_a_restart(tmp_path: Path) -> None:
+    from aiohttp.test_utils import TestClient, TestServer
+
+    from benchlab.tui.web.participants import Participant
+    from tests.test_serve_server import TOKENS, Spawns, make_server
+
+    server = make_server(Spawns(tmp_path))
+    async with TestClient(TestServer(server.make_app())) as client:
+        assert (await client.get(f"/s/{TOKENS['P02']}")).status == 200
+        server.update({"P01": Participant("P01")}, TOKENS)  # what the re-read of the edited file does
+        response = await client.get(f"/s/{TOKENS['P02']}")
+        assert response.status == 404 and "This link is not valid" in await response.text()
+        assert (await client.get(f"/s/{TOKENS['P01']}")).status == 200
+
+
+async def test_a_url_over_8_kb_is_one_line_in_the_server_log(tmp_path: Path) -> None:
+    import io
+    import logging
+
+    from aiohttp.test_utils import TestClient, TestServer
+
+    from benchlab.tui.web.bad_requests import BadRequestLines
+    from tests.test_serve_server import Spawns, make_server
+
+    log = io.StringIO()
+    handler = logging.StreamHandler(log)
+    handler.addFilter(BadRequestLines())  # as serve_main installs it on serve.log's handler
+    logger = logging.getLogger("aiohttp")
+    logger.addHandler(handler)
+    try:
+        server = make_server(Spawns(tmp_path))
+        async with TestClient(TestServer(server.make_app())) as client:
+            assert (await client.get("/s/" + "a" * 9000)).status == 400
+    finally:
+        logger.removeHandler(handler)
+    text = log.getvalue()
+    assert "malformed request refused with 400" in text and "Traceback" not in text

@@ -178,7 +178,7 @@ def test_sighup_re_reads_the_participants_file(tmp_path: Path) -> None:
         assert "P09" not in _links(out)
         proc.send_signal(signal.SIGHUP)
         assert _wait(lambda: "P09" in _links(out), timeout=10)
-        assert "P01" in _links(out)  # known people keep their links
+        assert "P01" not in _links(out)  # a row removed from the file: its link is revoked (issue 23)
     finally:
         proc.send_signal(signal.SIGTERM)
         stdout, stderr = proc.communicate(timeout=20)

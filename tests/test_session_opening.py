@@ -42,7 +42,9 @@ def task_named(name: str, mini: ChoiceTask) -> Task:
 
 
 def fingerprint(plan: SessionPlan) -> str:
-    return hashlib.sha256(json.dumps([plan.practice, plan.blocks, plan.config]).encode()).hexdigest()[:16]
+    """The items, their order and the settings (less fields added to the config since: they draw no item)."""
+    config = {k: v for k, v in plan.config.items() if k not in ("min_seen_share",)}
+    return hashlib.sha256(json.dumps([plan.practice, plan.blocks, config]).encode()).hexdigest()[:16]
 
 
 def answer(runner: SessionRunner, scored: int | None = None) -> SessionRunner:

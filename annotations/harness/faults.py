@@ -61,6 +61,9 @@ class FaultsOptions(Options):
     keep: Path | None = option(None, label="Keep the sessions in", widget="folder",
                                help="Folder to keep every killed session's files in (default: a temporary folder, "
                                "removed at the end).")
+    case_rounds: int = option(1, label="Rounds of file cases", flag="--case-rounds", ge=0,
+                              help="Rounds of the file-level cases (study files, exports, fastbook review, serve: "
+                              "torn, cut and hostile inputs; each round draws new ones); 0 for kills only.")
     tasks: tuple[str, ...] = option((), label="Tasks", flag="--task",
                                     help="A task to kill sessions of (repeatable; it must offer --simulate random). "
                                     "Default: every built-in task that runs sessions with simulated participants.")
@@ -319,10 +322,51 @@ def faults_table(tallies: dict[str, Tally], seed: int) -> str:
     return "\n".join(lines)
 
 
+def run_file_cases(root: Path, seed: int, rounds: int) -> dict[str, dict[str, Any]]:
+    """The file-level cases (:mod:`benchlab.tui.harness.fault_cases`, run as its own process so this layer does not
+    import the CLI): per group, its cases, lost, duplicated, internal errors and problems."""
+    done = subprocess.run([sys.executable, "-m", "benchlab.tui.harness.fault_cases", "--root", str(root), "--seed",
+                           str(seed), "--rounds", str(rounds)], capture_output=True, text=True, timeout=3600)
+    if done.returncode != 0:
+        raise BenchlabError(f"the file cases did not run: {done.stderr.strip().splitlines()[-1:]}")
+    tallies: dict[str, dict[str, Any]] = json.loads(done.stdout.strip().splitlines()[-1])
+    return tallies
+
+
+def cases_table(tallies: dict[str, dict[str, Any]], kills: dict[str, Tally] | None = None) -> str:
+    """The file cases per group (cases, lost, duplicated, internal errors), beside the kill campaign's totals."""
+    head = ("cases of", "cases", "lost", "duplicated", "internal errors")
+    rows: list[tuple[str, int, int, int, int]] = [
+        (group, int(t["cases"]), int(t["lost"]), int(t["duplicated"]), int(t["internal"]))
+        for group, t in tallies.items()]
+    rows.append(("all file cases", sum(r[1] for r in rows), sum(r[2] for r in rows), sum(r[3] for r in rows),
+                 sum(r[4] for r in rows)))
+    if kills:
+        total = Tally()
+        for tally in kills.values():
+            total.add(tally)
+        rows.append(("session kills (-9)", total.kills, total.lost, total.duplicated, len(total.problems)))
+    widths = [max(len(str(r[i])) for r in [head, *rows]) for i in range(len(head))]
+    lines = ["benchlab bench faults: damaged and hostile inputs to study files, exports, review and serve"]
+    lines += ["  ".join(str(c).ljust(w) if i == 0 else str(c).rjust(w) for i, (c, w) in enumerate(zip(r, widths,
+                                                                                                      strict=True)))
+              for r in [head, *rows]]
+    lines += [f"problem: {p}" for t in tallies.values() for p in t["problems"]]
+    return "\n".join(lines)
+
+
 def faults(opts: FaultsOptions) -> str:
-    return faults_table(run_faults(opts.kills, opts.seed, opts.sim_delay, opts.keep, progress=err,
-                                   tasks=opts.tasks), opts.seed)
+    tallies = run_faults(opts.kills, opts.seed, opts.sim_delay, opts.keep, progress=err, tasks=opts.tasks)
+    text = faults_table(tallies, opts.seed)
+    if opts.case_rounds:
+        err("bench faults: the file cases (study files, exports, review, serve)...")
+        with tempfile.TemporaryDirectory(prefix="benchlab-fault-cases-") as tmp:
+            root = opts.keep / "file-cases" if opts.keep is not None else Path(tmp)
+            text += "\n\n" + cases_table(run_file_cases(root, opts.seed, opts.case_rounds), tallies)
+    return text
 
 
 FAULTS = Command("bench", "Kill -9 simulated sessions of every built-in task at random moments, resume each, and "
-                 "print lost / duplicated / resumed counts.", FaultsOptions, faults, name="faults")
+                 "print lost / duplicated / resumed counts; then feed damaged and hostile inputs to study files, "
+                 "exports, fastbook review and serve and count lost, duplicated and internal errors.", FaultsOptions,
+                 faults, name="faults")

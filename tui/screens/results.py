@@ -133,8 +133,12 @@ class ResultsScreen(Screen[None]):
         with Horizontal(id="pickers"):
             yield Select([(t.title, t.name) for t in self.tasks.values()], value=self.benchmark, allow_blank=False,
                          id="benchmark")
-            yield Input(self.initial_testset, placeholder="test-set folder (trials.jsonl.bz2)", id="testset")
-            yield Input(self.initial_results, placeholder="results folder", id="results")
+            testset = Input(self.initial_testset, placeholder="test-set folder (trials.jsonl.bz2)", id="testset")
+            testset.border_title = "Test set"  # labelled: once filled in, the placeholder no longer says which is which
+            yield testset
+            results = Input(self.initial_results, placeholder="results folder", id="results")
+            results.border_title = "Results folder"
+            yield results
             yield Button("Load", id="load", variant="primary")
             yield Label("live", id="live-label")
             yield Switch(self.initial_live, id="live")

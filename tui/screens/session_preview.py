@@ -40,6 +40,8 @@ def preview_lines(runner: SessionRunner, title: str, plan: Options,
     done = runner.recorded_main
     state = f"resuming: {done} of {runner.n_main} answered" if done else "new"
     rows = [("Participant", p.participant), ("Session", f"{p.session} ({state})"), ("Benchmark", title), *extra]
+    if "dataset" not in type(plan).model_fields:  # the data set is a session option: the preview names it too
+        rows.append(("Data set", str(p.dataset)))
     rows += [(info.label, _shown(getattr(plan, info.name))) for info in option_infos(type(plan)) if info.form]
     rows.append(("Trials", f"{counted(runner.n_practice, 'practice trial')}, {counted(runner.n_main, 'scored trial')}"
                            f" in {counted(runner.n_blocks, 'block')}"))

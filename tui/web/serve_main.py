@@ -31,6 +31,7 @@ from benchlab.annotations.task import Task
 from benchlab.data.errors import BenchlabError
 from benchlab.tui.web import status_table
 from benchlab.tui.web.app_process import AppSpec, app_argv
+from benchlab.tui.web.bad_requests import BadRequestLines
 from benchlab.tui.web.hooks import ServerHooks
 from benchlab.tui.web.native import DeviceRule, NativeSessions
 from benchlab.tui.web.participants import (
@@ -176,6 +177,7 @@ def run_server(config: ServeConfig) -> None:
         log_name = LOG_FILE if config.node is None else f"serve-{config.node}.log"
         handler = logging.FileHandler(config.out / log_name, encoding="utf-8")
         handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(message)s"))
+        handler.addFilter(BadRequestLines())  # a URL over 8 KB is one line, not a traceback
         loggers = [logging.getLogger(name) for name in ("benchlab.serve", "aiohttp", "asyncio")]
         for logger in loggers:  # the console shows the table; errors (never a traceback there) go to the log
             logger.addHandler(handler)
