@@ -18,6 +18,7 @@ SORT's own (:class:`SortDesign`); :mod:`benchlab.data.analysis.pipeline` builds 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 from pathlib import Path
 
 import pandas as pd
@@ -37,6 +38,7 @@ from benchlab.data.analysis.pipeline import (
     wilson_cell,
 )
 from benchlab.data.analysis.stats import AttentionCriterion, FigureCell
+from benchlab.data.models.same_items import prompt_hash_notes, restrict_to_shared
 from benchlab.data.sort.items import MODEL_DEFAULT_MEMORY, read_rows
 
 __all__ = ["OVERALL", "SortDesign", "compare_sort", "read_rows", "watched_files"]
@@ -208,8 +210,12 @@ def compare_sort(
     rt_quantiles: int = 4,
     include_simulated: bool = False,
     on_warning: Callable[[str], None] | None = None,
+    same_items: bool = True,
 ) -> Comparison:
     """Build the comparison from results CSVs or folders (humans: model names ``human-<id>``).
+
+    ``same_items`` (default) scores each model on the items people answered only (what was left out on each side,
+    and whether the prompts' hashes agree, goes into the notes: :mod:`benchlab.data.models.same_items`).
 
     Simulated participants (the ``simulated`` column, e.g. ``run sort --simulate oracle``) keep their own labelled
     row but stay out of the pooled humans, spread and agreement unless ``include_simulated``. Reading warnings
@@ -225,6 +231,11 @@ def compare_sort(
             on_warning(message)
 
     readings = read_sort(paths, by_bin, warn)
+    if same_items:
+        models, same = restrict_to_shared(readings.humans, readings.models)
+        readings = replace(readings, models=models)
+        for note in [*same, *prompt_hash_notes(paths)]:
+            warn(note)
     designs = sorted(set(readings.humans["memory"]) | set(readings.models["memory"]))
     notes = _foreign_files(paths)
     if not readings.models.empty:
