@@ -7,8 +7,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-import pytest
 import click
+import pytest
 from click.testing import CliRunner
 from inspect_ai.log import read_eval_log
 from inspect_ai.model import Model, ModelOutput, ModelUsage, get_model
