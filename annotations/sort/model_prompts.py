@@ -149,8 +149,8 @@ class SortPrompting:
         if not plans:
             name, condition = _condition_of(template, None)
             path = dataset or str(sample_path("booksort"))
-            records = sorted(_records(path, {}).values(), key=lambda r: r.trial_id)
-            return [self._item(r, name, condition, path) for r in records if r.split == "test"]
+            every = sorted(_records(path, {}).values(), key=lambda r: r.trial_id)
+            return [self._item(r, name, condition, path) for r in every if r.split == "test"]
         for plan in plans:
             name, condition = _condition_of(template, plan)
             path = dataset or plan.dataset

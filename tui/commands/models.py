@@ -107,7 +107,7 @@ def import_cmd(task: str, log: Path, kind: str | None, epochs: str, id_field: st
     if not (study or plans or every):
         every = True
     chosen_task, selection, chosen = _task_and_selection(task, template, study, plans, every, limit, dataset, out)
-    summary = import_log(chosen_task, log, selection, template=chosen, kind=kind, epochs=epochs,  # type: ignore[arg-type]
+    summary = import_log(chosen_task, log, selection, template=chosen, kind=kind, epochs=epochs,
                          id_field=id_field, filter_name=filter_name, model_name=model_name)
     click.echo(summary.line(task, log))
 
