@@ -18,6 +18,7 @@ import tempfile
 import time
 import urllib.request
 from collections.abc import Callable
+from datetime import UTC, datetime
 from pathlib import Path
 
 from benchlab.annotations.models.importing import import_log
@@ -26,6 +27,7 @@ from benchlab.annotations.models.run import ModelRunRequest, run_model
 from benchlab.annotations.registry import registry
 from benchlab.data.errors import BenchlabError
 from benchlab.data.models.inspect_logs import read_inspect_log
+from benchlab.data.samples import sample_path
 
 
 def _free_port() -> int:
@@ -68,8 +70,6 @@ def _requests(log: Path) -> int:
 def write_big_log(path: Path, ids: list[str], n: int) -> None:
     """An inspect ``.eval`` log of ``n`` samples answering ``ids`` (cycled, one epoch each cycle)."""
     # deferred: inspect_ai loads only for this step
-    from datetime import UTC, datetime
-
     from inspect_ai.log import EvalConfig, EvalDataset, EvalLog, EvalSample, EvalSpec, write_eval_log
     from inspect_ai.model import ModelOutput
 
@@ -133,6 +133,4 @@ def bench_models(say: Callable[[str], None], *, base_url: str | None = None, mod
 
 
 def sample_path_of_worldsense() -> Path:
-    from benchlab.data.samples import sample_path
-
     return sample_path("worldsense")

@@ -134,6 +134,7 @@ def export_cmd(task: str, results: Path, out: Path, template: str | None) -> Non
 @click.argument("folder", type=click.Path(path_type=Path), default=Path("benchlab-results"))
 def list_cmd(folder: Path) -> None:
     """Model runs and imports under FOLDER with their provenance (model, prompt template, date, items)."""
+    # deferred: the listing loads only when the command runs
     from benchlab.annotations.models.listing import runs_table
 
     click.echo(runs_table(folder))
