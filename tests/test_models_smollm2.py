@@ -46,24 +46,26 @@ def test_worldsense_on_smollm2_scored_and_compared_with_people(smollm2: Server, 
     before = smollm2.requests()
     done = run_model("worldsense", plans, smollm2)
     assert done.returncode == 0, done.stderr
-    assert smollm2.requests() - before == 8
-    results = plans / "results" / "basic___smollm2___results.jsonl"
-    lines = [json.loads(x) for x in results.read_text().splitlines()]
-    assert len(lines) == 8 and len({x["Key"] for x in lines}) == 8
+    # whole tuples only (WorldSense scores a tuple when all its items are answered): 8 items or a few less
     (prov_path,) = (plans / "models").glob("*.run.json")
     prov = RunProvenance.model_validate_json(prov_path.read_text())
-    assert prov.base_url == smollm2.url and prov.requests == 8 and len(prov.items) == 8
+    n = len(prov.items)
+    assert 6 <= n <= 8 and smollm2.requests() - before == n
+    results = plans / "results" / "basic___smollm2___results.jsonl"
+    lines = [json.loads(x) for x in results.read_text().splitlines()]
+    assert len(lines) == n and len({x["Key"] for x in lines}) == n
+    assert prov.base_url == smollm2.url and prov.requests == n
     # a rerun with nothing new asks nothing
     again = run_model("worldsense", plans, smollm2)
-    assert again.returncode == 0 and "(0 asked, 8 from the cache)" in again.stdout
-    assert smollm2.requests() - before == 8
+    assert again.returncode == 0 and f"(0 asked, {n} from the cache)" in again.stdout
+    assert smollm2.requests() - before == n
     scored = benchlab("score", "worldsense", "-t", str(sample_path("worldsense")), "--results",
                       str(plans / "results"), cwd=tmp_path)
     assert scored.returncode == 0, scored.stderr
     assert "smollm2" in scored.stdout and "human-P01" in scored.stdout
     compared = benchlab("compare", "worldsense", "--results", str(plans / "results"), "--boot", "300", cwd=tmp_path)
     assert compared.returncode == 0, compared.stderr
-    assert "same prompts as the people's items on all 8 shared items" in compared.stdout
+    assert f"same prompts as the people's items on all {n} shared items" in compared.stdout
     # the inspect log and an lm-eval samples file of the same answers import to the same results
     log = Path(prov.logs[0])
     imported = benchlab("models", "import", "worldsense", str(log), "--plans", str(plans), "--out",
