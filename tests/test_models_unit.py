@@ -164,7 +164,7 @@ def test_inspect_log_and_lm_eval_samples_import_as_results(tmp_path: Path) -> No
 
 def test_log_of_another_task_is_refused(tmp_path: Path) -> None:
     plans = simulate("worldsense", tmp_path / "ws")
-    summary = run("worldsense", plans, ["TRUE"], limit=1, template="basic")
+    summary = run("worldsense", plans, ["TRUE"] * 3, limit=1, template="basic")  # one whole tuple
     code, output = cli("models", "import", "sort", str(summary.logs[0]))
     assert code == 2 and "is a run of the task 'worldsense', not 'sort'" in output and "Traceback" not in output
 

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
-from typing import cast
 
 from benchlab.annotations.registry import registry
 from benchlab.annotations.session.plan import SessionPlan
@@ -95,7 +94,6 @@ def select_items(task: Task | Benchmark, *, template: str, study: Path | None = 
     else:
         if not isinstance(task, RunsSessions):
             raise BenchlabError("give --out (where the results go)")
-        session_task = cast(Task, task)
-        data = str(dataset) if dataset is not None else str(session_task.default_dataset())
-        results_dir = Path(session_task.default_out(data)) / "results"
+        data = str(dataset) if dataset is not None else str(task.default_dataset())
+        results_dir = Path(task.default_out(data)) / "results"
     return ItemSelection(items=items, results_dir=results_dir, plans=[f for f, _p in found])
