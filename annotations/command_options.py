@@ -130,4 +130,8 @@ class CorrectionOptions(Options):
 class ComparisonOptions(PlotOptions, FormatOptions, SectionsOptions, SeedOptions, BootOptions, CorrectionOptions,
                         AttentionOptions):
     """Everything a humans-vs-models comparison offers beyond its inputs, in ``--help`` order: the attention
-    criterion, the correction, ``--boot``, ``--seed``, ``--only``, ``--format``, ``--plot``."""
+    criterion, the correction, ``--boot``, ``--seed``, ``--only``, ``--format``, ``--plot``, ``--all-items``."""
+
+    all_items: bool = option(False, label="Models on all their items",
+                             help="Score each model on every item it answered, not only on the items people "
+                             "answered (the default restricts both sides to the same items).")

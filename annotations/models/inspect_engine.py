@@ -6,6 +6,7 @@ is really asked: a rerun with everything cached never imports it.
 
 from __future__ import annotations
 
+import os
 import re
 from collections.abc import Sequence
 from pathlib import Path
@@ -83,9 +84,6 @@ def run_inspect(task_name: str, model: str, base_url: str, items: Sequence[Model
                 max_connections: int, timeout_s: int, max_retries: int, inspect_model: Any = None) -> list[Path]:
     """Ask ``items`` through inspect_ai; returns the log files. A failed run is one ``BenchlabError`` naming the
     model (the answers given before the failure are in the cache)."""
-    # deferred: only to set a placeholder key for keyless local servers
-    from benchlab.annotations.models.run import default_api_key
-
     default_api_key(model, base_url)
     by_id = {item.id: item for item in items}
     samples = [Sample(id=item.id, input=chat_messages(item), target=item.gold,
@@ -109,6 +107,21 @@ def run_inspect(task_name: str, model: str, base_url: str, items: Sequence[Model
             where = f" at {base_url}" if base_url else ""
             raise BenchlabError(f"model {model}{where} failed: {_first_line(message)}")
     return paths
+
+
+def default_api_key(model: str, base_url: str) -> None:
+    """A local OpenAI-compatible server needs no key, but inspect's providers refuse to start without one: set a
+    placeholder for the provider when a base URL is given and no key is set (never overriding a real key)."""
+    if not base_url:
+        return
+    provider = model.split("/")[0]
+    if provider == "openai" and not os.environ.get("OPENAI_API_KEY"):
+        os.environ["OPENAI_API_KEY"] = "benchlab-local"
+    if provider == "openai-api":
+        service = model.split("/")[1] if model.count("/") >= 2 else ""
+        env = re.sub(r"[^A-Z0-9]", "_", service.upper()) + "_API_KEY"
+        if service and not os.environ.get(env):
+            os.environ[env] = "benchlab-local"
 
 
 def _first_line(value: object) -> str:

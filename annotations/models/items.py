@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
-from typing import cast
 
 from benchlab.annotations.registry import registry
 from benchlab.annotations.session.plan import SessionPlan
@@ -47,6 +46,23 @@ def find_plans(folder: Path, task: str) -> list[tuple[Path, SessionPlan]]:
     return out
 
 
+def whole_units(items: list[ModelItem], limit: int) -> list[ModelItem]:
+    """At most ``limit`` items, whole scoring units only when items declare one (``info["unit"]``: a WorldSense
+    tuple is scored only when all its items are answered), units taken in the order they first appear, items
+    kept in their order."""
+    if not any("unit" in item.info for item in items):
+        return items[:limit]
+    units: dict[str, list[ModelItem]] = {}
+    for item in items:
+        units.setdefault(str(item.info.get("unit", item.id)), []).append(item)
+    chosen: set[str] = set()
+    for group in units.values():
+        if chosen and len(chosen) + len(group) > limit:
+            break
+        chosen.update(item.id for item in group)
+    return [item for item in items if item.id in chosen]  # in the plans' order
+
+
 def study_out(folder: Path) -> Path:
     # deferred: the study module (TOML, schema) loads only for --study
     from benchlab.annotations.study import load_study
@@ -68,7 +84,7 @@ def select_items(task: Task | Benchmark, *, template: str, study: Path | None = 
     found = find_plans(folder, task.name) if folder is not None else []
     items = prompting.model_items(str(dataset) if dataset is not None else None, [p for _f, p in found], template)
     if limit is not None:
-        items = items[:limit]
+        items = whole_units(items, limit)
     if not items:
         raise BenchlabError("no items to ask")
     if out is not None:
@@ -78,7 +94,6 @@ def select_items(task: Task | Benchmark, *, template: str, study: Path | None = 
     else:
         if not isinstance(task, RunsSessions):
             raise BenchlabError("give --out (where the results go)")
-        session_task = cast(Task, task)
-        data = str(dataset) if dataset is not None else str(session_task.default_dataset())
-        results_dir = Path(session_task.default_out(data)) / "results"
+        data = str(dataset) if dataset is not None else str(task.default_dataset())
+        results_dir = Path(task.default_out(data)) / "results"
     return ItemSelection(items=items, results_dir=results_dir, plans=[f for f, _p in found])

@@ -9,7 +9,6 @@ answered item again and a rerun with nothing new neither imports inspect nor con
 
 from __future__ import annotations
 
-import os
 import re
 import socket
 import time
@@ -198,18 +197,3 @@ def cached_answer(item: ModelItem, prompt_hash: str, model: str, base_url: str, 
                   top_logprobs: dict[str, float] | None, **extra: Any) -> CachedAnswer:
     return CachedAnswer(id=item.id, prompt_sha256=prompt_hash, model=model, base_url=base_url, completion=completion,
                         top_logprobs=top_logprobs, extra=extra)
-
-
-def default_api_key(model: str, base_url: str) -> None:
-    """A local OpenAI-compatible server needs no key, but inspect's providers refuse to start without one: set a
-    placeholder for the provider when a base URL is given and no key is set (never overriding a real key)."""
-    if not base_url:
-        return
-    provider = model.split("/")[0]
-    if provider == "openai" and not os.environ.get("OPENAI_API_KEY"):
-        os.environ["OPENAI_API_KEY"] = "benchlab-local"
-    if provider == "openai-api":
-        service = model.split("/")[1] if model.count("/") >= 2 else ""
-        env = re.sub(r"[^A-Z0-9]", "_", service.upper()) + "_API_KEY"
-        if service and not os.environ.get(env):
-            os.environ[env] = "benchlab-local"

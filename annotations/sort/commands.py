@@ -75,7 +75,8 @@ def compare(opts: CompareOptions) -> None:
         comp = compare_sort(list(opts.paths), criterion=opts.criterion(), exclude_flagged=opts.exclude_flagged,
                             n_boot=opts.n_boot, seed=opts.seed, by_bin=not opts.no_bins,
                             participant_tests=not opts.no_participant_tests,
-                            include_simulated=opts.include_simulated, excluded=log.excluded if log else None)
+                            include_simulated=opts.include_simulated, excluded=log.excluded if log else None,
+                            same_items=not opts.all_items)
     comp.notes.extend(exclusion_notes(log))
     emit_comparison(comp, opts)
 

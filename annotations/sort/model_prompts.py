@@ -129,12 +129,13 @@ def _condition_of(template: str, plan: SessionPlan | None) -> tuple[str, str]:
 
 def _records(dataset: str, config: Mapping[str, Any]) -> dict[str, BookSortRecord]:
     # deferred: pandas loads only when items are read (this module loads with the task declaration)
-    from benchlab.annotations.sort.task import load_trials
+    from benchlab.data.sort.loaders import Selection, load_records
 
     design = config.get("design") or None
     le = None if design == "whole-book" else config.get("excerpt_length")
-    test, validation = load_trials(dataset, le, config.get("segment_length"), config.get("book"), design)
-    return {r.trial_id: r for r in (*test, *validation)}
+    records = load_records(dataset, Selection(excerpt_length=le, segment_length=config.get("segment_length"),
+                                              book=config.get("book"), design=design))
+    return {r.trial_id: r for r in records}
 
 
 class SortPrompting:
@@ -149,8 +150,8 @@ class SortPrompting:
         if not plans:
             name, condition = _condition_of(template, None)
             path = dataset or str(sample_path("booksort"))
-            records = sorted(_records(path, {}).values(), key=lambda r: r.trial_id)
-            return [self._item(r, name, condition, path) for r in records if r.split == "test"]
+            every = sorted(_records(path, {}).values(), key=lambda r: r.trial_id)
+            return [self._item(r, name, condition, path) for r in every if r.split == "test"]
         for plan in plans:
             name, condition = _condition_of(template, plan)
             path = dataset or plan.dataset

@@ -85,7 +85,8 @@ class WorldSensePrompting:
                 raise BenchlabError(f"a plan names Key {item_id}, which is not in this test set", path)
             out.append(ModelItem(id=item_id, messages=worldsense_prompt(trial), gold=trial.goldresp,
                                  stimulus=trial.text, info={"options": list(trial.expectedresp),
-                                                            "problemname": trial.problemname, "dataset": path}))
+                                                            "problemname": trial.problemname, "dataset": path,
+                                                            "unit": trial.tuple_ID}))
         return out
 
     def parse_answer(self, item: ModelItem, completion: str, top_logprobs: Mapping[str, float] | None) -> str:

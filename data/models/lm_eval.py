@@ -82,7 +82,8 @@ def read_lm_eval_samples(path: str | Path, *, id_field: str | None = None, filte
             raise BenchlabError(f"document {item!r} appears twice under filter {chosen!r} (first on line "
                                 f"{seen[item]})", p, line)
         seen[item] = line
-        doc = obj.get("doc") if isinstance(obj.get("doc"), dict) else {}
+        raw_doc = obj.get("doc")
+        doc: dict[str, Any] = raw_doc if isinstance(raw_doc, dict) else {}
         for epoch, (text, index) in enumerate(_responses(obj, p, line), 1):
             answers.append(ImportedAnswer(id=item, epoch=epoch, completion=text, line=line, choice_index=index,
                                           extra={"choices": doc.get("choices")} if index is not None else {}))

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import replace
 from pathlib import Path
 
 import pandas as pd
@@ -38,6 +39,7 @@ from benchlab.data.analysis.pipeline import (
     wilson_cell,
 )
 from benchlab.data.analysis.stats import AttentionCriterion, FigureCell
+from benchlab.data.models.same_items import prompt_hash_notes, restrict_to_shared
 from benchlab.data.sort.design_notes import extension_note, lme4_note, position_table, since_reading_note
 from benchlab.data.sort.items import MODEL_DEFAULT_MEMORY, read_rows
 from benchlab.data.sort.reading import reading_tables, recorded_reading
@@ -239,8 +241,12 @@ def compare_sort(
     include_simulated: bool = False,
     on_warning: Callable[[str], None] | None = None,
     excluded: Mapping[str, tuple[str, ...]] | None = None,
+    same_items: bool = True,
 ) -> Comparison:
     """Build the comparison from results CSVs or folders (humans: model names ``human-<id>``).
+
+    ``same_items`` (default) scores each model on the items people answered only (what was left out on each side,
+    and whether the prompts' hashes agree, goes into the notes: :mod:`benchlab.data.models.same_items`).
 
     Simulated participants (the ``simulated`` column, e.g. ``run sort --simulate oracle``) keep their own labelled
     row but stay out of the pooled humans, spread and agreement unless ``include_simulated``. Reading warnings
@@ -257,6 +263,11 @@ def compare_sort(
 
     delay_notes: list[str] = []
     readings = read_sort(paths, by_bin, warn, delay_notes)
+    if same_items:
+        models, same = restrict_to_shared(readings.humans, readings.models)
+        readings = replace(readings, models=models)
+        for note in [*same, *prompt_hash_notes(paths)]:
+            warn(note)
     designs = sorted(set(readings.humans["memory"]) | set(readings.models["memory"]))
     notes = _foreign_files(paths) + delay_notes + _study_notes(readings, [str(p) for p in paths])
     if not readings.models.empty:

@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import numpy as np
@@ -48,6 +48,7 @@ from benchlab.data.analysis.pipeline import (
 )
 from benchlab.data.analysis.stats import AttentionCriterion, FigureCell
 from benchlab.data.errors import BenchlabError
+from benchlab.data.models.same_items import prompt_hash_notes, restrict_to_shared
 from benchlab.data.tables import Table
 from benchlab.data.worldsense.columns import TrialColumns, read_result_columns, read_trial_columns
 from benchlab.data.worldsense.results import ResultsFile, find_results, read_results
@@ -357,8 +358,12 @@ def compare_worldsense(
     participant_tests: bool = False,
     include_simulated: bool = False,
     excluded: Mapping[str, tuple[str, ...]] | None = None,
+    same_items: bool = True,
 ) -> Comparison:
     """Build the comparison from a test set and results folders (humans: model names starting with ``human``).
+
+    ``same_items`` (default) scores each model on the tuples people answered only (what was left out on each side,
+    and whether the prompts' hashes agree, goes into the notes: :mod:`benchlab.data.models.same_items`).
 
     ``participant_tests`` adds each participant against each model (same paired test) to the pooled tests.
     Simulated participants (results lines with ``simulated``, e.g. ``run ... --simulate oracle``) keep their own
@@ -372,6 +377,10 @@ def compare_worldsense(
                       participant_tests, include_simulated, excluded=dict(excluded or {}))
     readings, warnings = read_worldsense(testset, results, include_published)
     extra = [results] if isinstance(results, str | Path) else list(results or [])
+    if same_items:
+        models, notes = restrict_to_shared(readings.humans, readings.models, what="tuples")
+        readings = replace(readings, models=models)
+        warnings = [*warnings, *notes, *prompt_hash_notes(extra)]
     for folder in map(Path, extra):
         foreign = sorted(p for p in folder.rglob("*_results.csv") if p.is_file()) if folder.is_dir() else []
         if foreign:

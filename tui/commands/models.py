@@ -7,11 +7,13 @@ Plain click commands (their options are the engine's, the same for every task); 
 
 from __future__ import annotations
 
+from functools import partial
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import click
 
+from benchlab.data.models.imported import EpochRule
 from benchlab.tui.commands.groups import PluginAwareGroup
 
 _SELECT = [
@@ -107,7 +109,7 @@ def import_cmd(task: str, log: Path, kind: str | None, epochs: str, id_field: st
     if not (study or plans or every):
         every = True
     chosen_task, selection, chosen = _task_and_selection(task, template, study, plans, every, limit, dataset, out)
-    summary = import_log(chosen_task, log, selection, template=chosen, kind=kind, epochs=epochs,  # type: ignore[arg-type]
+    summary = import_log(chosen_task, log, selection, template=chosen, kind=kind, epochs=cast(EpochRule, epochs),
                          id_field=id_field, filter_name=filter_name, model_name=model_name)
     click.echo(summary.line(task, log))
 
@@ -134,16 +136,21 @@ def export_cmd(task: str, results: Path, out: Path, template: str | None) -> Non
 @click.argument("folder", type=click.Path(path_type=Path), default=Path("benchlab-results"))
 def list_cmd(folder: Path) -> None:
     """Model runs and imports under FOLDER with their provenance (model, prompt template, date, items)."""
+    # deferred: the listing loads only when the command runs
     from benchlab.annotations.models.listing import runs_table
 
     click.echo(runs_table(folder))
+
+
+def _made(cmd: click.Command) -> click.Command:
+    return cmd
 
 
 def models_group() -> PluginAwareGroup:
     group = PluginAwareGroup("models", help="Models on the items people saw: run (through inspect_ai), import "
                              "inspect/lm-eval logs, export people as inspect logs, list runs.")
     for cmd in (run_cmd, import_cmd, export_cmd, list_cmd):
-        group.add_lazy(str(cmd.name), lambda cmd=cmd: cmd)
+        group.add_lazy(str(cmd.name), partial(_made, cmd))
     return group
 
 

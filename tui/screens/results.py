@@ -14,6 +14,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
+import pandas as pd
 from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -34,6 +35,8 @@ from textual.widgets import (
 )
 from textual_plotext import PlotextPlot
 
+from benchlab.annotations.models.listing import COLUMNS as RUN_COLUMNS
+from benchlab.annotations.models.listing import run_rows
 from benchlab.annotations.task import ComparisonSource, Task
 from benchlab.data.analysis.compare import POOLED, Comparison
 from benchlab.data.analysis.figure_colours import rgb, series_colours
@@ -44,6 +47,7 @@ from benchlab.data.analysis.plots import save_comparison_plot
 from benchlab.data.analysis.stats import AttentionCriterion
 from benchlab.data.atomic import atomic_write_text
 from benchlab.data.errors import BenchlabError
+from benchlab.data.models.provenance import MODELS_FOLDER
 from benchlab.data.tables import Table, counted, csv_files, render
 from benchlab.tui.session_handover import tasks
 
@@ -155,6 +159,9 @@ class ResultsScreen(Screen[None]):
                 yield DataTable(id="tests", zebra_stripes=True, cursor_type="row")
                 yield Static("", classes="caption", id="cap-counts", markup=False)
                 yield DataTable(id="counts", zebra_stripes=True, cursor_type="row")
+                # model runs beside the results (benchlab models run|import), shown only when there are some
+                yield Static("", classes="caption", id="cap-model-runs", markup=False)
+                yield DataTable(id="model-runs", zebra_stripes=True, cursor_type="row")
             with TabPane("Chart", id="tab-chart"), VerticalScroll(id="chart-scroll"):
                 yield PlotextPlot(id="bars")
                 yield Static("", id="figure-text", markup=False)
@@ -182,6 +189,8 @@ class ResultsScreen(Screen[None]):
 
     def on_mount(self) -> None:
         self.query_one("#busy").display = False
+        for selector in ("#model-runs", "#cap-model-runs"):
+            self.query_one(selector).display = False
         self._sync_testset_field()
         self.set_interval(self.POLL_SECONDS, self._poll, name="results-poll")
         if Path(self.query_one("#results", Input).value).expanduser().exists():
@@ -325,6 +334,7 @@ class ResultsScreen(Screen[None]):
         )
         self._draw_bars(comp)
         self._draw_rt(comp)
+        self._show_model_runs()
         pooled = comp.cell(POOLED, comp.conditions[0]) if comp.conditions else None
         self._status(
             f"{counted(len(comp.participants) - len(comp.simulated), 'participant')} ({len(flags)} flagged)"
@@ -333,6 +343,23 @@ class ResultsScreen(Screen[None]):
             f"{pooled.n_units if pooled else 0} distinct {comp.unit} answered by people; updated {self.now()}"
             + (" (live)" if self.query_one("#live", Switch).value else "")
         )
+
+    def _show_model_runs(self) -> None:
+        """The model runs and imports beside the results folder, with their provenance (hidden when none)."""
+        _testset, results = self._paths()
+        try:
+            rows = [*run_rows(results.parent / MODELS_FOLDER, self.benchmark or None),
+                    *run_rows(results / MODELS_FOLDER, self.benchmark or None)]
+        except BenchlabError:
+            rows = []
+        for selector in ("#model-runs", "#cap-model-runs"):
+            self.query_one(selector).display = bool(rows)
+        if rows:
+            frame = pd.DataFrame(rows, columns=list(RUN_COLUMNS))
+            fill_table(self.query_one("#model-runs", DataTable),
+                       Table("Model runs (benchlab models): provenance", frame.set_index("model")))
+            self.query_one("#cap-model-runs", Static).update("Model runs (benchlab models): model, prompt template, "
+                                                              "date, items")
 
     def _busy(self, loading: bool) -> None:
         """A comparison is being computed (the spinner shows) or not."""

@@ -1,0 +1,99 @@
+"""Same items on both sides of a human-vs-model comparison, and proof of it.
+
+:func:`restrict_to_shared` keeps, for each model, only the units (items, or WorldSense tuples) that people
+answered, and says how many were left out on each side: a model's bar then covers exactly the people's items
+(a model sharing no item with the people keeps its own, said so, and is compared unpaired as before).
+:func:`prompt_hash_notes` compares the prompt hashes people's records carry with those each model run recorded
+(``models/*.run.json`` beside the results) and flags items whose hashes differ: the model was sent another prompt
+(another template, another data version) than the one the people's items map to.
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+from collections.abc import Iterable, Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from benchlab.data.models.provenance import MODELS_FOLDER, read_runs
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+
+def restrict_to_shared(humans: pd.DataFrame, models: pd.DataFrame, *, unit: str = "unit", who: str = "who",
+                       what: str = "items") -> tuple[pd.DataFrame, list[str]]:
+    """The models' rows on the units people answered, and one note per model that lost or lacks some."""
+    if humans.empty or models.empty:
+        return models, []
+    people = set(humans[unit])
+    keep = []
+    notes = []
+    for name in sorted(models[who].unique()):
+        own = models[models[who] == name]
+        units = set(own[unit])
+        shared = units & people
+        if not shared:
+            notes.append(f"{name}: shares no {what} with the people; shown on its own {len(units)} {what} (unpaired)")
+            keep.append(own)
+            continue
+        model_only, people_only = len(units - people), len(people - units)
+        if model_only or people_only:
+            notes.append(f"{name}: restricted to the {len(shared)} {what} both answered (left out: {model_only} "
+                         f"the model answered and no person did, {people_only} people answered and the model did "
+                         f"not)")
+        keep.append(own[own[unit].isin(shared)])
+    # deferred: pandas is loaded by every caller already (they pass frames)
+    import pandas as pd
+
+    return pd.concat(keep) if keep else models, notes
+
+
+def _human_hashes(files: Iterable[Path]) -> dict[str, set[str]]:
+    """Item id -> prompt hashes in people's records (WorldSense ``Key``, SORT ``trial_id``, choice ``item``)."""
+    out: dict[str, set[str]] = {}
+    for path in files:
+        try:
+            if path.suffix == ".jsonl":
+                with open(path, encoding="utf-8") as handle:
+                    for raw in handle:
+                        try:
+                            rec = json.loads(raw)
+                        except json.JSONDecodeError:
+                            continue
+                        item = rec.get("Key", rec.get("item"))
+                        if isinstance(rec, dict) and rec.get("prompt_sha256") and item is not None:
+                            out.setdefault(str(item), set()).add(str(rec["prompt_sha256"]))
+            elif path.suffix == ".csv":
+                with open(path, encoding="utf-8", newline="") as handle:
+                    for row in csv.DictReader(handle):
+                        if row.get("prompt_sha256") and row.get("trial_id"):
+                            out.setdefault(row["trial_id"], set()).add(row["prompt_sha256"])
+        except (OSError, UnicodeDecodeError):
+            continue
+    return out
+
+
+def prompt_hash_notes(results: Sequence[str | Path]) -> list[str]:
+    """One note per model run whose recorded prompt hashes differ from the people's for some shared items."""
+    notes: list[str] = []
+    for raw in results:
+        folder = Path(raw)
+        if not folder.is_dir():
+            continue
+        people = [p for p in folder.rglob("*") if p.is_file() and "human" in p.name and p.suffix in (".jsonl", ".csv")]
+        hashes = _human_hashes(people)
+        if not hashes:
+            continue
+        for _path, run in read_runs(folder.parent / MODELS_FOLDER) + read_runs(folder / MODELS_FOLDER):
+            shared = [i for i in run.items if i.id in hashes]
+            differ = [i.id for i in shared if i.prompt_sha256 not in hashes[i.id]]
+            if differ:
+                notes.append(f"{run.model_name}: the prompt sent differs from the people's items' prompt on "
+                             f"{len(differ)} of {len(shared)} shared items (e.g. {differ[0]}; template "
+                             f"{run.template!r}): not the same prompt")
+            elif shared:
+                notes.append(f"{run.model_name}: same prompts as the people's items on all {len(shared)} shared "
+                             "items (SHA-256)")
+    return notes
