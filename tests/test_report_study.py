@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from benchlab.tui.cli import main
-from tests.report_helpers import RT_FLOOR, add_model, run_person, write_study
+from tests.report_helpers import RT_FLOOR, add_model, add_reading, run_person, write_study
 
 
 def cli(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str]:
@@ -31,6 +31,7 @@ def study(tmp_path_factory: pytest.TempPathFactory) -> Path:
     run_person(folder, "P05", "random", stop_after=3)  # abandoned after 3 scored trials
     add_model(folder, "ModelA")
     add_model(folder, "ModelB", wrong_every=2)
+    add_reading(folder)
     return folder
 
 
@@ -47,6 +48,9 @@ def test_report_gives_flow_exclusions_results_and_checklist(study: Path, tmp_pat
     assert "| P05 | incomplete |" in md and "were in the study file when every session started" in md
     assert "Primary family: pooled humans vs each model on" in md and "p (holm)" in html
     assert "with exclusions" in md and "without exclusions" in md
+    # SORT's reading phase per person and pooled, reached through the comparison's extra tables
+    assert "SORT: reading time, seen share and delay per person and pooled" in md
+    assert re.search(r"^\| all people \| STM \|", md, re.M) and re.search(r"^\| P01 \| STM \|", md, re.M)
     assert re.search(r"\| study file \| .*study.toml \| [0-9a-f]{64} \|", md)
     assert "to be completed by the researcher" in md and "| 1.9 | Ethics review |" in md
     assert "| 5.1.3 | Time to completion reported | Yes: median" in md

@@ -93,7 +93,8 @@ def build_report(data: StudyData, extra_rules: Sequence[Rule] = (), correction: 
     sections.append(checklist)
     subtitle = (f"{data.benchmark}; generated {datetime.now(UTC).isoformat(timespec='seconds')} from "
                 f"{', '.join(str(o) for o in data.outs)}")
-    return Report(title, subtitle, sections, _methods_latex(data, flow, log, comp), list(log.entries))
+    tables = {name: numeric.frame.reset_index() for name, (_f, numeric) in comp.extra_tables.items()} if comp else {}
+    return Report(title, subtitle, sections, _methods_latex(data, flow, log, comp), list(log.entries), tables)
 
 
 def _flow_section(flow: Flow) -> Section:
