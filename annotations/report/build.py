@@ -104,6 +104,7 @@ def _flow_section(flow: Flow) -> Section:
             ["declined consent", str(flow.declined)], ["abandoned (did not finish)", str(flow.abandoned)],
             ["live now", str(flow.live)], ["withdrawn (data removed)", str(flow.withdrawn)]]
     rows += [[f"excluded by {rule}", str(n)] for rule, n in flow.excluded_by_rule.items()]
+    rows += [[f"online: {label}", str(n)] for label, n in flow.online.items()]
     rows += [["analysed", str(flow.analysed)], ["simulated pilots (never counted)", str(flow.pilots)]]
     return Section("Participant flow", "flow", [
         Figure("Participant flow", flow_svg(flow), "; ".join(f"{a}: {b}" for a, b in rows)),
