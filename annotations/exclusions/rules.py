@@ -50,7 +50,8 @@ KINDS: dict[str, RuleKind] = {k.name: k for k in (
              "a session that did not record every planned scored trial"),
     RuleKind("seen_share", "seen share of the text (SORT reading paradata)", ("min",), {},
              "mean seen share of the text below min"),
-    RuleKind("duplicate", "the study's assignments log (person key of online joins: the same person under another id)", (), {},
+    RuleKind("duplicate", "the study's assignments log (person key of online joins: the same person under another id)",
+             (), {},
              "the same person (assignments' person key) seen under an earlier participant id"),
 )}
 

@@ -59,5 +59,6 @@ def _csv(value: str) -> str:
 
 
 REPORT = Command("tool", "Write the study report: participant flow, design, timing, paradata, exclusions, results "
-                 "with the primary tests corrected (Holm by default), robustness, precision vs plan, integrity hashes and the Wei et al. "
-                 "reporting checklist (HTML, Markdown, LaTeX methods).", ReportOptions, write_report, name="report")
+                 "with the primary tests corrected (Holm by default), robustness, precision vs plan, integrity "
+                 "hashes and the Wei et al. reporting checklist (HTML, Markdown, LaTeX methods).", ReportOptions,
+                 write_report, name="report")
