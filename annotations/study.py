@@ -335,9 +335,11 @@ class Study:
             finally:
                 runner.discard()
 
-    def record(self, assignment: StudyAssignment, plan_file: Path | None = None, *, source: str | None = None) -> None:
+    def record(self, assignment: StudyAssignment, plan_file: Path | None = None, *, source: str | None = None,
+               person: str | None = None) -> None:
         """Append the session's assignment (fsynced) with the study file's hash, once per session (``source``:
-        ``"web"`` for a join through the study link)."""
+        ``"web"`` for a join through the study link; ``person``: the pseudonymous person key the ``duplicate``
+        exclusion rule reads, see :func:`benchlab.annotations.online.private.person_key`)."""
         if not assignment.new:
             return
         line = {"participant": assignment.participant, "session": assignment.session, "arm": assignment.arm,
@@ -345,6 +347,8 @@ class Study:
                 "plan": str(plan_file) if plan_file else None, "simulated": assignment.simulated}
         if source is not None:
             line["source"] = source
+        if person is not None:
+            line["person"] = person
         with private.locked(self.folder):
             append_line(self.assignments_path, json.dumps(line, ensure_ascii=False))
 

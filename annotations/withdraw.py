@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 
+from benchlab.annotations.online.private import PRIVATE_DIR, locked
 from benchlab.annotations.options import Options, option
 from benchlab.annotations.task import Command
 from benchlab.data.atomic import append_line, atomic_write_text
@@ -134,6 +135,8 @@ def withdraw_participant(folder: str | Path, participant: str) -> Withdrawal:
         probe.release()
     if mine and data.study is not None:
         _rewrite_without(data.study.assignments_path, participant)
+    if data.study is not None:
+        _drop_online_records(data.study.folder, participant)
     for out in data.outs:
         _drop_serve_entries(out, participant)
     for path in dict.fromkeys(files):
@@ -162,8 +165,20 @@ def _rewrite_without(path: Path, participant: str) -> None:
         if path.read_bytes() == before:
             atomic_write_text(path, "".join(kept))
             return
-    raise BenchlabError("the assignments log keeps changing (sessions are starting); withdraw again in a moment",
-                        path)
+    raise BenchlabError("the file keeps changing (sessions are starting); withdraw again in a moment", path)
+
+
+def _drop_online_records(study_folder: Path, participant: str) -> None:
+    """The person's lines in the online study's private logs (reservations, joins ledger, completions, the key file
+    linking the pseudonym to the platform id), rewritten under the study lock: after a withdrawal nothing links the
+    platform id to the study, and nothing names the participant id."""
+    folder = study_folder / PRIVATE_DIR
+    if not folder.is_dir():
+        return
+    with locked(study_folder):
+        for path in sorted(folder.glob("*.jsonl")):
+            if any(_is_theirs(line, participant) for line in path.read_text(encoding="utf-8").splitlines()):
+                _rewrite_without(path, participant)
 
 
 def _drop_serve_entries(out: Path, participant: str) -> None:

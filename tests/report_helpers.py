@@ -85,3 +85,17 @@ def add_model(folder: Path, name: str, source: str = "P01", wrong_every: int = 3
         keep = [c for c in frame.columns if c not in ("participant", "session", "simulated", "rt_ms", "practice")]
         config = path.name.split("-human_")[0]
         frame[keep].to_csv(results / f"{config}-hf_{name}_results.csv", index=False)
+
+
+def add_reading(folder: Path) -> None:
+    """Reading times, seen shares and delays in every person's results, as the terminal and web sessions record them
+    for STM trials (the simulated answerer skips the reading phase and leaves them empty)."""
+    import pandas as pd  # deferred: only the tests of the reading tables need it
+
+    for n, path in enumerate(sorted((folder / "results").glob("*-human_*_results.csv"))):
+        frame = pd.read_csv(path, index_col=0)
+        rows = range(len(frame))
+        frame["reading_ms"] = [8000.0 + 500 * n + 100 * i for i in rows]
+        frame["seen_share"] = [1.0 if i % 4 else 0.75 for i in rows]
+        frame["delay_ms"] = [2500.0 + 10 * (i % 3) for i in rows]
+        frame.to_csv(path)

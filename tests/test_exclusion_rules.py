@@ -43,8 +43,10 @@ def test_each_rule_reads_its_data_and_logs_figure_and_threshold() -> None:
         {"rule": "rt_floor", "ms": 200}, {"rule": "rt_ceiling", "ms": 60_000},
         {"rule": "practice_accuracy", "min": 0.5}, {"rule": "seen_share", "min": 0.5},
         {"rule": "attention_checks", "max_failed": 0})]
-    events = {"good": [{"event": "attention_check", "passed": True}],
-              "fast": [{"event": "attention_check", "passed": False}]}
+    events = {"good": [{"event": "completion", "outcome": "completed", "attention_failed": 0,
+                        "attention_answered": 2}],
+              "fast": [{"event": "completion", "outcome": "failed_attention", "attention_failed": 1,
+                        "attention_answered": 2}]}
     log = exclusion_log(rules, trials, events=events)
     got = {(e.participant, e.rule) for e in log.entries}
     assert got == {("fast", "rt_floor"), ("slow", "rt_ceiling"), ("guess", "practice_accuracy"),

@@ -12,7 +12,7 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from tests.report_helpers import RT_FLOOR, run_person, write_study
+from tests.report_helpers import RT_FLOOR, add_reading, run_person, write_study
 from tests.test_report_study import cli
 
 
@@ -22,6 +22,7 @@ def test_release_bundle_rebuilds_its_tables_and_holds_no_original_id(tmp_path: P
     for who in ("P01", "P02"):
         run_person(folder, who, "oracle")
     run_person(folder, "P03", "random", median_rt_s=0.5)
+    add_reading(folder)
     bundle = tmp_path / "bundle"
     code, out = cli(capsys, "release", str(folder), "--out", str(bundle))
     assert code == 0, out
@@ -43,6 +44,11 @@ def test_release_bundle_rebuilds_its_tables_and_holds_no_original_id(tmp_path: P
     assert pd.read_csv(io.StringIO(rebuilt)).equals(pd.read_csv(bundle / "tables" / "summary.csv"))
     pooled = pd.read_csv(bundle / "tables" / "summary.csv").set_index("participant").loc["pooled (included people)"]
     assert float(pooled["accuracy"]) == 1.0  # the two oracles; the excluded fast guesser is left out
+    # SORT's reading times, seen share and delays (the comparison's `reading` table), per person and pooled, re-keyed
+    reading = pd.read_csv(bundle / "tables" / "reading.csv")
+    assert {"S001", "S002", "S003", "all people"} <= set(reading["who"])
+    assert (reading["trials"] > 0).all() and reading["delay_ms_median"].notna().any()
+    assert "reading time, seen share and delay" in (bundle / "report.md").read_text()
 
 
 def test_release_refuses_a_non_empty_folder(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -8,9 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from benchlab.annotations.report.build import holm
 from benchlab.tui.cli import main
-from tests.report_helpers import RT_FLOOR, add_model, run_person, write_study
+from tests.report_helpers import RT_FLOOR, add_model, add_reading, run_person, write_study
 
 
 def cli(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str]:
@@ -32,6 +31,7 @@ def study(tmp_path_factory: pytest.TempPathFactory) -> Path:
     run_person(folder, "P05", "random", stop_after=3)  # abandoned after 3 scored trials
     add_model(folder, "ModelA")
     add_model(folder, "ModelB", wrong_every=2)
+    add_reading(folder)
     return folder
 
 
@@ -46,8 +46,11 @@ def test_report_gives_flow_exclusions_results_and_checklist(study: Path, tmp_pat
     assert rows["excluded by rt_floor"] == "1" and rows["excluded by incomplete"] == "1" and rows["analysed"] == "3"
     assert "| P04 | rt_floor |" in md and "faster than 1500 ms" in md and "declared" in md
     assert "| P05 | incomplete |" in md and "were in the study file when every session started" in md
-    assert ("Holm" in md and "p (Holm)" in html) or "No human-vs-model tests" in md or "no model" in md.lower()
+    assert "Primary family: pooled humans vs each model on" in md and "p (holm)" in html
     assert "with exclusions" in md and "without exclusions" in md
+    # SORT's reading phase per person and pooled, reached through the comparison's extra tables
+    assert "SORT: reading time, seen share and delay per person and pooled" in md
+    assert re.search(r"^\| all people \| STM \|", md, re.M) and re.search(r"^\| P01 \| STM \|", md, re.M)
     assert re.search(r"\| study file \| .*study.toml \| [0-9a-f]{64} \|", md)
     assert "to be completed by the researcher" in md and "| 1.9 | Ethics review |" in md
     assert "| 5.1.3 | Time to completion reported | Yes: median" in md
@@ -112,9 +115,41 @@ def test_missing_study_and_mixed_designs_are_refused(tmp_path: Path, capsys: pyt
     assert code == 2 and "mixed designs" in out and "p1.plan.json" in out
 
 
-def test_holm_adjusts_step_down() -> None:
-    assert holm([0.01, 0.04, 0.03]) == pytest.approx([0.03, 0.06, 0.06])
-    assert holm([0.5, float("nan")])[0] == 0.5
+def _primary_rows(md: str, correction: str) -> list[list[str]]:
+    head = md.index(f"p ({correction})")
+    rows = []
+    for line in md[head:].splitlines()[2:]:
+        if not line.startswith("|"):
+            break
+        rows.append([c.strip() for c in line.strip("|").split("|")])
+    return rows
+
+
+@pytest.mark.parametrize("correction", ["holm", "bonferroni", "none"])
+def test_report_uses_the_comparisons_own_family_and_correction(study: Path, tmp_path: Path, correction: str,
+                                                               capsys: pytest.CaptureFixture[str]) -> None:
+    """One implementation of the correction: the report prints the primary family and adjusted p values that
+    ``compare --correction`` computes (data/analysis/family.py), and names the correction chosen."""
+    from benchlab.annotations.exclusions.dataset import load_data
+    from benchlab.annotations.report.build import _comparison
+
+    code, out = cli(capsys, "report", str(study), "--out", str(tmp_path / "r"), "--correction", correction)
+    assert code == 0, out
+    md = (tmp_path / "r" / "report.md").read_text()
+    data = load_data([study])
+    comp = _comparison(data, data.exclusions(), correction)  # type: ignore[arg-type]
+    assert comp is not None and comp.correction == correction
+    primary = [t for t in comp.tests if t.family == "primary"]
+    assert len(primary) == 2  # pooled people vs ModelA and vs ModelB on the primary condition
+    rows = _primary_rows(md, correction)
+    assert [(r[1], r[-1]) for r in rows] == [(t.model, f"{t.p_adjusted:.3g}") for t in primary]
+    if correction == "none":
+        assert [r[-1] for r in rows] == [r[-2] for r in rows] and "no correction" in md
+    else:
+        assert any(float(r[-1]) > float(r[-2]) for r in rows if r[-2] != "1")
+    tex = (tmp_path / "r" / "methods.tex").read_text()
+    assert {"holm": "Holm's method", "bonferroni": "Bonferroni's method",
+            "none": "not corrected for multiplicity"}[correction] in tex
 
 
 def test_damaged_plan_or_assignments_is_one_line_and_nothing_is_written(tmp_path: Path,

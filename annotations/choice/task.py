@@ -30,9 +30,9 @@ from typing import TYPE_CHECKING, Any, Literal
 from pydantic import create_model
 from pydantic.fields import FieldInfo
 
+from benchlab.annotations.choice.layout import CHOICE_LAYOUT, choice_files, load_items
 from benchlab.annotations.choice.model_prompts import ChoicePrompting
 from benchlab.annotations.choice.power import choice_power_planning
-from benchlab.annotations.choice.session_status import ChoiceSessionLayout
 from benchlab.annotations.choice.trial_export import choice_trial_export
 from benchlab.annotations.command_output import warn
 from benchlab.annotations.options import OptionError, Options, option
@@ -43,7 +43,6 @@ from benchlab.annotations.session.plan import PlannedStep, SessionPlan
 from benchlab.annotations.session.runner import (
     Feedback,
     ResponseTiming,
-    SessionFiles,
     SessionRunner,
     SessionText,
     TaskSession,
@@ -61,7 +60,7 @@ from benchlab.annotations.task import (
     TrialRows,
 )
 from benchlab.data.analysis.defaults import DEFAULT_BOOT, DEFAULT_SEED
-from benchlab.data.choice.items import ChoiceItem, ChoiceItems, load_choice_items
+from benchlab.data.choice.items import ChoiceItem, ChoiceItems
 from benchlab.data.choice.results import ChoiceRecord, score_choice
 from benchlab.data.errors import BenchlabError
 from benchlab.data.tables import render
@@ -152,17 +151,6 @@ def _practice_problem(spare: int, scored: int, strata: int, opts: ChoicePlanOpti
 
 
 # -- the session ------------------------------------------------------------------------------------------------
-
-
-def choice_files(out: str | Path, participant: str, session: str) -> SessionFiles:
-    """Where a participant's session writes: ``results/<participant>.jsonl`` (scored), ``practice/``, ``sessions/``."""
-    base = Path(out)
-    return SessionFiles(
-        results=base / "results" / f"{participant}.jsonl",
-        practice=base / "practice" / f"{participant}.jsonl",
-        plan=base / "sessions" / f"{participant}_session-{session}.plan.json",
-        lock=base / "sessions" / f".{participant}.lock",
-    )
 
 
 def check_id(value: str, what: str) -> str:
@@ -264,12 +252,6 @@ def prepare_choice_session(
     return open_parts(parts, seed=seed, resume=resume, text=text, simulated=simulated)
 
 
-def load_items(dataset: str | Path) -> ChoiceItems:
-    """An items file, or a folder holding ``items.jsonl``."""
-    path = Path(dataset)
-    return load_choice_items(path / "items.jsonl" if path.is_dir() else path)
-
-
 # -- the commands -----------------------------------------------------------------------------------------------
 
 
@@ -327,7 +309,7 @@ class ChoiceTask:
     trial_kind: str = "choice"
     simulated_policies: tuple[str, ...] = CHOICE_POLICIES
     #: The Sessions rows (:class:`~benchlab.annotations.task.ShowsSessions`).
-    session_layout: SessionLayout = ChoiceSessionLayout(choice_files, load_items)
+    session_layout: SessionLayout = CHOICE_LAYOUT
 
     def __init__(
         self, *, name: str, title: str, description: str, items: Path, model_results: Path | None = None,

@@ -154,9 +154,14 @@ def _apply(rule: Rule, person: str, rows: pd.DataFrame, statuses: list[SessionPr
             return f"session {s.session} {s.state} ({done} scored trials)", "every planned scored trial"
         return None
     if rule.kind == "attention_checks":
-        failed = sum(1 for e in events if e.get("event") == "attention_check" and e.get("passed") is False)
+        # the online slice's score of the declared checks ([online.attention]), stored in each session's
+        # `completion` event (annotations/online/completion.py): one scoring, read here
+        scored_checks = [e for e in events if e.get("event") == "completion"
+                         and isinstance(e.get("attention_failed"), int)]
+        failed = sum(int(e["attention_failed"]) for e in scored_checks)
+        answered = sum(int(e.get("attention_answered") or 0) for e in scored_checks)
         if failed > p["max_failed"]:
-            return f"{failed} failed attention checks", f"at most {p['max_failed']:g}"
+            return f"{failed} of {answered} attention checks failed", f"at most {p['max_failed']:g}"
         return None
     if rule.kind == "duplicate":
         first: dict[str, str] = {}

@@ -43,13 +43,15 @@ KINDS: dict[str, RuleKind] = {k.name: k for k in (
              "more than max_share of scored responses slower than ms"),
     RuleKind("practice_accuracy", "practice trials (never scored)", ("min",), {},
              "accuracy on the practice trials below min"),
-    RuleKind("attention_checks", "declared attention items (attention_check events)", (), {"max_failed": 0},
+    RuleKind("attention_checks", "declared attention items ([online.attention], scored in the completion event)", (),
+             {"max_failed": 0},
              "more than max_failed failed attention checks"),
     RuleKind("incomplete", "session completion (plans and events logs)", (), {},
              "a session that did not record every planned scored trial"),
     RuleKind("seen_share", "seen share of the text (SORT reading paradata)", ("min",), {},
              "mean seen share of the text below min"),
-    RuleKind("duplicate", "the study's assignments log (the same person under another id)", (), {},
+    RuleKind("duplicate", "the study's assignments log (person key of online joins: the same person under another id)",
+             (), {},
              "the same person (assignments' person key) seen under an earlier participant id"),
 )}
 

@@ -21,6 +21,7 @@ from benchlab.annotations.online.private import (
     KEY_FILE,
     append_record,
     locked,
+    person_key,
     private_dir,
     pseudonym,
     read_jsonl,
@@ -82,7 +83,7 @@ def join(study: Study, who: PlatformId) -> Join:
         reason = places.full(study, assignment.arm)
         if reason is not None:  # every open arm is full too (arm_for prefers arms with places)
             return Join("full", pid, reason=reason)
-        study.record(assignment, source="web")
+        study.record(assignment, source="web", person=person_key(study.folder, who.person))
         token = secrets.token_urlsafe(24)
         append_record(study.folder, KEY_FILE, {"participant": pid, "platform": who.platform, "person": who.person,
                                                **who.extra, "timestamp": _now()})

@@ -87,6 +87,14 @@ def pseudonym(study_folder: Path, who: PlatformId) -> str:
     return f"o-{digest[:16]}"
 
 
+def person_key(study_folder: Path, person: str) -> str:
+    """The pseudonymous key of the person behind a platform id, whatever platform brought them: written as
+    ``person`` in the study's assignments log, so the ``duplicate`` exclusion rule finds the same person under two
+    participant ids (the same raw id through two platforms or links) without any raw id leaving the key file."""
+    key = bytes.fromhex(study_secret(study_folder)["key"])
+    return "p-" + hmac.new(key, f"person\0{person}".encode(), hashlib.sha256).hexdigest()[:16]
+
+
 _held: dict[Path, int] = {}
 _threads = threading.RLock()
 

@@ -14,7 +14,9 @@ import hashlib
 import re
 import secrets
 import shutil
+from collections.abc import Mapping
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from benchlab.annotations.exclusions.dataset import StudyData
 from benchlab.annotations.options import OptionError
@@ -22,6 +24,9 @@ from benchlab.annotations.release.tables import summary_table
 from benchlab.annotations.trial_export import COMMON_COLUMNS, exporter
 from benchlab.data.atomic import atomic_write_text
 from benchlab.data.errors import BenchlabError
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 #: Columns never released: where the files were, when each answer was given (links to platform logs).
 DROPPED = {"source_file", "timestamp", "wall_clock"}
@@ -36,7 +41,11 @@ def check_out(out: Path) -> None:
         raise BenchlabError("the release folder is not empty (a release never overwrites): choose a new folder", out)
 
 
-def release(data: StudyData, out: Path, report_md: str | None = None) -> list[Path]:
+def release(data: StudyData, out: Path, report_md: str | None = None,
+            tables: Mapping[str, pd.DataFrame] | None = None) -> list[Path]:
+    """Write the bundle; ``tables`` are the comparison's benchmark-specific numeric tables (the report's
+    ``Report.tables``: SORT's reading times, seen share and delays per person and pooled), written as
+    ``tables/<name>.csv`` with the ids re-keyed like everything else."""
     check_out(out)
     trials = data.trials().copy()
     log = data.exclusions()
@@ -80,10 +89,15 @@ def release(data: StudyData, out: Path, report_md: str | None = None) -> list[Pa
         for c in trials.columns) + "\nDropped before release: " + (", ".join(sorted(drop + leaking)) or "none")
         + " (platform ids, time stamps, file paths, free text, anything holding an original id).\n")
     put("tables/summary.csv", summary_table(trials).to_csv(index=False))
+    extra = {name: _rekey(frame.to_csv(index=False), keys) for name, frame in (tables or {}).items()}
+    for name, text in extra.items():
+        put(f"tables/{name}.csv", text)
     put("REPRODUCE.md", "# Rebuilding the tables\n\n```bash\npip install benchlab\n"
         "python -m benchlab.annotations.release.tables trials.csv > summary.csv\n"
         "diff summary.csv tables/summary.csv   # the same numbers\n```\n\nThe report's comparison tables were made "
-        f"with `benchlab compare {data.benchmark}` on the original results files (ids re-keyed in report.md).\n")
+        f"with `benchlab compare {data.benchmark}` on the original results files (ids re-keyed in report.md)"
+        + "".join(f"; so was `tables/{n}.csv` (`benchlab compare {data.benchmark} ... --only {n} --format csv`)"
+                  for n in extra) + ".\n")
     if hashes:
         put("materials/items.csv", "item,sha256_of_text\n" + "".join(f"{k},{v}\n" for k, v in sorted(hashes.items())))
     else:

@@ -22,7 +22,8 @@ def release_command(opts: ReleaseOptions) -> str:
 
     check_out(opts.out)  # before minutes of work
     data = load_data([opts.folder])
-    written = release(data, opts.out, to_markdown(build_report(data)))
+    report = build_report(data)
+    written = release(data, opts.out, to_markdown(report), report.tables)
     return f"wrote {len(written)} files to {opts.out} (manifest: {opts.out / 'SHA256SUMS'})"
 
 

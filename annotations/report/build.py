@@ -2,9 +2,10 @@
 :class:`~benchlab.annotations.report.model.Report` (rendered by :mod:`.render`).
 
 The statistics are the comparison's own: the task's comparison builder (the one ``compare`` and the Results screen
-use) run once with the exclusions and once without (robustness). The human-vs-model tests get a multiplicity
-correction across the family of pooled-humans tests: Holm's step-down, applied here and named (the comparison on
-this branch prints uncorrected p values).
+use) run once with the exclusions and once without (robustness). The human-vs-model tests are the comparison's own
+family (:mod:`benchlab.data.analysis.family`): its declared primary contrast corrected by the chosen correction (Holm
+by default, ``--correction`` as on ``compare``), every other test exploratory. Benchmark-specific tables (SORT's
+reading times, seen share and delays) come from the comparison's ``extra_tables``, so this module names no benchmark.
 """
 
 from __future__ import annotations
@@ -29,22 +30,12 @@ from benchlab.data.errors import BenchlabError
 
 if TYPE_CHECKING:
     from benchlab.data.analysis.compare import Comparison
+    from benchlab.data.analysis.family import Correction
 
 TIMING_FILE = "timing-check.txt"
 
 
-def holm(p_values: Sequence[float]) -> list[float]:
-    """Holm's step-down adjusted p values (family-wise error), in the input order; NaN stays NaN."""
-    indexed = sorted((p, i) for i, p in enumerate(p_values) if p == p)
-    adjusted = [float("nan")] * len(p_values)
-    running, m = 0.0, len(indexed)
-    for rank, (p, i) in enumerate(indexed):
-        running = max(running, min(1.0, (m - rank) * p))
-        adjusted[i] = running
-    return adjusted
-
-
-def _comparison(data: StudyData, log: ExclusionLog | None) -> Comparison | None:
+def _comparison(data: StudyData, log: ExclusionLog | None, correction: Correction) -> Comparison | None:
     task = registry().tasks.get(data.benchmark)
     source = task.comparison if task is not None else None
     if source is None or not data.results:
@@ -54,7 +45,7 @@ def _comparison(data: StudyData, log: ExclusionLog | None) -> Comparison | None:
 
     with forced_exclusions(log):
         comp: Comparison = source.build(data.testset, data.results[0], AttentionCriterion())
-    return comp
+    return comp.with_correction(correction)
 
 
 def _table_grid(table: Any) -> Grid:
@@ -67,15 +58,15 @@ def _pct(x: float) -> str:
     return "n/a" if x != x else f"{100 * x:.1f}"
 
 
-def build_report(data: StudyData, extra_rules: Sequence[Rule] = ()) -> Report:
+def build_report(data: StudyData, extra_rules: Sequence[Rule] = (), correction: Correction = "holm") -> Report:
     log = data.exclusions(extra_rules)
     trials = data.trials()
     simulated = {str(p) for p, s in zip(trials["participant"], trials["simulated"], strict=False)
                  if isinstance(s, str) and s}
     simulated |= {str(r["participant"]) for r in data.assignments() if r.get("simulated")}
     flow = participant_flow(data, log, simulated)
-    comp = _comparison(data, log)
-    bare = _comparison(data, None) if log.entries else comp
+    comp = _comparison(data, log, correction)
+    bare = _comparison(data, None, correction) if log.entries else comp
     spec = data.study.spec if data.study is not None else None
     title = spec.title if spec is not None else f"{data.benchmark} sessions"
     answers: dict[str, str] = {}
@@ -102,7 +93,8 @@ def build_report(data: StudyData, extra_rules: Sequence[Rule] = ()) -> Report:
     sections.append(checklist)
     subtitle = (f"{data.benchmark}; generated {datetime.now(UTC).isoformat(timespec='seconds')} from "
                 f"{', '.join(str(o) for o in data.outs)}")
-    return Report(title, subtitle, sections, _methods_latex(data, flow, log, comp), list(log.entries))
+    tables = {name: numeric.frame.reset_index() for name, (_f, numeric) in comp.extra_tables.items()} if comp else {}
+    return Report(title, subtitle, sections, _methods_latex(data, flow, log, comp), list(log.entries), tables)
 
 
 def _flow_section(flow: Flow) -> Section:
@@ -112,6 +104,7 @@ def _flow_section(flow: Flow) -> Section:
             ["declined consent", str(flow.declined)], ["abandoned (did not finish)", str(flow.abandoned)],
             ["live now", str(flow.live)], ["withdrawn (data removed)", str(flow.withdrawn)]]
     rows += [[f"excluded by {rule}", str(n)] for rule, n in flow.excluded_by_rule.items()]
+    rows += [[f"online: {label}", str(n)] for label, n in flow.online.items()]
     rows += [["analysed", str(flow.analysed)], ["simulated pilots (never counted)", str(flow.pilots)]]
     return Section("Participant flow", "flow", [
         Figure("Participant flow", flow_svg(flow), "; ".join(f"{a}: {b}" for a, b in rows)),
@@ -243,40 +236,38 @@ def _exclusion_section(log: ExclusionLog, answers: dict[str, str], data: StudyDa
     return section
 
 
-def _pooled_tests(comp: Comparison) -> list[Any]:
-    # deferred: the comparison module loads pandas
-    from benchlab.data.analysis.compare import POOLED
-
-    return [t for t in comp.tests if t.who == POOLED]
+_CORRECTION_NAMES = {"holm": "Holm", "bonferroni": "Bonferroni", "none": "uncorrected"}
 
 
 def _results_section(comp: Comparison | None, answers: dict[str, str]) -> Section:
+    # deferred: the comparison module loads pandas
+    from benchlab.data.analysis.compare import POOLED
+    from benchlab.data.analysis.family import PRIMARY, describe
+
     section = Section("Results", "results")
     if comp is None:
         section.add("No comparison: this task declares no comparison, or no results were recorded.")
         return section
     section.add(_table_grid(comp.accuracy_table()))
-    every = _pooled_tests(comp)
-    refined = {c for c in comp.conditions for other in comp.conditions if c != other and c.startswith(other + " ")}
-    tests = [t for t in every if t.condition not in refined]
-    extra = [t for t in every if t.condition in refined]
+    tests = [t for t in comp.tests if t.family == PRIMARY]
+    extra = [t for t in comp.tests if t.who == POOLED and t.family != PRIMARY]
     columns = ["condition", "model", "humans %", "model %", "difference [95% CI]", "test", "p"]
+    name = _CORRECTION_NAMES[comp.correction]
     if tests:
-        adjusted = holm([t.result.p_value for t in tests])
-        section.add(Grid("Primary family: pooled humans vs each model per condition (Holm-corrected)",
-                         [*columns, "p (Holm)"],
-                         [[*_test_cells(t), f"{a:.3g}"] for t, a in zip(tests, adjusted, strict=True)]))
-        section.add(f"Multiplicity: Holm's step-down correction across the {len(tests)} tests of the primary family "
-                    "(pooled humans vs each model in each condition; family-wise 5%), applied by benchlab report. "
-                    "Tests within a condition's bins and per-person tests are exploratory (uncorrected).")
+        section.add(Grid(f"Primary family: pooled humans vs each model on {', '.join(comp.primary)} ({name})",
+                         [*columns, f"p ({comp.correction})"],
+                         [[*_test_cells(t), _p(t.p_adjusted)] for t in tests]))
+        section.add(f"Multiplicity: {describe(comp.correction, len(tests))}")
         answers["4.1"] = "Yes"
-        answers["4.1.1"] = f"{tests[0].result.method}; Holm across {len(tests)} tests"
-        if extra:
-            section.add(Grid("Exploratory: pooled humans vs each model within bins (uncorrected)", columns,
-                             [_test_cells(t) for t in extra]))
+        answers["4.1.1"] = f"{tests[0].result.method}; {name} across {len(tests)} tests"
     else:
         section.add(comp.no_tests_reason() or "No human-vs-model tests (no model results).")
         answers["4.1"] = "No (no model results beside the people's)"
+    if extra:
+        section.add(Grid("Exploratory: pooled humans vs each model in other conditions and bins (uncorrected)",
+                         columns, [_test_cells(t) for t in extra]))
+    for formatted, _numeric in comp.extra_tables.values():  # the benchmark's own tables (SORT: reading, delays)
+        section.add(_table_grid(formatted))
     section.add("Notes: " + " ".join(comp.notes))
     answers["4.2"] = "Yes: 95% intervals on every figure"
     answers["4.2.1"] = "Interval estimate"
@@ -286,11 +277,15 @@ def _results_section(comp: Comparison | None, answers: dict[str, str]) -> Sectio
     return section
 
 
+def _p(p: float) -> str:
+    return "n/a" if p != p else f"{p:.3g}"
+
+
 def _test_cells(t: Any) -> list[str]:
     r = t.result
     interval = "n/a" if r.ci_low != r.ci_low else f"{100 * r.ci_low:+.1f}, {100 * r.ci_high:+.1f}"
     return [t.condition, t.model, _pct(t.humans), _pct(t.model_same_units),
-            f"{100 * r.estimate:+.1f} [{interval}]", r.method, "n/a" if r.p_value != r.p_value else f"{r.p_value:.3g}"]
+            f"{100 * r.estimate:+.1f} [{interval}]", r.method, _p(r.p_value)]
 
 
 def _overall(comp: Comparison | None) -> tuple[str, float, float, float, int] | None:
@@ -381,5 +376,13 @@ def _methods_latex(data: StudyData, flow: Flow, log: ExclusionLog, comp: Compari
             f"{data.benchmark.replace('_', '-')} study; {flow.started} started and {flow.finished} finished "
             f"({flow.abandoned} did not finish, {flow.withdrawn} withdrew). Exclusion rules ({label}): {rules}; "
             f"{flow.excluded} people were excluded and {flow.analysed} analysed. Each session's item order was "
-            f"drawn from its own seed and saved before the first trial. {result}Human-versus-model tests are "
-            "corrected across the family with Holm's method. Data were collected and analysed with benchlab.\n")
+            f"drawn from its own seed and saved before the first trial. {result}"
+            f"{_family_sentence(comp)}Data were collected and analysed with benchlab.\n")
+
+
+def _family_sentence(comp: Comparison | None) -> str:
+    if comp is None or not comp.family_size:
+        return ""
+    how = {"holm": "corrected with Holm's method", "bonferroni": "corrected with Bonferroni's method",
+           "none": "not corrected for multiplicity"}[comp.correction]
+    return f"The primary human-versus-model tests ({comp.family_size}) were {how}; other tests are exploratory. "

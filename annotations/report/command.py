@@ -4,12 +4,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from benchlab.annotations.options import Options, option
+from benchlab.annotations.command_options import CorrectionOptions
+from benchlab.annotations.options import option
 from benchlab.annotations.task import Command
 from benchlab.data.errors import BenchlabError
 
 
-class ReportOptions(Options):
+class ReportOptions(CorrectionOptions):
     paths: tuple[Path, ...] = option(label="Study or results folders", argument=True,
                                      help="A study folder (study.toml), or sessions' output / results folders.")
     out: Path | None = option(None, label="Output folder", short="-o", widget="folder",
@@ -34,7 +35,7 @@ def write_report(opts: ReportOptions) -> str:
     inputs = {p.resolve() for p in ([*data.results, base / "sessions"])}
     if out.resolve() in inputs:
         raise BenchlabError("the report would be written into its own input folder; choose another --out", out)
-    report = build_report(data, extra)
+    report = build_report(data, extra, opts.correction)
     try:
         out.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
@@ -58,5 +59,6 @@ def _csv(value: str) -> str:
 
 
 REPORT = Command("tool", "Write the study report: participant flow, design, timing, paradata, exclusions, results "
-                 "with Holm-corrected tests, robustness, precision vs plan, integrity hashes and the Wei et al. "
-                 "reporting checklist (HTML, Markdown, LaTeX methods).", ReportOptions, write_report, name="report")
+                 "with the primary tests corrected (Holm by default), robustness, precision vs plan, integrity "
+                 "hashes and the Wei et al. reporting checklist (HTML, Markdown, LaTeX methods).", ReportOptions,
+                 write_report, name="report")

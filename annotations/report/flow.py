@@ -10,6 +10,8 @@ from pathlib import Path
 
 from benchlab.annotations.exclusions.dataset import StudyData
 from benchlab.annotations.exclusions.evaluate import ExclusionLog
+from benchlab.annotations.online.places import places
+from benchlab.annotations.online.private import COMPLETIONS_FILE, private_dir, read_jsonl
 from benchlab.annotations.session.status import SessionStatus, read_statuses
 
 WITHDRAWALS_FILE = "withdrawals.jsonl"
@@ -30,6 +32,35 @@ class Flow:
     excluded: int = 0
     analysed: int = 0
     invited: int = 0
+    #: online studies: how each joined person's session ended (label -> people), from the online slice's records
+    online: dict[str, int] = field(default_factory=dict)
+
+
+#: The outcomes an online study records (annotations/online/completion.py), in flow order, with their labels.
+ONLINE_OUTCOMES = {"completed_code": "completed, code given", "completed": "completed, no code",
+                   "failed_attention": "completed, failed attention checks", "declined": "declined consent",
+                   "screened_out": "screened out", "timed_out": "timed out", "abandoned": "abandoned (place freed)",
+                   "withdrew": "withdrew"}
+
+
+def online_outcomes(data: StudyData) -> dict[str, int]:
+    """People per online outcome: the first completion the online slice stored for each (its private completions
+    log holds the outcome and whether a code was given), and sessions whose place was freed as abandoned with no
+    completion. Counts only: no id leaves the private folder. Empty for a study without ``[online]``."""
+    study = data.study
+    if study is None or study.spec.online is None:
+        return {}
+    ended: dict[str, str] = {}
+    for record in read_jsonl(private_dir(study.folder) / COMPLETIONS_FILE):
+        who, outcome = record.get("participant"), str(record.get("outcome"))
+        if isinstance(who, str) and who not in ended:
+            ended[who] = "completed_code" if outcome == "completed" and record.get("code") else outcome
+    for place in places(study):
+        if place.abandoned and place.participant not in ended:
+            ended[place.participant] = "abandoned"
+    counts = {key: sum(1 for o in ended.values() if o == key) for key in ONLINE_OUTCOMES}
+    counts.update({o: sum(1 for v in ended.values() if v == o) for o in ended.values() if o not in ONLINE_OUTCOMES})
+    return {ONLINE_OUTCOMES.get(k, k): n for k, n in counts.items() if n}
 
 
 def all_statuses(data: StudyData) -> list[SessionStatus]:
@@ -72,7 +103,8 @@ def participant_flow(data: StudyData, log: ExclusionLog, simulated: set[str]) ->
     return Flow(joined=len(people), consented=len(started | live - declined), started=len(started),
                 finished=len(finished), abandoned=len(abandoned), declined=len(declined), live=len(live),
                 withdrawn=withdrawn_count(data), pilots=len(simulated), excluded_by_rule=by_rule,
-                excluded=len(excluded & started), analysed=len(analysed), invited=_invited(data))
+                excluded=len(excluded & started), analysed=len(analysed), invited=_invited(data),
+                online=online_outcomes(data))
 
 
 def _invited(data: StudyData) -> int:
@@ -101,7 +133,9 @@ def flow_svg(flow: Flow) -> str:
             f"Abandoned (did not finish): {flow.abandoned}",
             f"Excluded of those started: {flow.excluded} ({rules})", ""]
     width, box_w, box_h, gap = 640, 280, 34, 22
-    height = len(main) * (box_h + gap) + 10
+    outcomes = _wrapped("Online outcomes: " + "; ".join(f"{k} {v}" for k, v in flow.online.items()), 95) \
+        if flow.online else []
+    height = len(main) * (box_h + gap) + 10 + (16 * len(outcomes) + 14 if outcomes else 0)
     parts = [f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {height}" width="100%" '
              f'role="img" aria-label="Participant flow" font-family="sans-serif" font-size="12">']
     for i, text in enumerate(main):
@@ -117,7 +151,23 @@ def flow_svg(flow: Flow) -> str:
                          f'y2="{y + box_h + gap / 2}" stroke="#555"/>')
             parts.append(f'<rect x="330" y="{sy}" width="300" height="{box_h}" fill="#f4f4f4" stroke="#555"/>')
             parts.append(f'<text x="338" y="{sy + 21}" font-size="11">{escape(side[i][:50])}</text>')
+    if outcomes:
+        y = 5 + len(main) * (box_h + gap)
+        parts.append(f'<rect x="10" y="{y}" width="620" height="{16 * len(outcomes) + 10}" fill="#f4f4f4" '
+                     'stroke="#555"/>')
+        parts += [f'<text x="18" y="{y + 18 + 16 * i}" font-size="11">{escape(line)}</text>'
+                  for i, line in enumerate(outcomes)]
     parts.insert(1, '<defs><marker id="a" markerWidth="8" markerHeight="8" refX="4" refY="4" orient="auto">'
                  '<path d="M0,0 L8,4 L0,8 z"/></marker></defs>')
     parts.append("</svg>")
     return "".join(parts)
+
+
+def _wrapped(text: str, width: int) -> list[str]:
+    lines: list[str] = []
+    for word in text.split(" "):
+        if lines and len(lines[-1]) + 1 + len(word) <= width:
+            lines[-1] += " " + word
+        else:
+            lines.append(word)
+    return lines

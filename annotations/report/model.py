@@ -51,3 +51,6 @@ class Report:
     sections: list[Section]
     methods_latex: str
     exclusion_log: list[Any] = field(default_factory=list)  # the log's entries (one per person and rule)
+    #: the comparison's benchmark-specific numeric tables (name -> pandas DataFrame; SORT: ``reading``), for the
+    #: release bundle's ``tables/<name>.csv``
+    tables: dict[str, Any] = field(default_factory=dict)

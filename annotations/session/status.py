@@ -37,7 +37,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from benchlab.annotations.choice.task import ChoiceTask
+from benchlab.annotations.choice.layout import CHOICE_LAYOUT
 from benchlab.annotations.registry import registry
 from benchlab.annotations.session.plan import SessionPlan
 from benchlab.annotations.session.runner import SessionFiles
@@ -68,7 +68,7 @@ class SessionStatus:
 
 
 #: How a session of a task the registry does not hold is read: as the plug-in kit writes.
-FALLBACK: SessionLayout = ChoiceTask.session_layout
+FALLBACK: SessionLayout = CHOICE_LAYOUT
 
 
 def _layouts() -> dict[str, SessionLayout]:
