@@ -387,8 +387,11 @@ class SessionRunner:
                                                simulated=self.simulated)
         log = self.practice_log if step.practice else self.results_log
         self._write(log.path, lambda: log.append(record))
+        # One fsync per answer: the built-in records carry the page's timing (client_* fields/columns) themselves,
+        # so the ``client_timing`` event older versions always wrote beside them (a second fsync on the answer's
+        # path) is written only for a plug-in record with no room for it.
         client = timing.client_fields
-        if any(v is not None for v in client.values()):  # web sessions: beside the record, whatever its format
+        if client.get("client_rt_ms") is not None and record.get("client_rt_ms") != client["client_rt_ms"]:
             self._event("client_timing", item_id=step.item_id, practice=step.practice, trial_index=step.index,
                         rt_ms=timing.rt_ms, **client)
         if step.practice:

@@ -9,6 +9,8 @@ with its page time). Figures per level:
   browser's, a few ms more);
 - ``record_p50_ms``/``record_p95_ms``: answer sent -> the next view received. The server sends the next view only
   after the answer's record is fsynced, so this bounds answer -> fsynced record from above;
+- ``start_painted_ms``: the Chromium probe's link -> first view painted (navigation start to the first animation
+  frame after the view is in the page; one page per level, opened while the light clients open theirs);
 - ``rss_mib``: the server's peak resident memory; ``cpu_pct``: the server's CPU over the level (100 = one core);
 - ``client_rt_error_p50_ms``/``p95``: one real Chromium page pressing keys at scripted times: the recorded
   ``client_rt_ms`` minus (the keydown's own ``timeStamp`` minus the first animation frame after the view changed,
@@ -61,13 +63,16 @@ class NativeLevel:
     rss_mib: float = 0.0
     cpu_pct: float = 0.0
     probe_err_ms: list[float] = field(default_factory=list)
+    painted_ms: float | None = None  # the probe's link -> first view painted
     failures: int = 0
     generator_cpu_pct: float = 0.0  # this process (the light clients) over the level: it shares the machine
 
     def figures(self) -> dict[str, Any]:
         return {"sessions": self.sessions, "answers": len(self.record_ms),
                 "record_p50_ms": _pct(self.record_ms, 50), "record_p95_ms": _pct(self.record_ms, 95),
-                "start_p95_ms": _pct(self.start_ms, 95), "rss_mib": round(self.rss_mib, 1),
+                "start_p95_ms": _pct(self.start_ms, 95),
+                "start_painted_ms": None if self.painted_ms is None else round(self.painted_ms, 1),
+                "rss_mib": round(self.rss_mib, 1),
                 "cpu_pct": round(self.cpu_pct, 1), "client_rt_error_p50_ms": _pct(self.probe_err_ms, 50),
                 "client_rt_error_p95_ms": _pct(self.probe_err_ms, 95, absolute=True), "failures": self.failures,
                 "generator_cpu_pct": round(self.generator_cpu_pct, 1), "load_avg_1min": round(os.getloadavg()[0], 2)}
@@ -227,6 +232,8 @@ async def _probe(chromium: str, url: str, keys: int, level: NativeLevel, out: Pa
         return
     records = [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
     onsets, downs = bench["onsets"], bench["downs"]
+    if onsets:  # performance.now() counts from the navigation's start: the link opened
+        level.painted_ms = float(onsets[0])
     for rec in records:
         down = rec.get("client_key_ms")
         before = [o for o in onsets if down is not None and o <= down]

@@ -5,7 +5,17 @@ Rules this module keeps:
 
 * **Writes off the event loop, in order.** Every runner step that writes (consent, a record, an event) runs in a
   thread pool under the session's own lock; the next view is sent only after the write returned (the record is
-  fsynced), so a view on screen never precedes the record of the one before.
+  fsynced), so a view on screen never precedes the record of the one before. One fsync per answer: the record
+  carries the page's timing itself.
+* **Only what the next view depends on is waited for.** Page events (connected, hidden, blur, clipboard, a
+  trial's onset) are appended to the session's log in order but without an fsync and without holding up the
+  page (they survive a killed server, not a power cut; what a trial's record needs from them is summed into the
+  fsynced record). ``trial_continue`` (a SORT passage left for its question) stays fsynced before the next view.
+* **Pools sized to their work.** fsyncs run in :attr:`NativeLimits.writers` threads (on the build machine's disk
+  8 in flight commit several thousand fsyncs a second, 50 times what 500 participants need, with a p95 of a few
+  ms; more in flight only add latency); opening a session (its lock, plan and first event: 5 fsyncs) runs in its
+  own small pool, so that 50 links opened in one second do not queue behind the answers' fsyncs, nor the answers
+  behind them.
 * **Take-over, never a dead end.** A second connection for the same link (a reload, a reopened link, a second
   tab) takes the session over: the old page is told and closed, the new one gets the current view, marked as a
   re-showing when it is a trial.
@@ -55,7 +65,12 @@ class NativeLimits:
     #: A session without a page for this long is closed (its lock released: another node may take it; memory
     #: freed); the participant's next visit opens it again, as after a restart.
     idle_release_s: float = 30.0
-    writers: int = 32  # threads doing the sessions' fsyncs (more in flight: the file system commits them together)
+    #: Threads doing the sessions' fsyncs (``python -m benchlab.tui.harness.fsync_probe DIR`` measures a disk: on
+    #: the build machine 8 in flight commit ~6500 fsyncs/s at a p95 of ~4 ms; see NOTES-glue3.md).
+    writers: int = 8
+    #: Threads opening sessions: an opening is ~3 ms of CPU and 5 fsyncs (lock, plan, folder, first event), so a
+    #: few in flight keep 50 links a second from queueing without crowding the answers' writers.
+    openers: int = 4
 
 
 @dataclass(frozen=True)
@@ -134,13 +149,42 @@ class NativeSessions:
         self.sockets: dict[str, web.WebSocketResponse] = {}
         self._locks: dict[str, asyncio.Lock] = {}
         self._pool = ThreadPoolExecutor(max_workers=self.limits.writers, thread_name_prefix="benchlab-write")
+        self._openers = ThreadPoolExecutor(max_workers=self.limits.openers, thread_name_prefix="benchlab-open")
         self._timers: dict[str, asyncio.TimerHandle] = {}
+        #: Per session, the last of its page events still being appended (the next write of the session waits
+        #: for it, so the log keeps its order).
+        self._tails: dict[str, asyncio.Future[None]] = {}
 
     def lock(self, pid: str) -> asyncio.Lock:
         return self._locks.setdefault(pid, asyncio.Lock())
 
     async def _write(self, fn: Callable[..., Any], *args: Any) -> Any:
         return await asyncio.get_running_loop().run_in_executor(self._pool, fn, *args)
+
+    async def _in_order(self, live: LiveSession, fn: Callable[..., Any], *args: Any) -> Any:
+        """A write of the session after its page events still being appended (the events log keeps its order)."""
+        tail = self._tails.get(live.participant)
+        if tail is not None and not tail.done():
+            with contextlib.suppress(Exception):
+                await asyncio.shield(tail)
+        return await self._write(fn, *args)
+
+    def _later(self, live: LiveSession, event: str, fields: dict[str, Any]) -> None:
+        """Append a page event without fsync and without waiting for it (after the session's earlier ones)."""
+        if not live.runner.files.plan.exists() or live.ended:
+            return
+        prev = self._tails.get(live.participant)
+
+        async def append() -> None:
+            if prev is not None and not prev.done():
+                with contextlib.suppress(Exception):
+                    await prev
+            await self._write(_append_unsynced, live, event, fields)
+
+        pid = live.participant
+        tail = asyncio.ensure_future(append())
+        self._tails[pid] = tail
+        tail.add_done_callback(lambda done: self._tails.pop(pid, None) if self._tails.get(pid) is done else None)
 
     def page(self) -> str:
         return native_page.session_page(self.title)
@@ -179,8 +223,9 @@ class NativeSessions:
                 live.page_left(time.monotonic())  # the old page's showing ended at the take-over
             outage = _int(info.get("outage_keys"))
             live.outage_keys(outage)
-            await self._event(live, "page_connected", reconnect=bool(info.get("reconnect")), outage_keys=outage,
-                              user_agent=str(request.headers.get("User-Agent", ""))[:200], **device)
+            self._later(live, "page_connected", {"reconnect": bool(info.get("reconnect")), "outage_keys": outage,
+                                                 "user_agent": str(request.headers.get("User-Agent", ""))[:200],
+                                                 **device})
             await self._show(live, ws)
         await self._serve(live, ws, pid)
         return ws
@@ -204,7 +249,7 @@ class NativeSessions:
                 await close_socket(ws, 1000, b"refused")
                 return True
         try:
-            runner = await self._write(self.open_runner, pid)
+            runner = await asyncio.get_running_loop().run_in_executor(self._openers, self.open_runner, pid)
         except BenchlabError as exc:
             if "are in use by" in str(exc):  # live on another node (or its lock not yet released): retry
                 log.info("%s: the session is live elsewhere; the page retries", pid)
@@ -215,7 +260,8 @@ class NativeSessions:
             await send_json(ws, ["page", native_page.cannot_start_html()])
             await close_socket(ws, 1000, b"cannot start")
             return True
-        history = await self._write(_read_events, runner.files.events) if runner.resume else []
+        history = (await asyncio.get_running_loop().run_in_executor(self._openers, _read_events, runner.files.events)
+                   if runner.resume else [])
         self.sessions[pid] = LiveSession(pid, runner, self.kind, history=history)
         return False
 
@@ -262,7 +308,7 @@ class NativeSessions:
                     self._cancel_timer(pid)
                     if not live.ended:
                         live.page_left(last[0])
-                        await self._event(live, "page_disconnected")
+                        self._later(live, "page_disconnected", {})
                     loop = asyncio.get_running_loop()
                     self._timers[pid] = loop.call_later(self.limits.idle_release_s, lambda: asyncio.ensure_future(
                         self._release(pid, live)))
@@ -272,7 +318,7 @@ class NativeSessions:
         async with self.lock(pid):
             if self.sockets.get(pid) is None and self.sessions.get(pid) is live:
                 del self.sessions[pid]
-                await self._write(live.runner.close)
+                await self._in_order(live, live.runner.close)
                 log.info("%s: idle, session closed on this node", pid)
 
     async def _watch(self, ws: web.WebSocketResponse, last: list[float]) -> None:
@@ -306,9 +352,9 @@ class NativeSessions:
             elif kind == "log":
                 event = live.conduct(arg)
                 if event is not None:
-                    await self._event(live, "page_" + str(event.pop("what")), **event)
+                    self._later(live, "page_" + str(event.pop("what")), event)
             elif kind == "act":
-                moved = await self._write(live.act, arg, now)
+                moved = await self._in_order(live, live.act, arg, now)
                 await self._notes(live)
                 if moved:
                     await self._after_step(live)
@@ -317,13 +363,12 @@ class NativeSessions:
     async def _notes(self, live: LiveSession) -> None:
         """The trial marks of the last message. ``trial_continue`` (a SORT passage left for the question) is
         fsynced before the next view: a restart must never show the passage again. ``trial_onset`` is appended
-        without fsync (it survives a killed server, not a power cut: then a re-shown trial is not marked), which
-        keeps one fsync per showing off the disk at hundreds of participants."""
+        without fsync and without waiting (it survives a killed server, not a power cut: then a re-shown trial is
+        not marked), which keeps one fsync per showing off the disk at hundreds of participants."""
         notes, live.notes = live.notes, []
         for event, fields in notes:
             if event == "trial_onset":
-                if live.runner.files.plan.exists() and not live.ended:
-                    await self._write(_append_unsynced, live, event, fields)
+                self._later(live, event, fields)
             else:
                 await self._event(live, event, **fields)
 
@@ -374,13 +419,15 @@ class NativeSessions:
         if not live.runner.files.plan.exists() or live.ended:
             return
         with contextlib.suppress(BenchlabError, OSError):
-            await self._write(lambda: live.runner.log_event(event, **fields))
+            await self._in_order(live, lambda: live.runner.log_event(event, **fields))
 
     async def close(self) -> None:
         """The server stops: close every page (they reconnect) and release every session's lock."""
         for ws in list(self.sockets.values()):
             await close_socket(ws, 1001, b"server shutting down")
+        await asyncio.gather(*self._tails.values(), return_exceptions=True)  # page events still being appended
         for live in self.sessions.values():
             with contextlib.suppress(Exception):
                 live.runner.close()
         self._pool.shutdown(wait=True)
+        self._openers.shutdown(wait=True)
