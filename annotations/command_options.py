@@ -118,3 +118,7 @@ class ComparisonOptions(PlotOptions, FormatOptions, SectionsOptions, SeedOptions
                         AttentionOptions):
     """Everything a humans-vs-models comparison offers beyond its inputs, in ``--help`` order: the attention
     criterion, the correction, ``--boot``, ``--seed``, ``--only``, ``--format``, ``--plot``."""
+
+    def tables_needed(self) -> tuple[str, ...] | None:
+        """The tables the comparison must compute: the ``--only`` ones; all (``None``) for a figure or no ``--only``."""
+        return None if self.plot_path is not None or not self.sections else tuple(self.sections)

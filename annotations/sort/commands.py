@@ -73,7 +73,7 @@ def compare(opts: CompareOptions) -> None:
         comp = compare_sort(list(opts.paths), criterion=opts.criterion(), exclude_flagged=opts.exclude_flagged,
                             n_boot=opts.n_boot, seed=opts.seed, by_bin=not opts.no_bins,
                             participant_tests=not opts.no_participant_tests,
-                            include_simulated=opts.include_simulated)
+                            include_simulated=opts.include_simulated, tables=opts.tables_needed())
     emit_comparison(comp, opts)
 
 

@@ -204,7 +204,8 @@ def compare(opts: CompareOptions) -> None:
         comp = compare_worldsense(testset, list(results), include_published=not opts.no_published,
                                   criterion=opts.criterion(), exclude_flagged=opts.exclude_flagged,
                                   n_boot=opts.n_boot, seed=opts.seed, ci=opts.ci,
-                                  participant_tests=opts.participant_tests, include_simulated=opts.include_simulated)
+                                  participant_tests=opts.participant_tests, include_simulated=opts.include_simulated,
+                                  tables=opts.tables_needed())
     emit_comparison(comp, opts)
 
 

@@ -62,6 +62,9 @@ class Options:
     participant_tests: bool = False
     include_simulated: bool = False
     correction: Correction = "holm"  # of the primary family (see :mod:`benchlab.data.analysis.family`)
+    #: the tables that will be printed (``--only``); ``None``: all. Work for the others is skipped, so
+    #: ``--only accuracy`` does not pay for the tests, agreement or bias tables; printed numbers are the same
+    tables: frozenset[str] | None = None
 
 
 class Design(ABC):

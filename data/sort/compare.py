@@ -18,7 +18,7 @@ SORT's own (:class:`SortDesign`); :mod:`benchlab.data.analysis.pipeline` builds 
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 
 import pandas as pd
@@ -234,15 +234,18 @@ def compare_sort(
     rt_quantiles: int = 4,
     include_simulated: bool = False,
     on_warning: Callable[[str], None] | None = None,
+    tables: Iterable[str] | None = None,
 ) -> Comparison:
     """Build the comparison from results CSVs or folders (humans: model names ``human-<id>``).
 
     Simulated participants (the ``simulated`` column, e.g. ``run sort --simulate oracle``) keep their own labelled
     row but stay out of the pooled humans, spread and agreement unless ``include_simulated``. Reading warnings
-    (a trial answered twice, a cut last row) go to ``on_warning`` and into the comparison's notes.
+    (a trial answered twice, a cut last row) go to ``on_warning`` and into the comparison's notes. ``tables``
+    (the ``--only`` names; default all): work for the other tables is skipped, the printed numbers stay the same.
     """
     options = Options(criterion or AttentionCriterion(), exclude_flagged, n_boot, seed, rt_quantiles,
-                      participant_tests, include_simulated)
+                      participant_tests, include_simulated,
+                      tables=None if tables is None else frozenset(tables))
     warnings: list[str] = []
 
     def warn(message: str) -> None:

@@ -25,7 +25,7 @@ This module reads the files and declares what is WorldSense's own (:class:`World
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -356,6 +356,7 @@ def compare_worldsense(
     ci: str = "bootstrap",
     participant_tests: bool = False,
     include_simulated: bool = False,
+    tables: Iterable[str] | None = None,
 ) -> Comparison:
     """Build the comparison from a test set and results folders (humans: model names starting with ``human``).
 
@@ -363,12 +364,14 @@ def compare_worldsense(
     Simulated participants (results lines with ``simulated``, e.g. ``run ... --simulate oracle``) keep their own
     labelled row but stay out of the pooled humans, spread and agreement unless ``include_simulated``.
     ``ci="benchmark"`` shows the benchmark's own ``1.96 * sem`` instead of the bootstrap (to match papers; it is
-    ``nan`` for cells with a single tuple).
+    ``nan`` for cells with a single tuple). ``tables`` (the ``--only`` names; default all): work for the other
+    tables is skipped, the printed numbers stay the same.
     """
     if ci not in ("bootstrap", "benchmark"):
         raise ValueError(f"unknown CI method {ci!r}")
     options = Options(criterion or AttentionCriterion(), exclude_flagged, n_boot, seed, rt_quantiles,
-                      participant_tests, include_simulated)
+                      participant_tests, include_simulated,
+                      tables=None if tables is None else frozenset(tables))
     readings, warnings = read_worldsense(testset, results, include_published)
     extra = [results] if isinstance(results, str | Path) else list(results or [])
     for folder in map(Path, extra):
