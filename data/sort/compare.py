@@ -136,10 +136,12 @@ class SortDesign(Design):
         values = rows["score"].to_numpy(dtype=float)
         if kind == "humans":
             method = "bootstrap over items" + (" stratified by configuration" if _is_overall(condition) else "")
-            return bootstrap_cell(values, self.strata(rows, condition), n_people, method, self.options)
+            return bootstrap_cell(values, self.strata(rows, condition), n_people, method, self.options,
+                                  interval=not self.interval_replaced(kind))
         if _is_overall(condition):
             return bootstrap_cell(values, self.strata(rows, condition), n_people,
-                                  "bootstrap stratified by configuration", self.options)
+                                  "bootstrap stratified by configuration", self.options,
+                                  interval=not self.interval_replaced(kind))
         return wilson_cell(values, n_people)
 
     def notes(self, simulated_line: str) -> list[str]:

@@ -196,7 +196,7 @@ class WorldSenseDesign(Design):
             return FigureCell(value, value - bci, value + bci, len(sub), n_people, "WorldSense 1.96*sem",
                               {"benchmark_ci95": bci})
         return bootstrap_cell(values, strata, n_people, "stratified bootstrap over tuples", self.options,
-                              {"benchmark_ci95": bci})
+                              {"benchmark_ci95": bci}, interval=not self.interval_replaced(kind))
 
     def pooled_extra(self, units: pd.DataFrame) -> dict[str, object]:
         return {"tuples_with_2plus": int((units["people"] >= 2).sum())}
