@@ -84,7 +84,7 @@ def run_comparison(design: Design, readings: Readings, options: Options) -> Comp
     entries += [Entry(POOLED, "humans", partial=partial.get(POOLED, ""))] if not pooled.empty else []
     entries += [Entry(m, "model") for m in readings.models_order]
     wanted = _wanted(options.tables)
-    rt, rt_bins, rts_ms = response_times(readings, options.rt_quantiles) if wanted("rt") else ([], [], {})
+    rt, rt_bins, rts_ms = response_times(readings, options.rt_quantiles) if wanted("rt") else ([], {}, {})
     return Comparison(
         benchmark=design.benchmark, unit=design.unit, conditions=readings.conditions, entries=entries, cells=cells,
         tests=tests_against_models(design, readings, pooled, pooled_rows, options) if wanted("tests") else [],
