@@ -135,3 +135,7 @@ class ComparisonOptions(PlotOptions, FormatOptions, SectionsOptions, SeedOptions
     all_items: bool = option(False, label="Models on all their items",
                              help="Score each model on every item it answered, not only on the items people "
                              "answered (the default restricts both sides to the same items).")
+
+    def tables_needed(self) -> tuple[str, ...] | None:
+        """The tables the comparison must compute: the ``--only`` ones; all (``None``) for a figure or no ``--only``."""
+        return None if self.plot_path is not None or not self.sections else tuple(self.sections)

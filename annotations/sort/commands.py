@@ -76,7 +76,7 @@ def compare(opts: CompareOptions) -> None:
                             n_boot=opts.n_boot, seed=opts.seed, by_bin=not opts.no_bins,
                             participant_tests=not opts.no_participant_tests,
                             include_simulated=opts.include_simulated, excluded=log.excluded if log else None,
-                            same_items=not opts.all_items)
+                            same_items=not opts.all_items, tables=opts.tables_needed())
     comp.notes.extend(exclusion_notes(log))
     emit_comparison(comp, opts)
 

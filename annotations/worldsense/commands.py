@@ -218,7 +218,8 @@ def compare(opts: CompareOptions) -> None:
                                   criterion=opts.criterion(), exclude_flagged=opts.exclude_flagged,
                                   n_boot=opts.n_boot, seed=opts.seed, ci=opts.ci,
                                   participant_tests=opts.participant_tests, include_simulated=opts.include_simulated,
-                                  excluded=log.excluded if log else None, same_items=not opts.all_items)
+                                  excluded=log.excluded if log else None, same_items=not opts.all_items,
+                                  tables=opts.tables_needed())
     comp.notes.extend(exclusion_notes(log))
     emit_comparison(comp, opts)
 

@@ -5,6 +5,7 @@ make a figure cell (:func:`wilson_cell`, :func:`bootstrap_cell`) and to pool peo
 
 from __future__ import annotations
 
+import math
 from abc import ABC, abstractmethod
 from collections.abc import Hashable, Mapping
 from dataclasses import dataclass, field
@@ -65,6 +66,9 @@ class Options:
     #: participants left out of the pooled humans by declared exclusion rules, with their reasons (always
     #: excluded, whatever ``exclude_flagged``; :mod:`benchlab.annotations.exclusions` decides who)
     excluded: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    #: the tables that will be printed (``--only``); ``None``: all. Work for the others is skipped, so
+    #: ``--only accuracy`` does not pay for the tests, agreement or bias tables; printed numbers are the same
+    tables: frozenset[str] | None = None
 
 
 class Design(ABC):
@@ -122,6 +126,11 @@ class Design(ABC):
         """Whether each participant is tested against each model in ``condition`` (when asked for)."""
         return True
 
+    def interval_replaced(self, kind: RowKind) -> bool:
+        """Whether the pipeline replaces the interval of a ``kind`` row's cell by its own method (pooled humans:
+        crossed people x items; a participant: Wilson-Kish), so :meth:`cell` need not bootstrap one."""
+        return (kind == "humans" and self.pooled_crossed) or (kind == "participant" and self.honest_cells)
+
     def pooled_extra(self, units: pd.DataFrame) -> dict[str, object]:
         """Extra numbers of a pooled-humans cell (``units``: its pooled units, with ``people``), for the export."""
         return {}
@@ -146,11 +155,17 @@ def wilson_cell(values: np.ndarray, n_people: int) -> FigureCell:
 
 
 def bootstrap_cell(values: np.ndarray, strata: Strata, n_people: int, method: str, options: Options,
-                   extra: dict[str, object] | None = None) -> FigureCell:
-    """The stratified mean with a percentile bootstrap CI (the default figure of a row)."""
+                   extra: dict[str, object] | None = None, interval: bool = True) -> FigureCell:
+    """The stratified mean with a percentile bootstrap CI (the default figure of a row).
+
+    ``interval=False`` leaves the CI out (nan) where the pipeline replaces it anyway
+    (:meth:`Design.interval_replaced`): the bootstrap was most of ``compare``'s time and every participant's
+    was thrown away.
+    """
     labels, weights = strata
     value = stats.stratified_mean(values, labels, weights)
-    lo, hi = stats.bootstrap_ci(values, labels, weights, n_boot=options.n_boot, seed=options.seed)
+    lo, hi = (stats.bootstrap_ci(values, labels, weights, n_boot=options.n_boot, seed=options.seed) if interval
+              else (math.nan, math.nan))
     return FigureCell(value, lo, hi, len(values), n_people, method, extra or {})
 
 

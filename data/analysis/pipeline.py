@@ -27,6 +27,8 @@ times and agreement in :mod:`benchlab.data.analysis.participant_summaries`; the 
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import numpy as np
 import pandas as pd
 
@@ -82,18 +84,20 @@ def run_comparison(design: Design, readings: Readings, options: Options) -> Comp
                for p in people]
     entries += [Entry(POOLED, "humans", partial=partial.get(POOLED, ""))] if not pooled.empty else []
     entries += [Entry(m, "model") for m in readings.models_order]
-    rt, rt_bins, rts_ms = response_times(readings, options.rt_quantiles)
+    wanted = _wanted(options.tables)
+    rt, rt_bins, rts_ms = response_times(readings, options.rt_quantiles) if wanted("rt") else ([], {}, {})
     return Comparison(
         benchmark=design.benchmark, unit=design.unit, conditions=readings.conditions, entries=entries, cells=cells,
-        tests=tests_against_models(design, readings, pooled, pooled_rows, options),
+        tests=tests_against_models(design, readings, pooled, pooled_rows, options) if wanted("tests") else [],
         spread=spread_by_condition(readings.conditions, poolable, cells),
         rt=rt, rt_quantiles=rt_bins, rts_ms=rts_ms,
-        agreement=agreement_between_people(design, readings, set(poolable)),
-        rts_by_group=rts_by_group(readings),
+        agreement=agreement_between_people(design, readings, set(poolable)) if wanted("agreement") else {},
+        rts_by_group=rts_by_group(readings) if wanted("rt") else {},
         notes=(design.notes(simulated_note(simulated, options.include_simulated)) + _na_notes(cells, entries)
                + partial_notes + _exploratory_note(options)),
-        extra_tables=design.extra_tables_with_answers([(n, f) for _k, n, f in rows],
-                                                      {e.name: e.label for e in entries}, pooled_rows),
+        extra_tables=(design.extra_tables_with_answers([(n, f) for _k, n, f in rows],
+                                                       {e.name: e.label for e in entries}, pooled_rows)
+                      if wanted("extra") else {}),
         pooled_simulated=options.include_simulated, chance=design.chance,
         primary=design.primary_conditions(readings.conditions),
     ).with_correction(options.correction)
@@ -114,6 +118,28 @@ def excluded_reasons(options: Options, name: str) -> tuple[str, ...]:
         if key in options.excluded:
             return options.excluded[key]
     return ()
+
+
+#: The tables built from the cells alone; any other asked-for name is a benchmark's extra table (bias, positions).
+_CORE_TABLES = frozenset({"accuracy", "counts", "tests", "spread", "flags", "rt", "rt-quantiles", "agreement",
+                          "methods"})
+
+
+def _wanted(tables: frozenset[str] | None) -> Callable[[str], bool]:
+    """Whether a part of the comparison is needed for ``tables`` (``None``: every table, e.g. the Results screen).
+
+    The methods table states the size of the test family, so it needs the tests; the RT tables and the figure's RT
+    panels share one computation; "extra" is any benchmark-declared table.
+    """
+    if tables is None:
+        return lambda _part: True
+    needs = {"tests": {"tests", "methods"}, "agreement": {"agreement"}, "rt": {"rt", "rt-quantiles"}}
+
+    def wanted(part: str) -> bool:
+        if part == "extra":
+            return bool(tables - _CORE_TABLES)
+        return bool(tables & needs[part])
+    return wanted
 
 
 def _partial(design: Design, readings: Readings, rows: list[tuple[RowKind, str, pd.DataFrame]],

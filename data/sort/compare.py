@@ -18,7 +18,7 @@ SORT's own (:class:`SortDesign`); :mod:`benchlab.data.analysis.pipeline` builds 
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import replace
 from pathlib import Path
 
@@ -139,10 +139,12 @@ class SortDesign(Design):
         values = rows["score"].to_numpy(dtype=float)
         if kind == "humans":
             method = "bootstrap over items" + (" stratified by configuration" if _is_overall(condition) else "")
-            return bootstrap_cell(values, self.strata(rows, condition), n_people, method, self.options)
+            return bootstrap_cell(values, self.strata(rows, condition), n_people, method, self.options,
+                                  interval=not self.interval_replaced(kind))
         if _is_overall(condition):
             return bootstrap_cell(values, self.strata(rows, condition), n_people,
-                                  "bootstrap stratified by configuration", self.options)
+                                  "bootstrap stratified by configuration", self.options,
+                                  interval=not self.interval_replaced(kind))
         return wilson_cell(values, n_people)
 
     def notes(self, simulated_line: str) -> list[str]:
@@ -242,6 +244,7 @@ def compare_sort(
     on_warning: Callable[[str], None] | None = None,
     excluded: Mapping[str, tuple[str, ...]] | None = None,
     same_items: bool = True,
+    tables: Iterable[str] | None = None,
 ) -> Comparison:
     """Build the comparison from results CSVs or folders (humans: model names ``human-<id>``).
 
@@ -250,10 +253,12 @@ def compare_sort(
 
     Simulated participants (the ``simulated`` column, e.g. ``run sort --simulate oracle``) keep their own labelled
     row but stay out of the pooled humans, spread and agreement unless ``include_simulated``. Reading warnings
-    (a trial answered twice, a cut last row) go to ``on_warning`` and into the comparison's notes.
+    (a trial answered twice, a cut last row) go to ``on_warning`` and into the comparison's notes. ``tables``
+    (the ``--only`` names; default all): work for the other tables is skipped, the printed numbers stay the same.
     """
     options = Options(criterion or AttentionCriterion(), exclude_flagged, n_boot, seed, rt_quantiles,
-                      participant_tests, include_simulated, excluded=dict(excluded or {}))
+                      participant_tests, include_simulated, excluded=dict(excluded or {}),
+                      tables=None if tables is None else frozenset(tables))
     warnings: list[str] = []
 
     def warn(message: str) -> None:

@@ -25,7 +25,7 @@ This module reads the files and declares what is WorldSense's own (:class:`World
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 
@@ -131,15 +131,16 @@ def _read_human(file: ResultsFile) -> HumanAnswers:
 def _weights(frame: pd.DataFrame, condition: str) -> tuple[list[object], dict[object, float]]:
     """Strata and weights reproducing the benchmark's rebalancing for this condition."""
     if condition == OVERALL:
-        cells = frame[["problemname", "problemsize"]].drop_duplicates()
-        sizes_per_problem = cells.groupby("problemname")["problemsize"].nunique()
+        # plain Python over the two columns: the pandas string concatenation and groupby cost ~2 ms a call, and
+        # this runs for every row and condition; same labels ("problem|size") and weights, in the same order
+        pairs = list(zip(frame["problemname"].astype(object).tolist(), frame["problemsize"].tolist(), strict=True))
+        cells = dict.fromkeys(pairs)
+        sizes_per_problem: dict[object, int] = {}
+        for p, _z in cells:
+            sizes_per_problem[p] = sizes_per_problem.get(p, 0) + 1
         n_problems = len(sizes_per_problem)
-        labels = (frame["problemname"].astype(str) + "|" + frame["problemsize"].astype(str)).to_numpy(dtype=object)
-        weights: dict[object, float] = {
-            f"{p}|{z}": 1.0 / (n_problems * sizes_per_problem[p])
-            for p, z in cells.itertuples(index=False, name=None)
-        }
-        return list(labels), weights
+        weights: dict[object, float] = {f"{p}|{z}": 1.0 / (n_problems * sizes_per_problem[p]) for p, z in cells}
+        return [f"{p}|{z}" for p, z in pairs], weights
     sizes = frame["problemsize"].to_numpy()
     uniq = set(sizes.tolist())
     return list(sizes.tolist()), {z: 1.0 / len(uniq) for z in uniq}
@@ -168,15 +169,28 @@ class WorldSenseDesign(Design):
         self.pooled_crossed = self.honest_cells = ci != "benchmark"
         self.problems = readings.groups
         self.warnings = warnings
+        self._subsets: dict[tuple[int, str], tuple[pd.DataFrame, pd.DataFrame]] = {}
+        self._strata: dict[tuple[int, str], tuple[pd.DataFrame, Strata]] = {}
         # the benchmark's own CI of every participant and model, computed at once (per row it costs more)
         self._bci: dict[RowKind, dict[tuple[str, str], float]] = {
             "participant": _benchmark_ci(readings.humans), "model": _benchmark_ci(readings.models)}
 
     def subset(self, frame: pd.DataFrame, condition: str) -> pd.DataFrame:
-        return _subset(frame, condition)
+        """A row's units in ``condition``, computed once per frame and condition (the cells, partial rows, tests
+        and bias table all ask for the same ones); the cache holds the frame, so its ``id`` stays its own."""
+        key = (id(frame), condition)
+        hit = self._subsets.get(key)
+        if hit is None or hit[0] is not frame:
+            hit = self._subsets[key] = (frame, _subset(frame, condition))
+        return hit[1]
 
     def strata(self, frame: pd.DataFrame, condition: str) -> Strata:
-        return _weights(frame, condition)
+        """:func:`_weights`, once per frame and condition (as :meth:`subset`)."""
+        key = (id(frame), condition)
+        hit = self._strata.get(key)
+        if hit is None or hit[0] is not frame:
+            hit = self._strata[key] = (frame, _weights(frame, condition))
+        return hit[1]
 
     def strata_note(self, condition: str) -> str:
         return " (stratified by problem x size)" if condition == OVERALL else " (stratified by size)"
@@ -184,33 +198,34 @@ class WorldSenseDesign(Design):
     def cell(self, kind: RowKind, name: str, frame: pd.DataFrame, condition: str,
              n_people: int) -> FigureCell | None:
         """The rebalanced score; CI: stratified bootstrap, or the benchmark's own 1.96*sem (``--ci benchmark``)."""
-        sub = _subset(frame, condition)
+        sub = self.subset(frame, condition)
         if sub.empty:
             return None
         if kind not in self._bci:  # the pooled humans, known once the pipeline has pooled them
             self._bci[kind] = _benchmark_ci(frame.assign(who=name))
         bci = self._bci[kind].get((name, condition), np.nan)
-        strata = _weights(sub, condition)
+        strata = self.strata(sub, condition)
         values = sub["score"].to_numpy(dtype=float)
         if self.ci == "benchmark":
             value = stats.stratified_mean(values, *strata)
             return FigureCell(value, value - bci, value + bci, len(sub), n_people, "WorldSense 1.96*sem",
                               {"benchmark_ci95": bci})
         return bootstrap_cell(values, strata, n_people, "stratified bootstrap over tuples", self.options,
-                              {"benchmark_ci95": bci})
+                              {"benchmark_ci95": bci}, interval=not self.interval_replaced(kind))
 
     def pooled_extra(self, units: pd.DataFrame) -> dict[str, object]:
         return {"tuples_with_2plus": int((units["people"] >= 2).sum())}
 
     def extra_tables(self, rows: list[tuple[str, pd.DataFrame]],
                      labels: dict[str, str]) -> dict[str, tuple[Table, Table]]:
-        return {"bias": _bias_tables(rows, self.problems, labels, self.options.n_boot, self.options.seed)}
+        return {"bias": _bias_tables(rows, self.problems, labels, self.options.n_boot, self.options.seed,
+                                     design=self)}
 
     def extra_tables_with_answers(self, rows: list[tuple[str, pd.DataFrame]], labels: dict[str, str],
                                   pooled_answers: pd.DataFrame) -> dict[str, tuple[Table, Table]]:
         answers = pooled_answers if self.pooled_crossed else None
         return {"bias": _bias_tables(rows, self.problems, labels, self.options.n_boot, self.options.seed,
-                                     answers)}
+                                     answers, design=self)}
 
     def notes(self, simulated_line: str) -> list[str]:
         o = self.options
@@ -359,6 +374,7 @@ def compare_worldsense(
     include_simulated: bool = False,
     excluded: Mapping[str, tuple[str, ...]] | None = None,
     same_items: bool = True,
+    tables: Iterable[str] | None = None,
 ) -> Comparison:
     """Build the comparison from a test set and results folders (humans: model names starting with ``human``).
 
@@ -369,12 +385,14 @@ def compare_worldsense(
     Simulated participants (results lines with ``simulated``, e.g. ``run ... --simulate oracle``) keep their own
     labelled row but stay out of the pooled humans, spread and agreement unless ``include_simulated``.
     ``ci="benchmark"`` shows the benchmark's own ``1.96 * sem`` instead of the bootstrap (to match papers; it is
-    ``nan`` for cells with a single tuple).
+    ``nan`` for cells with a single tuple). ``tables`` (the ``--only`` names; default all): work for the other
+    tables is skipped, the printed numbers stay the same.
     """
     if ci not in ("bootstrap", "benchmark"):
         raise ValueError(f"unknown CI method {ci!r}")
     options = Options(criterion or AttentionCriterion(), exclude_flagged, n_boot, seed, rt_quantiles,
-                      participant_tests, include_simulated, excluded=dict(excluded or {}))
+                      participant_tests, include_simulated, excluded=dict(excluded or {}),
+                      tables=None if tables is None else frozenset(tables))
     readings, warnings = read_worldsense(testset, results, include_published)
     extra = [results] if isinstance(results, str | Path) else list(results or [])
     if same_items:
@@ -389,17 +407,18 @@ def compare_worldsense(
     return run_comparison(WorldSenseDesign(options, ci, readings, warnings), readings, options)
 
 
-def _crossed_bias(answers: pd.DataFrame, problem: str) -> tuple[float, float]:
+def _crossed_bias(answers: pd.DataFrame, problem: str, design: Design) -> tuple[float, float]:
     """Pooled bias interval over people x tuples: the crossed interval of (bias + 1) / 2, mapped back."""
-    sub = _subset(answers, problem)
-    strata, weights = _weights(sub, problem)
+    sub = design.subset(answers, problem)
+    strata, weights = design.strata(sub, problem)
     est = crossed_estimate(sub["who"].to_numpy(dtype=object), sub["unit"].to_numpy(dtype=object),
                            (sub["bias"].to_numpy(dtype=float) + 1) / 2, strata=strata, weights=weights)
     return (2 * est.ci_low - 1, 2 * est.ci_high - 1) if est.available else (math.nan, math.nan)
 
 
 def _bias_tables(rows: list[tuple[str, pd.DataFrame]], problems: list[str], labels: dict[str, str], n_boot: int,
-                 seed: int, pooled_answers: pd.DataFrame | None = None) -> tuple[Table, Table]:
+                 seed: int, pooled_answers: pd.DataFrame | None = None, *,
+                 design: Design) -> tuple[Table, Table]:
     """Per-problem bias (value [95% CI]) of every row, formatted and long numeric.
 
     The pooled humans' interval is crossed people x tuples like their accuracy (``pooled_answers``): people with
@@ -410,15 +429,15 @@ def _bias_tables(rows: list[tuple[str, pd.DataFrame]], problems: list[str], labe
     long_rows = []
     for name, frame in rows:
         for prob in problems:
-            sub = _subset(frame, prob)
+            sub = design.subset(frame, prob)
             if sub.empty:
                 wide[prob].append("")
                 continue
-            strata, weights = _weights(sub, prob)
+            strata, weights = design.strata(sub, prob)
             values = sub["bias"].to_numpy(dtype=float)
             value = stats.stratified_mean(values, strata, weights)
             if name == POOLED and pooled_answers is not None:
-                lo, hi = _crossed_bias(pooled_answers, prob)
+                lo, hi = _crossed_bias(pooled_answers, prob, design)
             else:
                 lo, hi = stats.bootstrap_ci(values, strata, weights, n_boot=n_boot, seed=seed)
             constant = pd.Series(values).groupby(pd.Series(strata, dtype=object)).nunique().min() < 2
