@@ -135,7 +135,7 @@ def test_a_phone_on_a_study_that_requires_a_computer_is_screened_out_and_takes_n
         other = desktop.new_page()  # the one place is still free
         other.goto(prolific_link(server, "DESK0001"))
         assert "/s/" in other.url
-        wait_text(other, "Question 1 of 4", 30)
+        wait_text(other, "Welcome", 30)  # their session opened
     finally:
         phone.close()
         desktop.close()

@@ -25,11 +25,14 @@ import contextlib
 import hmac
 import logging
 from collections.abc import Sequence
+from datetime import UTC, datetime
 from html import escape
 
 from aiohttp import web
 
+from benchlab.annotations.online import places
 from benchlab.annotations.online.joins import joined
+from benchlab.annotations.online.private import COMPLETIONS_FILE, append_record
 from benchlab.annotations.session.opening import session_options
 from benchlab.annotations.session.runner import SessionRunner
 from benchlab.annotations.study import Study
@@ -85,6 +88,8 @@ class NativeStudy:
         if why is None:
             return None
         log.info("%s refused by the device check (%s)", joiner.participant, why)
+        if joiner.participant in self.tokens:  # a crowd joiner: their join no longer holds a place
+            await asyncio.to_thread(places.screen_out, self.study, joiner.participant)
         return Refusal("Please use a computer", html=native_page.device_html(why, self.rule) + self._screened_out())
 
     def _screened_out(self) -> str:
@@ -104,12 +109,31 @@ class NativeStudy:
         return html
 
     async def on_end(self, end: SessionEnd) -> EndOutcome | None:
+        if end.reason == "declined":
+            return await self._declined(end.participant)
         got = await end_code(self.study, end.participant)
         if got is None:
             return None
         token = self.tokens.get(end.participant)
         withdraw = f"/withdraw/{token}" if token and end.reason != "declined" else None
         return EndOutcome(message=got[0], code=got[1], redirect=got[2], withdraw=withdraw)
+
+    async def _declined(self, pid: str) -> EndOutcome | None:
+        """A declined consent on the native page leaves no session file at all (nothing recorded), so its code comes
+        from the study file; it is stored in the study's private completions log only (as the online routes do)."""
+        online = self.study.spec.online
+        spec = online.completion.get("declined") if online is not None else None
+        if spec is None or pid not in self.tokens:
+            return None
+        redirect = spec.redirect.replace("{code}", spec.code or "") if spec.redirect else None
+        if redirect is not None and "{id}" in redirect:
+            redirect = None
+        # the private completions log frees the join's place and gives the same page on a repeat visit
+        await asyncio.to_thread(append_record, self.study.folder, COMPLETIONS_FILE, {
+            "participant": pid, "outcome": "declined", "code": spec.code, "redirect": redirect, "attention": "",
+            "timestamp": datetime.now(UTC).isoformat()})
+        return EndOutcome(message="You did not consent, so nothing of yours was recorded.", code=spec.code,
+                          redirect=redirect)
 
     # -- what the online routes need (SessionHooks) -----------------------------------------------------------
 
