@@ -182,3 +182,23 @@ def test_the_end_page_withdraw_control_removes_the_data(tmp_path: Path, chromium
         server.stop()
     assert _records(folder) == 0 if (folder / "results").exists() else True
     assert not list((folder / "sessions").glob("*.events.jsonl"))
+
+
+def test_a_session_past_its_time_limit_gets_the_timed_out_page_and_code(tmp_path: Path, chromium: Any) -> None:
+    folder = online_study(tmp_path / "st", 'time_limit = "2s"', consent=True)
+    server = StudyServer(folder, native=True).start()
+    context = _context(chromium, PHONE)
+    try:
+        page = context.new_page()
+        page.goto(prolific_link(server, "SLOW0001"))
+        wait_text(page, "I do not agree", 30)
+        page.tap("button[data-act=accept]", timeout=5000)
+        text = wait_text(page, "TIMEOUT9", 30)["text"]  # the server's watch stops the live session
+        assert "Time is up" in text
+        names = [e["event"] for e in _events(folder)]
+        assert names.index("timed_out") < names.index("completion")
+        page.reload()  # the same page again, never the session
+        assert "TIMEOUT9" in wait_text(page, "TIMEOUT9", 15)["text"]
+    finally:
+        context.close()
+        server.stop()

@@ -31,6 +31,7 @@ from html import escape
 from aiohttp import web
 
 from benchlab.annotations.online import places
+from benchlab.annotations.online.completion import complete, redirect_for
 from benchlab.annotations.online.joins import joined
 from benchlab.annotations.online.private import COMPLETIONS_FILE, append_record
 from benchlab.annotations.session.opening import session_options
@@ -148,13 +149,14 @@ class NativeStudy:
         asyncio.get_running_loop().create_task(self._stop(participant))
 
     async def _stop(self, pid: str) -> None:
-        refused = await gate_refusal(self.study, pid)
+        done = await asyncio.to_thread(complete, self.study, pid)  # stored (a completion event) before shown
         async with self.native.lock(pid):
             ws = self.native.sockets.pop(pid, None)
             live = self.native.sessions.pop(pid, None)
             if ws is not None:
-                if refused is not None:
-                    await send_json(ws, ["page", f"<h1>{escape(refused[0])}</h1>{refused[1]}"])
+                if done is not None:
+                    title, body = pages.completion_body(done.outcome, done.code, redirect_for(self.study, done))
+                    await send_json(ws, ["page", f"<h1>{escape(title)}</h1>{body}"])
                 await close_socket(ws, 1000, b"time limit")
             if live is not None:
                 with contextlib.suppress(Exception):
