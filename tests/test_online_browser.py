@@ -34,8 +34,9 @@ DESKTOP = {"viewport": {"width": 1280, "height": 800}}
 class StudyServer:
     """``benchlab serve --study DIR`` on a free port."""
 
-    def __init__(self, folder: Path, admin: bool = False, extra: tuple[str, ...] = ()) -> None:
-        self.folder, self.admin, self.extra = folder, admin, extra
+    def __init__(self, folder: Path, admin: bool = False, extra: tuple[str, ...] = (), native: bool = False) -> None:
+        # the tests of this file drive the terminal-in-browser page (--terminal-page); test_online_native the other
+        self.folder, self.admin, self.extra = folder, admin, (*extra, *(() if native else ("--terminal-page",)))
         self.port = free_port()
         self.proc: subprocess.Popen[str] | None = None
         self.link = ""

@@ -43,7 +43,8 @@ def drive(page: Any, answer: Callable[[str, str], str], *, tap: bool = False, ti
         if "view-end" in v["cls"] or (stop is not None and stop(v)):
             return given
         fresh = (v["cls"], v["text"]) != (last_cls, last_text)
-        if v["cover"] or not v["onset"] or "sent" in v["cls"] or (not fresh and time.monotonic() - acted_at < 2.0):
+        sent = "sent" in v["cls"].split()  # a class of its own ("view-consent" contains the letters too)
+        if v["cover"] or not v["onset"] or sent or (not fresh and time.monotonic() - acted_at < 2.0):
             time.sleep(0.05)
             continue
         time.sleep(0.05)

@@ -103,6 +103,8 @@ class StudyServeOptions(Options):
     port: int = option(8000, label="Port", ge=0, le=65535, help="With --study: port to listen on.")
     public_url: str | None = option(None, label="Public URL", help="With --study: the address participants "
                                     "reach (the proxy's https://...), used in the printed study link.")
+    terminal_page: bool = option(False, label="Terminal page", help="With --study: the terminal-in-browser page "
+                                 "even when the benchmark has a native web page.")
     participants: Path | None = option(None, label="Private links", help="With --study: also give each person of "
                                        "this CSV (an id column) a private link in the same study (arm by the "
                                        "study's rule when their session starts).")

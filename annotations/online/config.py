@@ -96,6 +96,9 @@ class OnlineSection(BaseModel):
                                            "the participant gets the timed_out outcome.")
     completion: dict[str, Completion] = Field(default_factory=dict, description="Outcome -> code and/or redirect.")
     attention: Attention = Field(default_factory=Attention)
+    require_computer: bool = Field(False, description="Only a computer (mouse or trackpad) may take part: a phone "
+                                   "or tablet gets the 'please use a computer' page and the screened_out outcome "
+                                   "before consent; nothing is recorded and no place is taken.")
 
     @field_validator("abandon_after", "time_limit")
     @classmethod
@@ -144,6 +147,7 @@ def online_template(platform: Platform = "prolific") -> str:
         "# arm_quotas = { stm = 20, ltm = 20 }",
         'abandon_after = "60m"       # an idle session frees its place (its data kept, marked abandoned)',
         '# time_limit = "45m"        # from consent; past it: the timed_out outcome',
+        "# require_computer = true    # phones/tablets get 'please use a computer' (the screened_out outcome)",
         "",
         "# What each ending gives: a code shown with a copy button and/or a redirect ({code} is replaced).",
         "[online.completion.completed]",

@@ -34,6 +34,9 @@ GRACE_S = 120.0
 #: A browser join whose study declares no abandon_after holds its place this long before its session opens.
 WEB_GRACE_S = 600.0
 RESERVATIONS_FILE = "reservations.jsonl"
+#: Joiners the page's device check refused before consent (a phone on a study that requires a computer): they hold
+#: no place until they come back on a device that passes and consent.
+SCREENED_FILE = "screened.jsonl"
 PLACE_STATES = ("practice", "trial", "break", "finished")
 
 
@@ -69,6 +72,7 @@ def places(study: Study, now: float | None = None) -> list[Place]:
             first.setdefault(str(record["participant"]), record)
     declined = {str(r.get("participant")) for r in read_jsonl(study.folder / ".online" / COMPLETIONS_FILE)
                 if r.get("outcome") == "declined"}
+    declined |= {str(r.get("participant")) for r in read_jsonl(study.folder / ".online" / SCREENED_FILE)}
     out = []
     for participant, record in first.items():
         status = statuses.get(participant)
@@ -91,6 +95,13 @@ def places(study: Study, now: float | None = None) -> list[Place]:
             abandoned = record.get("source") == "web" and not counts
         out.append(Place(participant, str(record["arm"]), state, counts, abandoned, last))
     return out
+
+
+def screen_out(study: Study, participant: str) -> None:
+    """The device check refused ``participant`` before consent: their join stops holding a place (nothing of a
+    session was written; consenting later on another device counts them again)."""
+    append_record(study.folder, SCREENED_FILE, {"participant": participant,
+                                                 "timestamp": datetime.now(UTC).isoformat()})
 
 
 def counted(study: Study) -> set[str]:

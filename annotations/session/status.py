@@ -199,11 +199,24 @@ def _started(folder: Path, plan_path: Path) -> SessionStatus | None:
 
 
 def device_of(events: list[dict[str, Any]]) -> str:
-    """The device of a web session from the last user agent its events name (phones and tablets say Mobile)."""
+    """The device of a web session: from the native page's own device report (``page_device`` /
+    ``page_connected`` events: a finger as the only pointer is a phone, or a tablet from 600 px on its short
+    side), else from the last user agent its events name (stored only when ``BENCHLAB_RECORD_USER_AGENT=1``)."""
+    reports = [e for e in events if e.get("event") in ("page_device", "page_connected") and "fine" in e]
+    if reports:
+        last = reports[-1]
+        if last.get("fine") or not last.get("coarse"):
+            return "desktop"
+        short = min(_px(last.get("screen_w")), _px(last.get("screen_h")))
+        return "tablet" if short >= 600 else "phone"
     agents = [str(e["user_agent"]) for e in events if e.get("user_agent")]
     if not agents:
         return ""
     return "phone" if "Mobile" in agents[-1] or "Android" in agents[-1] else "desktop"
+
+
+def _px(value: Any) -> int:
+    return value if isinstance(value, int) and not isinstance(value, bool) else 0
 
 
 def _layout_of(base: Path, plan: SessionPlan, plan_path: Path) -> tuple[SessionLayout | None, SessionFiles | None]:

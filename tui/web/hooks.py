@@ -12,7 +12,8 @@ object so the online slice (``benchlab.tui.web.online``) and the page can be dev
   leaves nothing in the results folder and is not counted.
 * ``on_end``: awaited once per session after its end record is fsynced (completed, or aborted by the server); it
   returns what the end page shows instead of the default (:class:`EndOutcome`: an extra message, a completion
-  code, a redirect URL the page follows). It is never called for a declined consent.
+  code, a redirect URL the page follows, a link to withdraw). For a declined consent it is called with reason
+  ``declined`` (nothing of the session was recorded; the decline's own code may be shown).
 
 Every hook runs on the server's event loop: one that does file I/O should hand it to a thread
 (``asyncio.to_thread``).
@@ -55,7 +56,7 @@ class SessionEnd:
 
     participant: str
     token: str
-    reason: str  # "completed" or "aborted"
+    reason: str  # "completed", "aborted" or "declined"
     recorded: int
     planned: int
     results: str  # the results file's path
@@ -69,6 +70,8 @@ class EndOutcome:
     message: str = ""
     code: str | None = None
     redirect: str | None = None
+    #: A same-site path where the participant may withdraw their data (the end page links to it).
+    withdraw: str | None = None
 
 
 Gate = Callable[[Joiner], Awaitable["Refusal | None"]]

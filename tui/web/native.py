@@ -34,6 +34,7 @@ import asyncio
 import contextlib
 import json
 import logging
+import os
 import time
 from collections.abc import Callable, Mapping
 from concurrent.futures import ThreadPoolExecutor
@@ -43,7 +44,7 @@ from typing import Any
 
 from aiohttp import WSMsgType, web
 
-from benchlab.annotations.session.runner import EndReason, SessionRunner, wall_clock_now
+from benchlab.annotations.session.runner import SessionRunner, wall_clock_now
 from benchlab.data.errors import BenchlabError
 from benchlab.tui.web import native_page
 from benchlab.tui.web.hooks import Joiner, ServerHooks, SessionEnd
@@ -154,6 +155,9 @@ class NativeSessions:
         #: Per session, the last of its page events still being appended (the next write of the session waits
         #: for it, so the log keeps its order).
         self._tails: dict[str, asyncio.Future[None]] = {}
+        #: Each participant's last device report (the page's own, never the User-Agent): logged as a
+        #: ``page_device`` event once the session has started, which the Sessions screen and dashboard read.
+        self.devices: dict[str, dict[str, Any]] = {}
 
     def lock(self, pid: str) -> asyncio.Lock:
         return self._locks.setdefault(pid, asyncio.Lock())
@@ -223,9 +227,11 @@ class NativeSessions:
                 live.page_left(time.monotonic())  # the old page's showing ended at the take-over
             outage = _int(info.get("outage_keys"))
             live.outage_keys(outage)
+            self.devices[pid] = device
+            agent = ({"user_agent": str(request.headers.get("User-Agent", ""))[:200]}
+                     if os.environ.get("BENCHLAB_RECORD_USER_AGENT") == "1" else {})  # privacy: opt in only
             self._later(live, "page_connected", {"reconnect": bool(info.get("reconnect")), "outage_keys": outage,
-                                                 "user_agent": str(request.headers.get("User-Agent", ""))[:200],
-                                                 **device})
+                                                 **agent, **device})
             await self._show(live, ws)
         await self._serve(live, ws, pid)
         return ws
@@ -354,7 +360,10 @@ class NativeSessions:
                 if event is not None:
                     self._later(live, "page_" + str(event.pop("what")), event)
             elif kind == "act":
+                started = live.runner.files.plan.exists()
                 moved = await self._in_order(live, live.act, arg, now)
+                if not started and live.participant in self.devices:  # consent given: the device goes on record
+                    self._later(live, "page_device", dict(self.devices[live.participant]))
                 await self._notes(live)
                 if moved:
                     await self._after_step(live)
@@ -379,7 +388,7 @@ class NativeSessions:
         live.ended_reported = True
         r = live.runner
         reason = r.end_reason
-        if self.hooks.on_end is None or reason is None or reason is EndReason.DECLINED:
+        if self.hooks.on_end is None or reason is None:
             return
         end = SessionEnd(live.participant, "", reason.value, r.recorded_main, r.n_main, str(r.files.results),
                          str(r.files.events))
@@ -389,7 +398,8 @@ class NativeSessions:
             log.exception("the end hook failed for %s", live.participant)
             return
         if outcome is not None:
-            live.end_extra = {"message": outcome.message, "code": outcome.code, "redirect": outcome.redirect}
+            live.end_extra = {"message": outcome.message, "code": outcome.code, "redirect": outcome.redirect,
+                              "withdraw": outcome.withdraw}
 
     async def _show(self, live: LiveSession, ws: web.WebSocketResponse) -> None:
         view = live.view()

@@ -95,7 +95,11 @@ def serve_study(opts: StudyServeOptions) -> None:
 
 async def _serve(study: Study, opts: StudyServeOptions, console: IO[str]) -> None:
     private = [p.id for p in read_participants(opts.participants, [])] if opts.participants else []
-    app, server, link = study_server(study, admin=opts.admin, private=private)
+    # deferred: the native page's server (and its trial renderers) loads only when the study has a renderer
+    from benchlab.tui.web.online.native_study import native_study_server
+
+    native = None if opts.terminal_page else native_study_server(study, admin=opts.admin, private=private)
+    app, server, link = native or study_server(study, admin=opts.admin, private=private)
     runner = web.AppRunner(app, handle_signals=False, access_log=None, shutdown_timeout=3.0)
     await runner.setup()
     site = web.TCPSite(runner, opts.host, opts.port)

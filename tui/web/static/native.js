@@ -75,6 +75,11 @@
         var c = document.createElement("p"); c.className = "code"; c.textContent = "Completion code: " + v.code;
         view.appendChild(c);
       }
+      if (v.withdraw && /^\/[A-Za-z0-9_\/-]+$/.test(v.withdraw)) {
+        var w = document.createElement("p"), a = document.createElement("a");
+        a.href = v.withdraw; a.id = "withdraw"; a.textContent = "Withdraw my data";
+        w.appendChild(a); view.appendChild(w);
+      }
       if (v.redirect && /^https?:\/\//.test(v.redirect)) setTimeout(function () { location.href = v.redirect; }, 1500);
     }
     var cont = view.querySelector("[data-act=continue]");
