@@ -18,7 +18,7 @@ from benchlab.tui.screens.launcher import LauncherScreen
 #: or one added twice under another group, fails here.
 TREE = [
     "bench", "bench booksort", "bench compare", "bench coverage", "bench curate-fastbook", "bench fastbook",
-    "bench faults", "bench serve", "bench sort-screen", "bench startup", "bench worldsense",
+    "bench faults", "bench models", "bench serve", "bench sort-screen", "bench startup", "bench worldsense",
     "booksort", "booksort check", "booksort info", "booksort make",
     "compare", "compare fastbook", "compare sort", "compare worldsense",
     "curate", "curate fastbook",
@@ -27,6 +27,7 @@ TREE = [
     "fastbook", "fastbook assign", "fastbook audit", "fastbook baseline", "fastbook chapters", "fastbook chunks",
     "fastbook import-run", "fastbook oracle",
     "fetch", "fetch worldsense",
+    "models", "models export", "models import", "models list", "models run",
     "plugins",
     "power", "power sort", "power worldsense",
     "release", "report",

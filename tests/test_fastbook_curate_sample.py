@@ -87,6 +87,8 @@ def test_a_copy_without_its_chapters_names_the_chapters_option(tmp_path: Path) -
 
     copy = tmp_path / "copytest" / "fastbook-benchmark.json"
     copy.parent.mkdir()
-    shutil.copyfile(locate.sample_benchmark_path(), copy)
+    data = json.loads(locate.sample_benchmark_path().read_text(encoding="utf-8"))
+    data["questions"][0]["question_text"] += " (reworded)"  # a copy of no known original: no chapters to fall back on
+    copy.write_text(json.dumps(data, indent=4), encoding="utf-8")
     with pytest.raises(BenchlabError, match=r"chapter 1 not found.*--chapters DIR"):
         load_editor_inputs(copy, None, (), "ada")
