@@ -173,19 +173,26 @@ async def test_results_screen_chart_draws_every_series_in_its_own_colour(tmp_pat
 
 def test_model_bar_covers_the_peoples_items_unless_asked_otherwise(spread_people: Path) -> None:
     """The model ran 40 items per configuration, the people 24 of them: side by side, the bars cover the same 24
-    (the items the tests pair); ``model_items="all"`` draws the model on its 40."""
+    (the items the tests pair); ``model_items="all"`` draws the model on its 40 where the comparison kept them
+    (``same_items=False``, ``--all-items``). ``compare`` already scores models on the people's items by default
+    (issue 20): the figure draws that comparison's model cells once, as they are, and says "all" cannot widen them."""
     import pandas as pd
 
-    comp = compare_sort([spread_people], n_boot=200)
+    comp = compare_sort([spread_people], n_boot=200, same_items=False)
     pooled = comp.cell("humans (pooled)", "e250-s20")
     assert pooled is not None and pooled.n_units == 24
 
-    def model_bar(model_items: str) -> Any:
-        content = figure_content(comp, model_items=model_items)  # type: ignore[arg-type]
+    def model_bar(model_items: str, of: Any = comp) -> Any:
+        content = figure_content(of, model_items=model_items)
         return next(b for p in content.panels for r in p.rows if r.code == "e250-s20" for b in r.bars
                     if b.series == "Llama3")
 
     same, everything = model_bar("same"), model_bar("all")
+    default = compare_sort([spread_people], n_boot=200)  # models on the people's items already
+    drawn, asked_all = model_bar("same", default), model_bar("all", default)
+    assert asked_all == drawn and drawn.n_units == 24 and drawn.value == pytest.approx(same.value)
+    assert drawn.method == default.cell("Llama3", "e250-s20").method  # the comparison's cell, not restricted twice
+    assert any("compare with --all-items" in n for n in figure_content(default, model_items="all").notes)
     model = pd.read_csv(spread_people / "250-s20-hf_Llama3_results.csv")
     answered = set(range(0, 20)) | set(range(4, 24))  # p1 items 0-19, p2 items 4-23 (write_csv numbering)
     assert same.n_units == len(answered) == 24

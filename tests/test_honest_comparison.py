@@ -170,14 +170,20 @@ def _item_means(folder: Path) -> np.ndarray:
 
 
 def test_worldsense_one_tuple_participant_gets_no_overall_beside_models(tmp_path: Path) -> None:
-    """Why: a participant who answered one tuple (Infer.trivial) got "overall 50.0" beside the models' overall."""
+    """Why: a participant who answered one tuple (Infer.trivial) got "overall 50.0" beside the models' overall.
+    By default (issue 20) the model is scored on that one tuple too, so the rows sit side by side on the same
+    tuple; with ``same_items=False`` (``--all-items``) the model keeps all its cells and the person's row is partial."""
     ts = make_testset(tmp_path / "ts")
     write_results(ts / "results" / "basic___GPT4___results.jsonl", lambda p, z, t, i, g: g)
     out = tmp_path / "out"
     write_results(out / "basic___human-one___results.jsonl",
                   lambda p, z, t, i, g: (g if i == 0 else ("FALSE" if g == "TRUE" else "TRUE"))
                   if (p, z, t) == ("Infer.trivial", 3, 0) else None)
-    comp = compare_worldsense(ts, [out], n_boot=200)
+    same = compare_worldsense(ts, [out], n_boot=200)
+    assert same.cell("GPT4", "overall").n_units == 1
+    assert any(n.startswith("scoring warning: GPT4: restricted to the 1 tuples both answered") for n in same.notes)
+    assert not any(n.startswith("Partial:") for n in same.notes)
+    comp = compare_worldsense(ts, [out], n_boot=200, same_items=False)
     table = comp.accuracy_table().frame
     assert "one [partial]" in table.index
     assert table.loc["one [partial]", "overall"] == "partial (1 of 6 cells)"  # not "50.0"

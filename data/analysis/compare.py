@@ -81,6 +81,9 @@ class Comparison:
     #: the conditions of the primary contrast (pooled humans vs each model there form the corrected family)
     primary: list[str] = field(default_factory=list)
     correction: Correction = "holm"
+    #: whether each model was already scored on the people's units only (``compare``'s default, issue 20): the
+    #: figure then draws the model cells as they are instead of restricting them a second time
+    models_same_items: bool = False
 
     # -- the family of tests -------------------------------------------------------------------------------
     def with_correction(self, correction: Correction) -> Comparison:

@@ -216,7 +216,9 @@ def figure_content(comp: Comparison, *, max_rows: int = 8, include_pilots: bool 
                    model_items: ModelItems = "same") -> FigureContent:
     """Panels, bars, counts, intervals and notes of ``comp`` (see the module docstring). ``model_items``: "same"
     draws each model on the units the pooled people answered in that condition (the units its test pairs), so bars
-    side by side cover the same items; "all": each model on all its units."""
+    side by side cover the same items; "all": each model on all its units. A comparison whose models were already
+    scored on the people's units (``compare``'s default) is drawn as it is: "same" restricts nothing a second time,
+    and "all" says that the figure cannot draw units the comparison left out."""
     humans = [e for e in comp.entries if e.kind == "humans"]
     models = comp.models
     people = comp.pooled_people
@@ -238,10 +240,10 @@ def figure_content(comp: Comparison, *, max_rows: int = 8, include_pilots: bool 
             bar = _bar(comp, m, "model", code)
             if bar is not None and model_items == "same" and humans:
                 test = paired.get((code, m.name))
-                if test is not None:
-                    bar = _same_items_bar(bar, test)
-                else:
+                if test is None:
                     all_units.append(f"{m.name} in {lab.full}")
+                elif not comp.models_same_items:
+                    bar = _same_items_bar(bar, test)
             if bar is not None:
                 bars.append(bar)
         missing_ci += [f"{b.series} in {lab.full}" for b in bars if b.interval is None]
@@ -268,6 +270,9 @@ def figure_content(comp: Comparison, *, max_rows: int = 8, include_pilots: bool 
                      "its test pairs), so bars side by side cover the same items"
                      + (f"; on all its {comp.unit} where none is shared: " + "; ".join(all_units) if all_units
                         else "") + ".")
+    if models and humans and model_items == "all" and comp.models_same_items:
+        notes.append(f"Model bars: each model on the {comp.unit} the people answered, as the comparison scored them "
+                     f"(compare with --all-items to draw every {comp.unit[:-1]} a model answered).")
     if missing_ci:
         notes.append("No 95% CI could be computed (hatched bar): " + "; ".join(missing_ci) + ".")
     flagged = [e.name for e in people if e.flags]

@@ -281,6 +281,7 @@ def compare_sort(
             notes.append(f"{', '.join(d or 'No condition' for d in bare)}: no model data (humans only there; no "
                          "human-model test).")
     comp = run_comparison(SortDesign(options, len(readings.groups) > 1, designs, notes, warnings), readings, options)
+    comp.models_same_items = same_items
     pooled = {e.name for e in comp.pooled_people}
     if recorded_reading(readings.humans):  # section `reading` (figures slice); files without reading times: none
         comp.extra_tables["reading"] = reading_tables(readings.humans, pooled)

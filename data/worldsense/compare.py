@@ -404,7 +404,9 @@ def compare_worldsense(
         if foreign:
             warnings = [*warnings, f"not WorldSense results, left out: {len(foreign)} SORT-style file(s) (e.g. "
                         f"{foreign[0].name}) in {folder}; compare them with `benchlab compare sort`"]
-    return run_comparison(WorldSenseDesign(options, ci, readings, warnings), readings, options)
+    comp = run_comparison(WorldSenseDesign(options, ci, readings, warnings), readings, options)
+    comp.models_same_items = same_items
+    return comp
 
 
 def _crossed_bias(answers: pd.DataFrame, problem: str, design: Design) -> tuple[float, float]:
