@@ -258,12 +258,14 @@ def test_private_links_of_listed_people_run_in_the_same_study(tmp_path: Path, ch
     page = context.new_page()
     try:
         page.goto(prolific_link(server, "CROWD01"))  # the crowd link: stm
+        crowd_page = page.url
         links = (folder / "links.csv").read_text().splitlines()
         assert links[0] == "participant,url" and links[1].startswith("LAB01,http://")
-        page.goto(links[1].split(",", 1)[1])
+        page.goto(links[1].split(",", 1)[1])  # a join before it must not have revoked this link
         wait_ready(page)
         records = [json.loads(line) for line in (folder / "assignments.jsonl").read_text().splitlines()]
         assert [(r["participant"], r["arm"], r["source"]) for r in records][1] == ("LAB01", "ltm", "link")
+        assert page.goto(crowd_page).status != 404  # nor the private link the joiner had (still valid)
     finally:
         context.close()
         server.stop()

@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 from session_helpers import write_testset
 from web_browser import Served, browser, require_browser
-from web_native import DESKTOP, PHONE, drive, view, wait_text
+from web_native import DESKTOP, PHONE, drive, read_to_end, view, wait_text
 
 ITEM = "Only respond"
 
@@ -48,6 +48,12 @@ def records(served: Served) -> list[dict[str, Any]]:
 def events(served: Served) -> list[dict[str, Any]]:
     path = next((served.out / "sessions").glob("*.events.jsonl"))
     return [json.loads(line) for line in path.read_text().splitlines()]
+
+
+def logged(served: Served, event: str) -> int:
+    """How many ``event`` lines the session's events log holds now (a line being written is not counted)."""
+    path = next((served.out / "sessions").glob("*.events.jsonl"))
+    return sum(1 for line in path.read_text().splitlines() if f'"event": "{event}"' in line and line.endswith("}"))
 
 
 def wait_until(check: Any, timeout_s: float, what: str) -> float:
@@ -114,10 +120,15 @@ def test_server_kill_and_restart_resume_and_the_sort_passage_is_not_shown_again(
         page.reload()  # while reading: the passage again, its reading time adds up
         wait_text(page, "Read this passage")
         time.sleep(0.4)
+        read_to_end(page)  # Continue waits for the whole passage to have been on screen (min_seen_share)
+        page.wait_for_selector("button[data-act=continue]:not([disabled])", timeout=5000)
         page.keyboard.press("Enter")
         wait_text(page, "Which segment")
         page.reload()  # on the question: the question again, never the passage
         assert "Which segment" in wait_text(page, "Which segment")["text"]
+        # its showing is in the log before the kill (page events are appended after the view, without an fsync of
+        # their own): a kill before it would leave the restarted server one interruption short
+        wait_until(lambda: logged(served, "trial_onset") >= 4, 5.0, "the question's second onset in the log")
         served.kill()
         wait_until(lambda: view(page)["cover"], 4.0, "the Reconnecting cover")
         served.start()

@@ -58,6 +58,9 @@ def drive(page: Any, answer: Callable[[str, str], str], *, tap: bool = False, ti
         elif "phase-delay" in v["cls"]:
             time.sleep(0.05)
             continue
+        elif "phase-reading" in v["cls"] and read_to_end(page):
+            time.sleep(0.05)  # scrolled: Continue is pressed once the page enables it (SORT's min_seen_share)
+            continue
         elif page.query_selector("button[data-act]:not([disabled])") is not None:
             _press(page, "button[data-act]:not([disabled])", "Enter", tap)
         else:
@@ -65,6 +68,16 @@ def drive(page: Any, answer: Callable[[str, str], str], *, tap: bool = False, ti
             continue
         last_cls, last_text, acted_at = v["cls"], v["text"], time.monotonic()
     raise AssertionError(f"the session did not end within {timeout_s} s: {view(page)}")
+
+
+def read_to_end(page: Any) -> bool:
+    """Scroll the passage (and the window) until its end is on screen, as a reader does; ``True`` if it moved."""
+    return bool(page.evaluate("""() => { const el = document.getElementById('scroll-track');
+        if (!el) return false;
+        let moved = false;
+        if (el.scrollHeight - el.clientHeight - el.scrollTop > 1) { el.scrollTop = el.scrollHeight; moved = true; }
+        if (el.getBoundingClientRect().bottom > innerHeight + 1) { el.scrollIntoView({block: 'end'}); moved = true; }
+        return moved; }"""))
 
 
 def _press(page: Any, selector: str, key: str, tap: bool, click: bool = False) -> None:

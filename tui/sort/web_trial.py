@@ -7,7 +7,9 @@ Validity rules the terminal screen gets from being one process, made explicit fo
   delay or the question goes to the question;
 * the reading time adds up over the visits of the passage (a reload while reading shows it again, and counts
   only time it was on screen); the minimum and maximum reading times count the same total;
-* the seen share is the furthest part of the passage scrolled into view over all visits.
+* the seen share is the furthest part of the passage scrolled into view over all visits; as in the terminal,
+  Continue waits until the plan's ``min_seen_share`` of it has been on screen (the page's button stays disabled and
+  says why; the server refuses an earlier continue), unless the maximum reading time ran out.
 
 Keys: Enter continues after reading; A / B or Left / Right answer; taps and clicks on the big buttons do the same.
 """
@@ -45,12 +47,13 @@ class SortWebTrial:
     """The phases of one SORT trial and what they add up to (see the module docstring)."""
 
     def __init__(self, record: BookSortRecord, *, condition: str, delay_s: float = 0.0, min_reading_s: float = 0.0,
-                 max_reading_s: float | None = None) -> None:
+                 max_reading_s: float | None = None, min_seen_share: float = 0.0) -> None:
         self.record = record
         self.condition = condition
         self.delay_ms = delay_s * 1000.0
         self.min_ms = min_reading_s * 1000.0
         self.max_ms = None if max_reading_s is None else max_reading_s * 1000.0
+        self.min_seen = min(1.0, max(0.0, min_seen_share))
         self.phase = "reading" if condition == "stm" else "question"
         self.reading_total_ms = 0.0
         self.excerpt_onset_mono: float | None = None
@@ -70,11 +73,11 @@ class SortWebTrial:
             html = (f"<p class=intro>Read this passage from <strong>{title}</strong>. Afterwards you will see two "
                     "short segments from it and say which one came first.</p>"
                     f"<div class=passage id=scroll-track tabindex=0 aria-label=\"Passage\">"
-                    f"{plain(self.record.excerpt_text)}</div>{button}")
+                    f"{plain(self.record.excerpt_text)}</div>{self._seen_hint()}{button}")
             remaining_min = max(0.0, self.min_ms - self.reading_total_ms)
             remaining_max = None if self.max_ms is None else max(1.0, self.max_ms - self.reading_total_ms)
             return WebView("reading", html, {"enter": ("continue", "")}, min_ms=remaining_min, max_ms=remaining_max,
-                           track_scroll=True)
+                           track_scroll=True, min_seen=self.min_seen)
         if self.phase == "delay":
             return WebView("delay", "<p class=wait>The question follows in a moment.</p>", auto_ms=self.delay_ms)
         where = "in the passage you just read" if self.condition == "stm" else f"in <strong>{title}</strong>"
@@ -85,6 +88,14 @@ class SortWebTrial:
         html = (f"<div class=stimulus id=question><p class=ask>Which segment appeared <strong>first</strong> "
                 f"{where}?</p><div class=segments>{boxes}</div></div>{buttons}")
         return WebView("question", html, {k: ("answer", v) for k, v in ANSWER_KEYS.items()}, answers=True)
+
+    def _seen_hint(self) -> str:
+        """The line the page shows while Continue waits for the passage to be seen (hidden until then)."""
+        if self.min_seen <= 0:
+            return ""
+        what = "the whole passage" if self.min_seen >= 1.0 else "the passage"
+        return (f"<p class=hint id=seen-hint aria-live=polite hidden>Please read {what} first: scroll down to "
+                "see the rest of it.</p>")
 
     # -- phase changes -------------------------------------------------------------------------------------
 
@@ -131,4 +142,5 @@ def sort_web_trial(runner: SessionRunner, step: PlannedStep) -> SortWebTrial:
     return SortWebTrial(
         task.trial(step.item_id), condition=str(config.get("condition", "stm")),
         delay_s=float(config.get("delay_s") or 0.0), min_reading_s=float(config.get("min_reading_s") or 0.0),
-        max_reading_s=float(config["max_reading_s"]) if config.get("max_reading_s") is not None else None)
+        max_reading_s=float(config["max_reading_s"]) if config.get("max_reading_s") is not None else None,
+        min_seen_share=float(config.get("min_seen_share") or 0.0))  # absent in older plans: none, as the terminal

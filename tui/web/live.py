@@ -39,6 +39,8 @@ from benchlab.tui.web.web_trials import Stamp, WebTrial, WebView, web_trial
 
 #: Slack for a page's RT against the server's own bound (timer granularity of ``event.timeStamp``).
 RT_SLACK_MS = 5.0
+#: Rounding slack of a seen share (the page snaps the last couple of pixels to the end already).
+SEEN_SLACK = 1e-3
 CONDUCT_EVENTS = ("hidden", "visible", "blur", "focus", "copy", "cut", "paste", "contextmenu", "early_key")
 
 
@@ -149,7 +151,7 @@ class LiveSession:
             v = {"kind": "trial", "phase": view.phase, "html": view.html,
                  "keys": {k: list(a) for k, a in view.keys.items()}, "stimulus": view.phase != "delay",
                  "answers": view.answers, "min_ms": view.min_ms, "max_ms": view.max_ms, "auto_ms": view.auto_ms,
-                 "track_scroll": view.track_scroll, "progress": progress,
+                 "track_scroll": view.track_scroll, "min_seen": view.min_seen, "progress": progress,
                  "done": r.recorded_main, "total": r.n_main}
         else:
             v = {"kind": "end", "html": self._end_html(), "keys": {}, **self.end_extra}
@@ -296,8 +298,10 @@ class LiveSession:
             timed_out = bool(msg.get("timed_out")) and view.max_ms is not None
             if not timed_out and client_ms + RT_SLACK_MS < view.min_ms:
                 return False  # too early (the page's button is disabled until then)
-            stamp = Stamp(visit.onset_mono, now, visit.client_onset_ms, t, timed_out=timed_out,
-                          seen_share=_num(msg.get("seen")))
+            seen = _num(msg.get("seen"))
+            if not timed_out and view.min_seen > 0 and (seen is None or seen + SEEN_SLACK < view.min_seen):
+                return False  # not enough of the passage seen yet (the page's button waits for it too)
+            stamp = Stamp(visit.onset_mono, now, visit.client_onset_ms, t, timed_out=timed_out, seen_share=seen)
             run.trial.proceed(stamp)
             self.notes.append(("trial_continue", {"item_id": run.step.item_id, "phase": run.view.phase,
                                                   "client_ms": round(client_ms, 3), "timed_out": timed_out,

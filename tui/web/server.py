@@ -155,11 +155,17 @@ class SessionServer:
     def update(self, participants: Mapping[str, Participant], tokens: Mapping[str, str]) -> list[str]:
         """Add (or refresh) participants; return the ids that are new. A participant no longer listed has their link
         revoked at once (a page opened now gets the not-valid page); a session open right now runs to its end."""
-        new = [pid for pid in participants if pid not in self.participants]
         for pid in [p for p in self.participants if p not in participants]:
             self.by_token = {token: who for token, who in self.by_token.items() if who != pid}
             if pid not in self.live:
                 del self.participants[pid]
+        return self.add(participants, tokens)
+
+    def add(self, participants: Mapping[str, Participant], tokens: Mapping[str, str]) -> list[str]:
+        """Add (or refresh) ``participants`` and leave everyone else's link as it is; return the ids that are new.
+        For one person at a time (a study join, the private links of a study): :meth:`update` takes the *whole*
+        list, so calling it with one joiner would revoke every earlier joiner's link."""
+        new = [pid for pid in participants if pid not in self.participants]
         self.participants.update(participants)
         for pid in participants:
             self.by_token[tokens[pid]] = pid

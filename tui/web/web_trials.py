@@ -47,6 +47,9 @@ class WebView:
     auto_ms: float | None = None
     #: The page reports how far the element ``#scroll-track`` was scrolled (seen share, 0-1).
     track_scroll: bool = False
+    #: The page may continue only once this share of ``#scroll-track`` has been on screen (SORT's
+    #: ``min_seen_share``, as the terminal's Enter waits for it); the server refuses an earlier continue.
+    min_seen: float = 0.0
 
 
 @dataclass(frozen=True)

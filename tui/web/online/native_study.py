@@ -141,7 +141,7 @@ class NativeStudy:
     def register(self, participant: str, token: str, arm: str) -> str:
         self.arms[participant] = arm
         self.tokens[participant] = token
-        self.server.update({participant: Participant(participant)}, {participant: token})
+        self.server.add({participant: Participant(participant)}, {participant: token})
         return f"/s/{token}"
 
     def stop(self, participant: str) -> None:
@@ -245,7 +245,7 @@ def native_study_server(study: Study, *, admin: bool = False, private: Sequence[
         glue.register(pid, record["token"], record.get("arm", study.spec.arms[0].name))
     if private:
         tokens = ensure_tokens(study.out, private)
-        glue.server.update({pid: Participant(pid) for pid in private}, {pid: tokens[pid] for pid in private})
+        glue.server.add({pid: Participant(pid) for pid in private}, {pid: tokens[pid] for pid in private})
     app = glue.server.make_app()
     glue.mount_withdraw(app)
     link = mount_online(app, study, glue.hooks(), admin=admin)

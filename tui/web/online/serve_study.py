@@ -49,7 +49,7 @@ def study_server(study: Study, *, admin: bool = False, private: Sequence[str] = 
 
     def register(participant: str, token: str, arm: str) -> str:
         arms[participant] = arm
-        server.update({participant: Participant(participant)}, {participant: token})
+        server.add({participant: Participant(participant)}, {participant: token})
         return f"/s/{token}"
 
     def stop(participant: str) -> None:
@@ -61,7 +61,7 @@ def study_server(study: Study, *, admin: bool = False, private: Sequence[str] = 
         register(pid, record["token"], record.get("arm", study.spec.arms[0].name))
     if private:
         tokens = ensure_tokens(study.out, private)
-        server.update({pid: Participant(pid) for pid in private}, {pid: tokens[pid] for pid in private})
+        server.add({pid: Participant(pid) for pid in private}, {pid: tokens[pid] for pid in private})
     app = server.make_app()
     link = mount_online(app, study, SessionHooks(register, stop, lambda: set(server.live)), admin=admin)
     return app, server, link

@@ -7,6 +7,7 @@
   var token = location.pathname.split("/")[2] || "";
   var ws = null, current = null, onset = null, lastPong = 0, connected = false, everConnected = false;
   var outageKeys = 0, finished = false, best = null, hiddenAt = null, minTimer = null, maxTimer = null;
+  var minDone = true; // the view's minimum time (min_ms) has passed
 
   function send(msg) { if (ws && ws.readyState === 1) ws.send(JSON.stringify(msg)); }
   function now() { return performance.now(); }
@@ -83,7 +84,8 @@
       if (v.redirect && /^https?:\/\//.test(v.redirect)) setTimeout(function () { location.href = v.redirect; }, 1500);
     }
     var cont = view.querySelector("[data-act=continue]");
-    if (v.kind === "trial" && v.min_ms > 0 && cont) {
+    minDone = !(v.kind === "trial" && v.min_ms > 0);
+    if (v.kind === "trial" && (v.min_ms > 0 || v.min_seen > 0) && cont) {
       cont.disabled = true;
     }
     view.focus({ preventScroll: true });
@@ -94,7 +96,9 @@
       onset = now();
       if (v.kind === "trial" && v.stimulus) send(["onset", { seq: v.seq, t: onset }]);
       view.setAttribute("data-onset", "1"); // stamped: input counts from now on (tests and probes wait for it)
-      if (v.kind === "trial" && cont && v.min_ms > 0) minTimer = setTimeout(function () { cont.disabled = false; }, v.min_ms);
+      if (v.kind === "trial" && cont && v.min_ms > 0) minTimer = setTimeout(function () { minDone = true; refreshContinue(); }, v.min_ms);
+      if (v.track_scroll) trackSeen(); // a passage that fits is seen whole at once
+      refreshContinue();
       if (v.kind === "trial" && v.max_ms) maxTimer = setTimeout(function () { act("continue", "", onset + v.max_ms, "none", true); }, v.max_ms);
     });
   }
@@ -102,7 +106,8 @@
   function seenShare() {
     var el = document.getElementById("scroll-track");
     if (!el) return null;
-    var inner = el.scrollHeight <= el.clientHeight ? 1 : (el.scrollTop + el.clientHeight) / el.scrollHeight;
+    // within 2 px of the end counts as the end (fractional scroll positions never quite reach it)
+    var inner = el.scrollHeight - el.clientHeight - el.scrollTop <= 2 ? 1 : (el.scrollTop + el.clientHeight) / el.scrollHeight;
     var r = el.getBoundingClientRect();
     if (el.scrollHeight <= el.clientHeight + 1 && r.bottom > innerHeight) {
       inner = Math.max(0, Math.min(1, (innerHeight - r.top) / Math.max(1, r.height)));
@@ -110,14 +115,29 @@
     return Math.max(0, Math.min(1, inner));
   }
   var maxSeen = 0;
-  function trackSeen() { var s = seenShare(); if (s !== null && s > maxSeen) maxSeen = s; }
+  function trackSeen() { var s = seenShare(); if (s !== null && s > maxSeen) maxSeen = s; refreshContinue(); }
   addEventListener("scroll", trackSeen, true);
+  addEventListener("resize", trackSeen);
+  // SORT's min_seen_share: Continue waits until that share of the passage has been on screen, as in the terminal.
+  function seenEnough(v) { return !(v.min_seen > 0) || maxSeen + 1e-3 >= v.min_seen; }
+  function refreshContinue() {
+    var v = current;
+    if (!v || v.kind !== "trial" || onset === null || !(v.min_ms > 0 || v.min_seen > 0)) return;
+    var cont = view.querySelector("[data-act=continue]"), ok = seenEnough(v);
+    if (cont) cont.disabled = !(minDone && ok);
+    var hint = document.getElementById("seen-hint");
+    if (hint && ok) hint.hidden = true;
+  }
 
   function act(name, value, t, input, timedOut) {
     var v = current;
     if (!v || !connected) return false;
     if (v.kind === "trial" && onset === null) return false;
     if (v.kind === "trial" && name === "continue" && !timedOut && v.min_ms > 0 && t - onset < v.min_ms) return false;
+    if (v.kind === "trial" && name === "continue" && !timedOut && v.min_seen > 0) {
+      trackSeen();
+      if (!seenEnough(v)) { var hint = document.getElementById("seen-hint"); if (hint) hint.hidden = false; return false; }
+    }
     var msg = { seq: v.seq, act: name, value: value, t: t, input: input };
     if (v.track_scroll) { trackSeen(); msg.seen = maxSeen; }
     if (timedOut) msg.timed_out = true;
