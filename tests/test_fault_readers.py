@@ -47,14 +47,17 @@ def test_a_fifo_named_like_a_sort_results_file_is_an_error(tmp_path: Path, capsy
     assert "not a regular file" in capsys.readouterr().err
 
 
+#: The command's own peak: VmHWM of its address space. Not ``ru_maxrss``, which Linux carries over ``execve`` from
+#: the forking process (a pytest worker that has grown to hundreds of MB would be counted as the command's peak).
 PEAK = """
-import resource, sys
+import sys
 from benchlab.tui.cli import main
 try:
     main(sys.argv[1:])
 except SystemExit as exc:
     code = exc.code
-print("PEAK_KB", resource.getrusage(resource.RUSAGE_SELF).ru_maxrss, "CODE", code, file=sys.stderr)
+hwm = next(line.split()[1] for line in open("/proc/self/status") if line.startswith("VmHWM:"))
+print("PEAK_KB", hwm, "CODE", code, file=sys.stderr)
 """
 
 
