@@ -86,3 +86,27 @@ def drop_torn_tail(path: str | Path) -> bool:
     in :func:`benchlab.data.atomic.cut_torn_tail`, which every append goes through).
     """
     return cut_torn_tail(path)
+
+
+def complete_objects(path: Path) -> list[dict[str, Any]]:
+    """The complete JSON-object lines of a log written by appending, for status views: a torn last line, a foreign
+    line or an unreadable file is skipped, never an error (the Sessions screen and the online places must show what
+    is there while a session writes)."""
+    try:
+        lines = path.read_bytes().split(b"\n")[:-1]
+    except OSError:
+        return []
+    out = []
+    for line in lines:
+        try:
+            record = json.loads(line)
+        except ValueError:
+            continue
+        if isinstance(record, dict):
+            out.append(record)
+    return out
+
+
+def complete_events(path: Path) -> list[dict[str, Any]]:
+    """The complete lines of an events log that are events (an ``event`` name), as :func:`complete_objects`."""
+    return [e for e in complete_objects(path) if isinstance(e.get("event"), str)]

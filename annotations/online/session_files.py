@@ -15,6 +15,7 @@ from benchlab.annotations.registry import registry
 from benchlab.annotations.session.plan import SessionPlan
 from benchlab.annotations.task import LoggedAnswer, ShowsSessions
 from benchlab.data.errors import BenchlabError
+from benchlab.data.jsonl import complete_events
 
 
 @dataclass(frozen=True)
@@ -46,20 +47,6 @@ def _sessions_folders(out: Path) -> list[Path]:
     return sorted({p for p in found if p.is_dir()})
 
 
-def _events(path: Path) -> list[dict[str, Any]]:
-    try:
-        lines = path.read_bytes().split(b"\n")[:-1]
-    except OSError:
-        return []
-    out = []
-    for line in lines:
-        try:
-            event = json.loads(line)
-        except ValueError:
-            continue
-        if isinstance(event, dict) and isinstance(event.get("event"), str):
-            out.append(event)
-    return out
 
 
 def on_disk(out: Path, participant: str) -> OnDisk:
@@ -82,9 +69,9 @@ def on_disk(out: Path, participant: str) -> OnDisk:
                     answers = task.session_layout.answers(results_path, plan) if results_path.exists() else []
                 except (BenchlabError, OSError):
                     answers = []
-            return OnDisk(plan, events_path, results_path, _events(events_path), answers)
+            return OnDisk(plan, events_path, results_path, complete_events(events_path), answers)
         for events_path in sorted(folder.glob(f"*{participant}*.events.jsonl")):
-            events = _events(events_path)
+            events = complete_events(events_path)
             if events and str(events[-1].get("participant")) == participant:
                 return OnDisk(None, events_path, None, events, [])
     return OnDisk(None, None, None, [], [])

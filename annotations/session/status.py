@@ -29,7 +29,6 @@ it; any other shows the progress its events log tells.
 
 from __future__ import annotations
 
-import json
 import os
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
@@ -43,6 +42,7 @@ from benchlab.annotations.session.plan import SessionPlan
 from benchlab.annotations.session.runner import SessionFiles
 from benchlab.annotations.task import LoggedAnswer, SessionLayout, ShowsSessions
 from benchlab.data.errors import BenchlabError
+from benchlab.data.jsonl import complete_events, complete_objects
 
 STATES = ("not started", "consent", "practice", "trial", "break", "disconnected", "crashed", "finished", "declined")
 #: States of a session that an app holds right now.
@@ -92,21 +92,6 @@ def _records(layout: SessionLayout | None, path: Path | None, plan: SessionPlan)
         return []
 
 
-def _events(path: Path) -> list[dict[str, Any]]:
-    """The complete lines of an events log (a torn or foreign line is skipped)."""
-    try:
-        lines = path.read_bytes().split(b"\n")[:-1]
-    except OSError:
-        return []
-    out = []
-    for line in lines:
-        try:
-            event = json.loads(line)
-        except ValueError:
-            continue
-        if isinstance(event, dict) and isinstance(event.get("event"), str):
-            out.append(event)
-    return out
 
 
 def _mtime(*paths: Path | None) -> datetime | None:
@@ -160,7 +145,7 @@ def _started(folder: Path, plan_path: Path) -> SessionStatus | None:
         return None
     layout, files = _layout_of(folder.parent, plan, plan_path)
     events_path = plan_path.with_name(plan_path.name.removesuffix(".plan.json") + ".events.jsonl")
-    events = _events(events_path)
+    events = complete_events(events_path)
     names = [e["event"] for e in events]
     main, practice = set(plan.main_items), set(plan.practice)
     results = [r for r in _records(layout, files.results if files else None, plan) if r.item in main]
@@ -230,7 +215,7 @@ def _layout_of(base: Path, plan: SessionPlan, plan_path: Path) -> tuple[SessionL
 
 def _before_plan(folder: Path, events_path: Path) -> SessionStatus | None:
     """A web session whose consent was shown (or declined): events but no plan."""
-    events = _events(events_path)
+    events = complete_events(events_path)
     if not events:
         return None
     participant = str(events[-1].get("participant", ""))
@@ -291,27 +276,12 @@ def _arms(out: Path) -> dict[tuple[str, str], str]:
     study's sessions write into its own folder, or into a folder inside it)."""
     arms: dict[tuple[str, str], str] = {}
     for folder in (out, out.parent):
-        for record in _events_like(folder / "assignments.jsonl"):
+        for record in complete_objects(folder / "assignments.jsonl"):
             if {"participant", "session", "arm"} <= record.keys():
                 arms.setdefault((str(record["participant"]), str(record["session"])), str(record["arm"]))
     return arms
 
 
-def _events_like(path: Path) -> list[dict[str, Any]]:
-    """The complete JSON object lines of a log (torn or foreign lines skipped)."""
-    try:
-        lines = path.read_bytes().split(b"\n")[:-1]
-    except OSError:
-        return []
-    out = []
-    for line in lines:
-        try:
-            record = json.loads(line)
-        except ValueError:
-            continue
-        if isinstance(record, dict):
-            out.append(record)
-    return out
 
 
 def _participant_of_lock(name: str) -> str:
