@@ -8,7 +8,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from benchlab.annotations.command_output import err, note, say
-from benchlab.data.analysis.plots import check_plot_path, font_cache_missing, write_figure
 from benchlab.data.output_paths import check_output_path
 from benchlab.data.tables import render
 
@@ -20,6 +19,9 @@ if TYPE_CHECKING:
 def check_plot(plot_path: Path | None, formats: Sequence[str] = ()) -> None:
     """Fail on a bad figure path or a missing matplotlib before minutes of bootstrapping, not after."""
     if plot_path is not None:
+        # deferred: the figure code (and the whole analysis under it) loads only when a figure is asked for
+        from benchlab.data.analysis.plots import check_plot_path, font_cache_missing
+
         if font_cache_missing():  # the check imports pyplot, which then builds the cache: say so first
             note("the first figure on this machine may take a while (matplotlib builds its font cache once)")
         check_plot_path(plot_path, formats)
@@ -32,6 +34,9 @@ def emit_comparison(comp: Comparison, opts: ComparisonOptions) -> None:
     comp.with_correction(opts.correction)
     say(render(comp.tables(numeric=numeric, sections=opts.sections or None), opts.fmt).removesuffix("\n"))
     if opts.plot_path is not None:
+        # deferred: the figure code loads only when a figure is asked for
+        from benchlab.data.analysis.plots import write_figure
+
         written, notes = write_figure(comp, opts.plot_path, width=opts.plot_width, formats=opts.plot_formats,
                                       include_pilots=opts.plot_pilots, rt_panels=opts.plot_rt,
                                       model_items=opts.plot_model_items)

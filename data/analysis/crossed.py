@@ -29,9 +29,9 @@ from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass
 
 import numpy as np
-from scipy import stats as sps
 
 from benchlab.data.analysis.stats import TestResult, paired_permutation_test, sign_flip_interval, tango_test
+from benchlab.data.analysis.stats.distributions import t_ppf, t_sf
 
 METHOD = ("crossed people x items (moment variance components, variance x (1 + 1/people), t with "
           "df = min(Satterthwaite, people - 1))")
@@ -208,7 +208,7 @@ def crossed_estimate(who: Sequence[Hashable] | np.ndarray, item: Sequence[Hashab
     # small-sample inflation (1 + 1/people): the t reference is still too light where person scores are skewed
     # (5 people at person SD 0.25: FPR 6.5% without it); wider, never narrower (`bench coverage` prints the table)
     se = math.sqrt(var * (1 + 1 / n_p))
-    q = float(sps.t.ppf(0.5 + level / 2, df))
+    q = float(t_ppf(0.5 + level / 2, df))
     if model is None and 0.0 < value < 1.0:
         # accuracy: the same t on the logit scale (delta method), back-transformed; person accuracies are skewed
         # near the ceiling and a symmetric interval undercovers there (92% at person SD 0.25 with 5 people)
@@ -220,7 +220,7 @@ def crossed_estimate(who: Sequence[Hashable] | np.ndarray, item: Sequence[Hashab
         lo, hi = max(0.0, lo), min(1.0, hi)
     else:
         lo, hi = max(-1.0, lo), min(1.0, hi)
-    p = float(2 * sps.t.sf(abs(value - null) / se, df))
+    p = float(2 * t_sf(abs(value - null) / se, df))
     return CrossedEstimate(value, se, df, lo, hi, min(1.0, p), n_p, n_i, "", var_a, var_e)
 
 

@@ -14,9 +14,8 @@ import math
 from collections.abc import Sequence
 
 import numpy as np
-from scipy import optimize
-from scipy import stats as sps
 
+from benchlab.data.analysis.stats.distributions import norm_ppf, norm_sf
 from benchlab.data.analysis.stats.proportions import TestResult
 
 METHOD = "paired score test (Tango), interval by inverting it"
@@ -50,14 +49,17 @@ def tango_test(first: Sequence[bool] | np.ndarray, second: Sequence[bool] | np.n
     n01 = int(np.sum(~a & b))
     diff = (n10 - n01) / n
     z0 = _score(n10, n01, n, 0.0)
-    p = float(2 * sps.norm.sf(abs(z0))) if z0 == z0 else 1.0
-    q = float(sps.norm.ppf(0.5 + level / 2))
+    p = float(2 * norm_sf(abs(z0))) if z0 == z0 else 1.0
+    q = float(norm_ppf(0.5 + level / 2))
     eps = 1e-9
 
     def bound(target: float, lo: float, hi: float) -> float:
         f = lambda d: _score(n10, n01, n, d) - target  # noqa: E731 - a root's function, used once
         if f(lo) * f(hi) > 0:
             return lo if abs(f(lo)) < abs(f(hi)) else hi
+        # deferred: scipy.optimize loads only when an interval is inverted (a comparison without it stays quick)
+        from scipy import optimize
+
         return float(optimize.brentq(f, lo, hi, xtol=1e-10))
 
     low = bound(q, -1 + eps, diff) if diff > -1 + eps else -1.0

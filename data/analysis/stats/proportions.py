@@ -9,8 +9,8 @@ from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass
 
 import numpy as np
-from scipy import stats as sps
 
+from benchlab.data.analysis.stats.distributions import norm_ppf, norm_sf
 from benchlab.data.analysis.stats.strata import strata_index, stratum_weights
 
 Z95 = 1.959963984540054  # norm.ppf(0.975)
@@ -20,7 +20,7 @@ def wilson_ci(successes: float, n: float, level: float = 0.95) -> tuple[float, f
     """Wilson score interval: keeps inside [0, 1] and has good coverage at the small n of a human session."""
     if n <= 0:
         return (math.nan, math.nan)
-    z = float(sps.norm.ppf(0.5 + level / 2))
+    z = float(norm_ppf(0.5 + level / 2))
     p = successes / n
     denom = 1 + z * z / n
     centre = (p + z * z / (2 * n)) / denom
@@ -33,6 +33,9 @@ def clopper_pearson_ci(successes: int, n: int, level: float = 0.95) -> tuple[flo
     [63.1, 100]), at the price of being conservative."""
     if n <= 0:
         return (math.nan, math.nan)
+    # deferred: scipy.stats (~0.5 s CPU) loads only for an exact interval (distributions.py says why)
+    from scipy import stats as sps
+
     alpha = 1 - level
     lo = 0.0 if successes <= 0 else float(sps.beta.ppf(alpha / 2, successes, n - successes + 1))
     hi = 1.0 if successes >= n else float(sps.beta.ppf(1 - alpha / 2, successes + 1, n - successes))
@@ -127,8 +130,8 @@ def two_proportion_test(k1: int, n1: int, k2: int, n2: int, level: float = 0.95)
     adjusted = a1 - a2
     se = math.sqrt(a1 * (1 - a1) / (n1 + 2) + a2 * (1 - a2) / (n2 + 2))
     z = adjusted / se
-    p = float(2 * sps.norm.sf(abs(z)))
-    zc = float(sps.norm.ppf(0.5 + level / 2))
+    p = float(2 * norm_sf(abs(z)))
+    zc = float(norm_ppf(0.5 + level / 2))
     return TestResult(method, diff, max(-1.0, adjusted - zc * se), min(1.0, adjusted + zc * se), p, z, n1 + n2,
                       note="interval centred on the adjusted difference")
 
@@ -188,4 +191,7 @@ def binomial_vs_chance(successes: int, n: int, chance: float = 0.5) -> float:
     """Two-sided exact binomial p-value of accuracy against chance."""
     if n <= 0:
         return math.nan
+    # deferred: scipy.stats (~0.5 s CPU) loads only for an exact binomial test (distributions.py says why)
+    from scipy import stats as sps
+
     return float(sps.binomtest(int(successes), int(n), chance, alternative="two-sided").pvalue)

@@ -1,0 +1,42 @@
+"""The comparisons' own normal/t functions and Fleiss' kappa (kept off scipy.stats and statsmodels for speed) give
+exactly the bits of the library calls they replace, edges included: a printed CI or p must not move."""
+
+from __future__ import annotations
+
+import math
+import random
+
+import numpy as np
+from scipy import stats as sps
+from statsmodels.stats.inter_rater import fleiss_kappa as sm_fleiss
+
+from benchlab.data.analysis.stats import distributions
+from benchlab.data.analysis.stats.agreement import fleiss_kappa
+
+
+def _same(a: float, b: float) -> bool:
+    return (math.isnan(a) and math.isnan(b)) or a == b
+
+
+def test_norm_and_t_match_scipy_stats_bit_for_bit() -> None:
+    rng = random.Random(3)
+    qs = [0.0, 1.0, 0.5, 0.975, 0.025, 1e-300, 1 - 1e-16, -0.1, 1.1, math.nan] + [rng.random() for _ in range(200)]
+    xs = [0.0, -0.0, 1.96, -3.5, 40.0, math.inf, -math.inf, math.nan] + [rng.gauss(0, 3) for _ in range(200)]
+    dfs = [0.0, -1.0, 0.5, 1.0, 2.0, 7.3, 19.0, 1e6, math.inf, math.nan] + [rng.uniform(1, 60) for _ in range(30)]
+    for q in qs:
+        assert _same(distributions.norm_ppf(q), float(sps.norm.ppf(q))), q
+        for df in dfs:
+            assert _same(distributions.t_ppf(q, df), float(sps.t.ppf(q, df))), (q, df)
+    for x in xs:
+        assert _same(distributions.norm_sf(x), float(sps.norm.sf(x))), x
+        for df in dfs:
+            assert _same(distributions.t_sf(x, df), float(sps.t.sf(x, df))), (x, df)
+
+
+def test_fleiss_kappa_equal_raters_matches_statsmodels_bit_for_bit() -> None:
+    rng = np.random.default_rng(5)
+    for raters in (2, 3, 7):
+        for cats in (2, 4):
+            ratings = [[int(v) for v in rng.integers(0, cats, raters)] for _ in range(40)]
+            table = np.array([[r.count(c) for c in range(cats)] for r in ratings], dtype=float)
+            assert fleiss_kappa(ratings) == float(sm_fleiss(table, method="fleiss"))
