@@ -7,6 +7,7 @@ import math
 import random
 
 import numpy as np
+import pytest
 from scipy import stats as sps
 from statsmodels.stats.inter_rater import fleiss_kappa as sm_fleiss
 
@@ -40,3 +41,34 @@ def test_fleiss_kappa_equal_raters_matches_statsmodels_bit_for_bit() -> None:
             ratings = [[int(v) for v in rng.integers(0, cats, raters)] for _ in range(40)]
             table = np.array([[r.count(c) for c in range(cats)] for r in ratings], dtype=float)
             assert fleiss_kappa(ratings) == float(sm_fleiss(table, method="fleiss"))
+
+
+def test_brentq_matches_scipy_bit_for_bit_on_the_paired_test_and_other_roots() -> None:
+    from scipy import optimize
+
+    from benchlab.data.analysis.stats.paired_score import _score
+
+    cases = []
+    for n in (5, 20, 40, 137, 400):
+        for n10 in range(0, n + 1, max(1, n // 7)):
+            for n01 in range(0, n - n10 + 1, max(1, n // 5)):
+                for target in (1.959963984540054, -1.959963984540054, 0.3):
+                    cases.append((lambda d, a=n10, b=n01, m=n, t=target: _score(a, b, m, d) - t, -1 + 1e-9, 1 - 1e-9))
+    cases += [(lambda x, c=c: x ** 3 - c, -3.0, 5.0) for c in (0.0, 2.0, 17.5, -1.25)]
+    cases += [(math.cos, 0.0, 3.0), (lambda x: math.exp(x) - 2, -1.0, 4.0), (lambda x: x, -1.0, 0.0)]
+    compared = 0
+    for f, lo, hi in cases:
+        if f(lo) * f(hi) > 0:
+            continue
+        for xtol in (1e-10, 2e-12):
+            try:
+                expected: float | None = optimize.brentq(f, lo, hi, xtol=xtol)
+            except RuntimeError:  # no convergence in 100 iterations: ours must say so too
+                expected = None
+            if expected is None:
+                with pytest.raises(RuntimeError):
+                    distributions.brentq(f, lo, hi, xtol=xtol)
+            else:
+                assert distributions.brentq(f, lo, hi, xtol=xtol) == expected
+            compared += 1
+    assert compared > 100

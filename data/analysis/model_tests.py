@@ -8,6 +8,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 
+import numpy as np
 import pandas as pd
 
 from benchlab.data.analysis import stats
@@ -22,6 +23,15 @@ from benchlab.data.analysis.design import (
     renamed,
 )
 from benchlab.data.analysis.stats.paired_score import tango_test
+
+
+def on_units(frame: pd.DataFrame, units: pd.Index) -> np.ndarray:
+    """``frame["unit"].isin(units)`` through the index's own hash table, built once per model and reused by every
+    condition and participant: pandas' string ``isin`` turns each of the model's units into a pyarrow scalar on
+    every call (most of a SORT comparison's time)."""
+    if units.is_unique:
+        return np.asarray(units.get_indexer(frame["unit"]) >= 0)
+    return frame["unit"].isin(units).to_numpy(dtype=bool)
 
 
 def tests_against_models(design: Design, readings: Readings, pooled: pd.DataFrame, pooled_rows: pd.DataFrame,
@@ -43,7 +53,7 @@ def tests_against_models(design: Design, readings: Readings, pooled: pd.DataFram
                     test = _crossed_test(design, design.subset(rows, c), design.subset(pooled_rows, c), paired,
                                          model_rows, c, options)
                     answers = design.subset(pooled_rows, c)
-                    people = int(answers.loc[answers["unit"].isin(paired.index), "who"].nunique())
+                    people = int(answers.loc[on_units(answers, paired.index), "who"].nunique())
                 else:
                     test = TESTS[kind](design, design.subset(rows, c), paired, model_rows, c, options)
                     people = 1 if who != POOLED else int(design.subset(pooled_rows, c)["who"].nunique())
@@ -57,13 +67,13 @@ def _crossed_test(design: Design, hp: pd.DataFrame, answers: pd.DataFrame, model
     """Pooled humans minus a model on the shared units, people x items (the design's unpaired test without any)."""
     if hp.empty:
         return None
-    shared = hp[hp["unit"].isin(model.index)]
+    shared = hp[on_units(hp, model.index)]
     if not len(shared):
         return _permutation_test(design, hp, model, model_rows, condition, options)
     labels, weights = design.strata(shared, condition)
     h = shared["score"].to_numpy(dtype=float)
     mv = model.loc[shared["unit"]].to_numpy(dtype=float)
-    on_shared = answers[answers["unit"].isin(model.index)]
+    on_shared = answers[on_units(answers, model.index)]
     a_labels, a_weights = design.strata(on_shared, condition)
     res, _est = human_model_test(on_shared["who"].to_numpy(dtype=object), on_shared["unit"].to_numpy(dtype=object),
                                  on_shared["score"].to_numpy(dtype=float), model.to_dict(), a_labels, a_weights,
@@ -80,7 +90,7 @@ def _permutation_test(design: Design, hp: pd.DataFrame, model: pd.Series, model_
     """Scores on shared units: stratified paired sign-flip test; without shared units an unpaired bootstrap."""
     if hp.empty:
         return None
-    shared = hp[hp["unit"].isin(model.index)]
+    shared = hp[on_units(hp, model.index)]
     if len(shared) >= 2:
         labels, weights = design.strata(shared, condition)
         h = shared["score"].to_numpy(dtype=float)
@@ -119,7 +129,7 @@ def _mcnemar_test(design: Design, hp: pd.DataFrame, model: pd.Series, model_rows
     without shared units the Agresti-Caffo two-proportion test (its interval inverts it too)."""
     if hp.empty:
         return None
-    shared = hp[hp["unit"].isin(model.index)]
+    shared = hp[on_units(hp, model.index)]
     if len(shared):
         a = shared["score"].to_numpy(dtype=bool)
         b = model.loc[shared["unit"]].to_numpy(dtype=bool)

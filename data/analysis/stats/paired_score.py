@@ -15,7 +15,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from benchlab.data.analysis.stats.distributions import norm_ppf, norm_sf
+from benchlab.data.analysis.stats.distributions import brentq, norm_ppf, norm_sf
 from benchlab.data.analysis.stats.proportions import TestResult
 
 METHOD = "paired score test (Tango), interval by inverting it"
@@ -57,10 +57,7 @@ def tango_test(first: Sequence[bool] | np.ndarray, second: Sequence[bool] | np.n
         f = lambda d: _score(n10, n01, n, d) - target  # noqa: E731 - a root's function, used once
         if f(lo) * f(hi) > 0:
             return lo if abs(f(lo)) < abs(f(hi)) else hi
-        # deferred: scipy.optimize loads only when an interval is inverted (a comparison without it stays quick)
-        from scipy import optimize
-
-        return float(optimize.brentq(f, lo, hi, xtol=1e-10))
+        return brentq(f, lo, hi, xtol=1e-10)
 
     low = bound(q, -1 + eps, diff) if diff > -1 + eps else -1.0
     high = bound(-q, diff, 1 - eps) if diff < 1 - eps else 1.0
