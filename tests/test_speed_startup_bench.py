@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import click
 
-from benchlab.annotations.harness.startup_bench import HELP_REQUESTS, startup_figures
+from benchlab.annotations.harness.startup_bench import GROUP_HELP_REQUESTS, help_requests, startup_figures
 from benchlab.tui.cli import build_cli
 
 
@@ -13,7 +13,7 @@ def test_bench_startup_prints_every_help_request_against_the_target() -> None:
     text = startup_figures(1)
     lines = text.splitlines()
     assert "target 0.15 s" in lines[0] and "load" in lines[0]
-    for args in HELP_REQUESTS:
+    for args in help_requests():
         row = next(line for line in lines if line.startswith("benchlab " + " ".join(args) + " "))
         assert row.count(" cpu") == 3
 
@@ -23,3 +23,14 @@ def test_bench_startup_is_a_command_of_the_bench_group() -> None:
     bench = cli.get_command(click.Context(cli), "bench")
     assert isinstance(bench, click.Group)
     assert bench.get_command(click.Context(bench), "startup") is not None
+
+
+def test_bench_startup_times_a_score_command_found_through_the_registry() -> None:
+    from benchlab.annotations.registry import registry
+
+    requests = help_requests()
+    assert set(GROUP_HELP_REQUESTS) <= set(requests)
+    scores = [r for r in requests if r[0] == "score" and len(r) == 3]
+    assert len(scores) == 1
+    names = {c.name or b.name for b in registry().benchmarks.values() for c in b.commands if c.group == "score"}
+    assert scores[0][1] in names
