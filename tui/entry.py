@@ -1,4 +1,5 @@
-"""The ``benchlab`` console script: ``--help`` from the help cache when nothing changed, everything else (and a
+"""The ``benchlab`` console script: ``--help`` from the help cache when nothing changed, a command replayed
+(:mod:`benchlab.data.command_replay`) when none of its inputs changed, everything else (and a
 help text not yet cached) through the real CLI, :func:`benchlab.tui.cli.main`.
 
 Kept apart from ``tui/cli.py`` so that printing a cached help text imports neither click nor any task
@@ -12,6 +13,7 @@ import sys
 from collections.abc import Sequence
 from contextlib import redirect_stderr, redirect_stdout
 
+from benchlab.data.command_replay import begin, replayed
 from benchlab.tui.help_cache import cached_help, is_help_request, safe_fingerprint, store_help
 
 
@@ -50,7 +52,14 @@ def main(argv: Sequence[str] | None = None) -> None:
         if code:
             sys.exit(code)
         return
-    # deferred: the CLI loads only for a command that is not a cached help text
+    hit = replayed(args)  # a command whose inputs did not change since it printed (data/command_replay.py)
+    if hit is not None:
+        sys.stderr.write(hit[1])
+        sys.stdout.write(hit[0])
+        sys.stdout.flush()
+        return
+    begin(args)
+    # deferred: the CLI loads only for a command that is neither a cached help text nor a replay
     from benchlab.tui.cli import main as cli_main
 
     cli_main(args)

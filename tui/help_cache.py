@@ -25,18 +25,16 @@ import json
 import os
 import shutil
 import sys
-from collections.abc import Iterable, Sequence
-from importlib import metadata
-from importlib.util import find_spec
+from collections.abc import Sequence
 from pathlib import Path
+
+from benchlab.data.command_replay import environment_digest, package_dirs, stamp_sources
 
 #: Bump when what is stored changes shape.
 CACHE_VERSION = "1"
 
 _BENCHLAB_PACKAGES = ("benchlab.tui", "benchlab.annotations", "benchlab.data")
 _HELP_WORDS = ("--help", "-h")
-_ENV_PREFIXES = ("BENCHLAB", "XDG_")
-_ENV_NAMES = ("COLUMNS", "LINES", "HOME")
 
 
 def is_help_request(argv: Sequence[str]) -> bool:
@@ -44,37 +42,6 @@ def is_help_request(argv: Sequence[str]) -> bool:
     if not argv or argv[-1] not in _HELP_WORDS:
         return False
     return all(word and not word.startswith("-") and "=" not in word for word in argv[:-1])
-
-
-def _package_dirs(names: Iterable[str]) -> list[Path]:
-    dirs: list[Path] = []
-    for name in names:
-        try:
-            spec = find_spec(name)
-        except (ImportError, ValueError):  # a plug-in that cannot be found: its name alone goes in the fingerprint
-            continue
-        if spec is None:
-            continue
-        if spec.submodule_search_locations:
-            dirs.extend(Path(p) for p in spec.submodule_search_locations)
-        elif spec.origin and spec.origin not in ("built-in", "frozen"):
-            dirs.append(Path(spec.origin))
-    return dirs
-
-
-def _sources(digest: hashlib._Hash, roots: Iterable[Path]) -> None:
-    """Path, size and modification time of every ``.py`` file under ``roots`` (a root may be one file)."""
-    for root in roots:
-        if root.is_file():
-            st = root.stat()
-            digest.update(f"{root}\0{st.st_size}\0{st.st_mtime_ns}\n".encode())
-            continue
-        for folder, subdirs, names in os.walk(root):
-            subdirs[:] = sorted(d for d in subdirs if d != "__pycache__")
-            for name in sorted(names):
-                if name.endswith(".py"):
-                    st = os.stat(os.path.join(folder, name))
-                    digest.update(f"{folder}/{name}\0{st.st_size}\0{st.st_mtime_ns}\n".encode())
 
 
 def safe_fingerprint() -> str | None:
@@ -87,11 +54,12 @@ def safe_fingerprint() -> str | None:
 
 def fingerprint() -> str:
     """Everything the help text depends on, hashed (see the module docstring)."""
-    digest = hashlib.sha256(f"help v{CACHE_VERSION}\0{sys.version}\0{sys.executable}\0{sys.path}\n".encode())
-    env = sorted((k, v) for k, v in os.environ.items() if k.startswith(_ENV_PREFIXES) or k in _ENV_NAMES)
-    digest.update(json.dumps(env).encode())
+    digest = environment_digest(f"help v{CACHE_VERSION}")
     digest.update(f"width {shutil.get_terminal_size().columns}\n".encode())
-    _sources(digest, _package_dirs(_BENCHLAB_PACKAGES))
+    stamp_sources(digest, package_dirs(_BENCHLAB_PACKAGES))
+    # deferred: importlib.metadata (~50 ms) loads only when a help text is looked up, not for every command
+    from importlib import metadata
+
     plugins: set[str] = set()
     scan = metadata.entry_points()  # one scan of the installed distributions
     for group in sorted(g for g in scan.groups if g.startswith("benchlab")):
@@ -102,7 +70,7 @@ def fingerprint() -> str:
             top = ep.module.split(".")[0]
             if top != "benchlab":
                 plugins.add(top)
-    _sources(digest, _package_dirs(sorted(plugins)))
+    stamp_sources(digest, package_dirs(sorted(plugins)))
     _installed(digest)
     return digest.hexdigest()
 

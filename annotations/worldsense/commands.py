@@ -101,6 +101,8 @@ def score(opts: ScoreOptions) -> None:
         with working(f"reading the test set and {files(count_files(dirs, RESULTS_GLOB))} of results, scoring..."):
             output = scored_output(testset, dirs, opts.fmt, cache=not opts.no_cache, on_warning=warn)
         say(output.text.removesuffix("\n"))
+        if not opts.no_cache:  # the console script prints this again without building the CLI while no input changed
+            _remember_scoring(testset, dirs, output.text, output.warnings)
         return
     # deferred: numpy and pandas load only when the per-tuple scores are asked for
     from benchlab.data.worldsense.columns import read_trial_columns
@@ -113,6 +115,23 @@ def score(opts: ScoreOptions) -> None:
     if tuples_out is not None:
         atomic_write_text(tuples_out, tables.tuples.to_csv(index=False))
         err(f"benchlab: wrote {len(tables.tuples)} tuple scores to {tuples_out}")
+
+
+def _remember_scoring(testset: Path, dirs: list[Path], text: str, warnings: tuple[str, ...]) -> None:
+    """Offer the printed scoring to :mod:`benchlab.data.command_replay`: valid while the trials file and every
+    results file keep their bytes and the folders their file names (what ``score_cache`` keys on too)."""
+    # deferred: the replay store loads only when a scoring was printed
+    from benchlab.data.command_replay import remember
+    from benchlab.data.worldsense.results import find_results
+
+    try:
+        trials = find_trials_file(testset)
+        results = [f.path for folder in dirs for f in find_results(folder)]
+    except BenchlabError:
+        return
+    folders = [trials.parent, *dirs]
+    remember([trials, *results], folders, text.removesuffix("\n") + "\n",
+             "".join(f"benchlab: warning: {w}\n" for w in warnings))
 
 
 # -- fetch worldsense ----------------------------------------------------------------------------------------------
