@@ -30,10 +30,9 @@ def init(opts: StudyInitOptions) -> str:
     from benchlab.annotations.study import init_study
 
     tasks = registry()
-    first = next(iter(tasks), None)
-    if opts.benchmark is None and first is None:
+    task = next(iter(tasks), None) if opts.benchmark is None else tasks.get(opts.benchmark)
+    if task is None:
         raise BenchlabError("no installed benchmark runs sessions: install one, then study init again")
-    task = tasks.get(opts.benchmark) if opts.benchmark is not None or first is None else first
     written = init_study(opts.folder, task, online=opts.online)
     chosen = [] if opts.benchmark is not None else [
         f"benchmark: {task.name} (the first installed; --benchmark NAME for another: {', '.join(tasks.tasks)})"]
