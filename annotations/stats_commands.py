@@ -12,13 +12,15 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any
 
 from pydantic import create_model
 
 from benchlab.annotations.command_options import FormatOptions
 from benchlab.annotations.command_output import err
+from benchlab.annotations.coverage_designs import chosen_designs, declared_designs
 from benchlab.annotations.options import Options, option
+from benchlab.annotations.registry import registry
 from benchlab.annotations.task import Benchmark, Command, PlansPower, PowerPlanning, ToolGroup
 from benchlab.data.errors import BenchlabError
 from benchlab.data.tables import Table, render
@@ -31,12 +33,13 @@ class _CoverageOwn(Options):
     seed: int = option(1, label="Seed", help="Seed of the simulation (the table is reproducible).")
     participants: tuple[int, ...] = option((3, 5, 10, 20), label="Participants", flag="--participants",
                                            help="Numbers of participants to simulate (repeatable).")
-    design: tuple[Literal["worldsense", "sort-config", "sort-bin"], ...] = option(
-        ("worldsense", "sort-config", "sort-bin"), label="Designs", flag="--design",
-        help="Designs to simulate (repeatable): worldsense (crossed tuples, overall), sort-config (per-person "
-        "balanced subsets, one configuration), sort-bin (one distance bin).")
-    items: int = option(36, label="WorldSense tuples per person", ge=4, le=5000,
-                        help="Tuples every simulated person answers in the worldsense design (over 18 cells).")
+    design: tuple[str, ...] = option(
+        (), label="Designs", flag="--design",
+        help="Designs to simulate (repeatable; default: every design the installed benchmarks declare; a wrong "
+        "name lists them).")
+    items: int = option(36, label="Units per person (sized designs)", ge=4, le=5000,
+                        help="Units every simulated person answers in a design sized by it (spread over its "
+                        "cells, everyone the same units); other designs keep their own.")
     accuracy: float = option(0.75, label="Population accuracy", gt=0.05, lt=0.95,
                              help="Mean accuracy of the simulated people (and of the model: a true difference of 0).")
     person_sd: tuple[float, ...] = option((0.08, 0.17, 0.25), label="Between-person SD", flag="--person-sd",
@@ -55,13 +58,17 @@ def coverage(opts: CoverageOptions) -> str:
     # deferred: numpy, scipy and pandas load only when the command runs (``benchlab --help`` stays quick)
     from benchlab.data.analysis.coverage import COVERAGE_TARGET, FPR_TARGET
     from benchlab.data.analysis.coverage_grid import grid_table, run_grid
+    from benchlab.data.analysis.study_sim import SimDesign
 
     if any(p < 2 for p in opts.participants):
         raise BenchlabError("--participants: each number must be at least 2 (one person has no spread to estimate)")
     if any(not 0 <= sd <= 0.3 for sd in opts.person_sd):
         raise BenchlabError("--person-sd: each SD must be between 0 and 0.3")
-    rows, seconds = run_grid(tuple(opts.design), tuple(opts.person_sd), tuple(opts.participants), opts.studies,
-                             opts.seed, opts.accuracy, opts.item_sd, worldsense_tuples=opts.items)
+    designs = chosen_designs(declared_designs(registry().benchmarks.values()), opts.design, opts.items)
+    sims = [SimDesign(d.label, d.cells, d.pool_per_cell, d.per_person_per_cell, d.answers_per_unit, d.stratified)
+            for d in designs]
+    rows, seconds = run_grid(sims, tuple(opts.person_sd), tuple(opts.participants), opts.studies, opts.seed,
+                             opts.accuracy, opts.item_sd)
     err(f"{sum(r.studies for r in rows):,} simulated studies in {seconds:.1f} s")
     lo, hi = COVERAGE_TARGET
     title = (f"Coverage of the pooled humans' nominal 95% interval and false-positive rate of the pooled "
@@ -75,8 +82,8 @@ def coverage(opts: CoverageOptions) -> str:
 
 
 COVERAGE = Command("bench", "Coverage of the pooled-human 95% intervals and false-positive rate of the human-vs-model "
-                   "test in simulated studies of the engine's designs (WorldSense, SORT per configuration and per "
-                   "bin) for 3-20 people and three person SDs.", CoverageOptions, coverage, name="coverage")
+                   "test in simulated studies of the designs the installed benchmarks declare, for 3-20 people and "
+                   "three person SDs.", CoverageOptions, coverage, name="coverage")
 
 
 

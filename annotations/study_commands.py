@@ -11,6 +11,7 @@ from benchlab.annotations.online.commands import online_summary
 from benchlab.annotations.options import Options, option
 from benchlab.annotations.registry import registry
 from benchlab.annotations.task import Command, ToolGroup
+from benchlab.data.errors import BenchlabError
 
 STUDY = ToolGroup("study", "Study files: a lab day's benchmark, options, texts, arms and assignment rule in one "
                            "folder.")
@@ -18,7 +19,8 @@ STUDY = ToolGroup("study", "Study files: a lab day's benchmark, options, texts, 
 
 class StudyInitOptions(Options):
     folder: Path = option(label="Study folder", argument=True, help="Folder to create the study in.")
-    benchmark: str = option("sort", label="Benchmark", help="Benchmark the study runs (a registered task name).")
+    benchmark: str | None = option(None, label="Benchmark", help="Benchmark the study runs (a registered task "
+                                   "name; default: the first the launcher lists, named in the output).")
     online: bool = option(False, label="Online section", help="Add a commented [online] section (crowd link, "
                           "quotas, completion codes; see docs/online.md).")
 
@@ -27,8 +29,14 @@ def init(opts: StudyInitOptions) -> str:
     # deferred: loaded only when the command runs (`benchlab --help` imports every command module)
     from benchlab.annotations.study import init_study
 
-    written = init_study(opts.folder, registry().get(opts.benchmark), online=opts.online)
-    return "\n".join([*(f"wrote {path}" for path in written),
+    tasks = registry()
+    task = next(iter(tasks), None) if opts.benchmark is None else tasks.get(opts.benchmark)
+    if task is None:
+        raise BenchlabError("no installed benchmark runs sessions: install one, then study init again")
+    written = init_study(opts.folder, task, online=opts.online)
+    chosen = [] if opts.benchmark is not None else [
+        f"benchmark: {task.name} (the first installed; --benchmark NAME for another: {', '.join(tasks.tasks)})"]
+    return "\n".join([*chosen, *(f"wrote {path}" for path in written),
                       f"edit {written[0]}, then: benchlab run --study {opts.folder} --participant P01"])
 
 

@@ -11,7 +11,10 @@ import pytest
 
 from benchlab.annotations.fastbook import review as review_module
 from benchlab.annotations.harness.faults import Tally, cases_table
-from benchlab.tui.harness.fault_cases import CaseTally, review_cases, study_cases
+from benchlab.tui.fastbook.fault_cases import review_cases
+from benchlab.tui.harness.fault_cases import fault_case_groups
+from benchlab.tui.harness.fault_kit import CaseTally
+from benchlab.tui.sort.fault_cases import study_cases
 
 
 def test_the_study_file_cases_find_nothing_lost(tmp_path: Path) -> None:
@@ -31,6 +34,13 @@ def test_the_review_cases_see_a_positional_merge_lose_and_duplicate(tmp_path: Pa
     tally = CaseTally()
     review_cases(tmp_path, random.Random(1), tally)
     assert tally.lost > 0
+
+
+def test_the_groups_come_from_the_benchmarks_declarations() -> None:
+    """The runner names no benchmark: each group is declared in a benchmark's folder (entry points)."""
+    report, groups = fault_case_groups()
+    assert set(groups) == {"study files", "exports", "review", "serve"} and not report.broken
+    assert groups["review"] is review_cases and groups["study files"] is study_cases
 
 
 def test_the_table_puts_the_cases_beside_the_kills() -> None:

@@ -48,7 +48,7 @@ KINDS: dict[str, RuleKind] = {k.name: k for k in (
              "more than max_failed failed attention checks"),
     RuleKind("incomplete", "session completion (plans and events logs)", (), {},
              "a session that did not record every planned scored trial"),
-    RuleKind("seen_share", "seen share of the text (SORT reading paradata)", ("min",), {},
+    RuleKind("seen_share", "seen share of the text (reading paradata)", ("min",), {},
              "mean seen share of the text below min"),
     RuleKind("duplicate", "the study's assignments log (person key of online joins: the same person under another id)",
              (), {},

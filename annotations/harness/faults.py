@@ -62,8 +62,9 @@ class FaultsOptions(Options):
                                help="Folder to keep every killed session's files in (default: a temporary folder, "
                                "removed at the end).")
     case_rounds: int = option(1, label="Rounds of file cases", flag="--case-rounds", ge=0,
-                              help="Rounds of the file-level cases (study files, exports, fastbook review, serve: "
-                              "torn, cut and hostile inputs; each round draws new ones); 0 for kills only.")
+                              help="Rounds of the file-level cases the installed benchmarks declare (study "
+                              "files, exports, review, serve: torn, cut and hostile inputs; each round draws new "
+                              "ones); 0 for kills only.")
     tasks: tuple[str, ...] = option((), label="Tasks", flag="--task",
                                     help="A task to kill sessions of (repeatable; it must offer --simulate random). "
                                     "Default: every built-in task that runs sessions with simulated participants.")
@@ -367,6 +368,6 @@ def faults(opts: FaultsOptions) -> str:
 
 
 FAULTS = Command("bench", "Kill -9 simulated sessions of every built-in task at random moments, resume each, and "
-                 "print lost / duplicated / resumed counts; then feed damaged and hostile inputs to study files, "
-                 "exports, fastbook review and serve and count lost, duplicated and internal errors.", FaultsOptions,
-                 faults, name="faults")
+                 "print lost / duplicated / resumed counts; then run the file cases the benchmarks declare (damaged "
+                 "and hostile study files, exports, reviews, serve) and count lost, duplicated and internal errors.",
+                 FaultsOptions, faults, name="faults")

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from benchlab.annotations.coverage_designs import CoverageDesign
 from benchlab.annotations.task import PowerPlanning
 from benchlab.data.errors import BenchlabError
 
@@ -43,4 +44,14 @@ POWER_PLANNING = PowerPlanning(
     stratified=False,  # compare's configuration column is the plain mean of the trials
     pilot_help="SORT results folder of the people tested so far: their accuracy and spread replace "
     "--human-accuracy and --person-sd.",
+)
+
+
+#: ``bench coverage``'s SORT designs: each person's own balanced subset (as ``run sort`` draws it), per configuration
+#: (4 distance bins) and per bin.
+COVERAGE_DESIGNS = (
+    CoverageDesign("sort-config", "SORT configuration (20 trials per person: 5 per bin from 25, own subset each)",
+                   cells=4, pool_per_cell=25, per_person_per_cell=5, stratified=False),
+    CoverageDesign("sort-bin", "SORT distance bin (5 trials per person from 25, own subset each)",
+                   cells=1, pool_per_cell=25, per_person_per_cell=5),
 )

@@ -12,6 +12,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from benchlab.annotations.coverage_designs import CoverageDesign
 from benchlab.annotations.options import Options, option
 from benchlab.annotations.session.opening import open_session
 from benchlab.annotations.session.parts import SessionParts
@@ -21,7 +22,7 @@ from benchlab.annotations.sort.commands import COMMANDS
 from benchlab.annotations.sort.comparison import COMPARISON
 from benchlab.annotations.sort.model_prompts import SORT_PROMPTING
 from benchlab.annotations.sort.plan_options import SortPlanOptions
-from benchlab.annotations.sort.power import POWER_PLANNING
+from benchlab.annotations.sort.power import COVERAGE_DESIGNS, POWER_PLANNING
 from benchlab.annotations.sort.session_status import LAYOUT
 from benchlab.annotations.sort.trial_export import TRIALS
 from benchlab.annotations.task import (
@@ -177,6 +178,9 @@ class SortTask:
 
     def power_planning(self) -> PowerPlanning:
         return POWER_PLANNING
+
+    def coverage_designs(self) -> tuple[CoverageDesign, ...]:
+        return COVERAGE_DESIGNS
 
     def planned_values(self, plan: SessionPlan) -> dict[str, Any]:
         c = plan.config

@@ -6,6 +6,7 @@ problem x size strata (6 x 3); the default score to plan against is GPT-4's publ
 
 from __future__ import annotations
 
+from benchlab.annotations.coverage_designs import CoverageDesign
 from benchlab.annotations.task import PowerPlanning
 
 POWER_PLANNING = PowerPlanning(
@@ -18,4 +19,12 @@ POWER_PLANNING = PowerPlanning(
     "number of participants for a target power.",
     cells_help="Problem x size cells in the design.",
     model_score_help="The model's published accuracy (default: GPT-4's 75.6 on the test set).",
+)
+
+
+#: ``bench coverage``'s WorldSense design: crossed tuples over the 18 problem x size cells, everyone the same tuples
+#: (``--items`` sets how many per person, as ``tuples_per_cell`` does for a session).
+COVERAGE_DESIGNS = (
+    CoverageDesign("worldsense", "WorldSense overall (18 problem x size cells x {per_cell} tuples, everyone the same "
+                   "tuples)", cells=18, pool_per_cell=2, per_person_per_cell=2, answers_per_unit=2, sized=True),
 )

@@ -10,6 +10,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from benchlab.annotations.coverage_designs import CoverageDesign
 from benchlab.annotations.options import Options, option
 from benchlab.annotations.session.opening import open_session
 from benchlab.annotations.session.parts import SessionParts
@@ -30,7 +31,7 @@ from benchlab.annotations.worldsense.commands import COMMANDS, sessions_results_
 from benchlab.annotations.worldsense.comparison import COMPARISON
 from benchlab.annotations.worldsense.model_prompts import WORLDSENSE_PROMPTING
 from benchlab.annotations.worldsense.plan import WorldSensePlanOptions
-from benchlab.annotations.worldsense.power import POWER_PLANNING
+from benchlab.annotations.worldsense.power import COVERAGE_DESIGNS, POWER_PLANNING
 from benchlab.annotations.worldsense.session import worldsense_session_parts
 from benchlab.annotations.worldsense.session_status import LAYOUT
 from benchlab.annotations.worldsense.trial_export import TRIALS
@@ -119,6 +120,9 @@ class WorldSenseTask:
 
     def power_planning(self) -> PowerPlanning:
         return POWER_PLANNING
+
+    def coverage_designs(self) -> tuple[CoverageDesign, ...]:
+        return COVERAGE_DESIGNS
 
     def planned_values(self, plan: SessionPlan) -> dict[str, Any]:
         c = plan.config

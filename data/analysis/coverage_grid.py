@@ -1,7 +1,7 @@
 """The whole coverage table of ``benchlab bench coverage``: every design x person SD x number of people.
 
-For each setting, simulated studies of the design the engine runs (:mod:`benchlab.data.analysis.study_sim`:
-WorldSense's crossed tuples, SORT's per-person balanced subsets per configuration and per distance bin) go through
+For each setting, simulated studies of a design the engine runs (:mod:`benchlab.data.analysis.study_sim`; the
+benchmarks declare theirs, e.g. WorldSense's crossed tuples, SORT's per-person balanced subsets) go through
 the pooled interval and the pooled-humans-vs-model test that ``compare`` prints. Coverage is the share of
 intervals holding the population accuracy, FPR the share of tests with p < .05 when people and model are equally
 accurate. Target: coverage 93-97% and FPR <= 6%; a setting above 97% is *wider* than nominal (allowed: the
@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import math
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -21,14 +22,6 @@ from benchlab.data.analysis.coverage import COVERAGE_TARGET, FPR_TARGET, Populat
 from benchlab.data.analysis.crossed import crossed_estimate, human_model_test
 from benchlab.data.analysis.study_sim import SimDesign, draw_study
 
-DESIGNS: dict[str, SimDesign] = {
-    "worldsense": SimDesign("WorldSense overall (18 problem x size cells x 2 tuples, everyone the same tuples)",
-                            cells=18, pool_per_cell=2, per_person_per_cell=2, answers_per_unit=2),
-    "sort-config": SimDesign("SORT configuration (20 trials per person: 5 per bin from 25, own subset each)",
-                             cells=4, pool_per_cell=25, per_person_per_cell=5, stratified=False),
-    "sort-bin": SimDesign("SORT distance bin (5 trials per person from 25, own subset each)",
-                          cells=1, pool_per_cell=25, per_person_per_cell=5),
-}
 PERSON_SDS = (0.08, 0.17, 0.25)
 PEOPLE = (3, 5, 10, 20)
 
@@ -74,23 +67,19 @@ def run_setting(design: SimDesign, pop: Population, people: int, studies: int,
                    float(np.mean(widths)) if widths else math.nan, na)
 
 
-def run_grid(designs: tuple[str, ...] = tuple(DESIGNS), person_sds: tuple[float, ...] = PERSON_SDS,
+def run_grid(designs: Sequence[SimDesign], person_sds: tuple[float, ...] = PERSON_SDS,
              people: tuple[int, ...] = PEOPLE, studies: int = 500, seed: int = 1, accuracy: float = 0.75,
-             item_logit_sd: float = 1.0, worldsense_tuples: int = 36) -> tuple[list[GridRow], float]:
-    """Every setting of the grid; returns the rows and the seconds it took."""
+             item_logit_sd: float = 1.0) -> tuple[list[GridRow], float]:
+    """Every setting of the grid (the designs as the benchmarks declare them); returns the rows and the seconds it
+    took."""
     started = time.perf_counter()
-    per_cell = max(1, round(worldsense_tuples / 18))
-    ws = DESIGNS["worldsense"]
-    chosen = {**DESIGNS, "worldsense": SimDesign(ws.name.replace("x 2 tuples", f"x {per_cell} tuples"), cells=18,
-                                                 pool_per_cell=per_cell, per_person_per_cell=per_cell,
-                                                 answers_per_unit=2)}
     rng = np.random.default_rng(seed)
     rows = []
     for sd in person_sds:
         pop = population(accuracy, sd, item_logit_sd)
-        for name in designs:
+        for design in designs:
             for n in people:
-                rows.append(run_setting(chosen[name], pop, n, studies, rng))
+                rows.append(run_setting(design, pop, n, studies, rng))
     return rows, time.perf_counter() - started
 
 
