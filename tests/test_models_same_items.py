@@ -10,9 +10,14 @@ import json
 import re
 from pathlib import Path
 
+from benchlab.annotations.choice.task import ChoiceTask
+from benchlab.annotations.models.items import select_items
+from benchlab.annotations.models.run import ModelRunRequest, run_model
+from benchlab.data.models.hashing import prompt_sha256, text_sha256
 from benchlab.data.models.provenance import RunProvenance
 from benchlab.data.samples import sample_path
-from tests.test_models_unit import cli, run, simulate
+from tests.test_choice_task import run_simulated, task  # noqa: F401  (task: the example plug-in's, a fixture)
+from tests.test_models_unit import cli, mock, run, simulate
 
 
 def _spoil_first_prompt_hash(models: Path) -> str:
@@ -101,3 +106,33 @@ def _other_items(csv_text: str) -> str:
         cells[0] = str(100 + n)
         out.append(",".join(cells))
     return "".join(x + "\n" for x in out)
+
+
+def test_choice_records_carry_hashes_and_compare_uses_the_same_items(task: ChoiceTask,  # noqa: F811
+                                                                      tmp_path: Path) -> None:
+    results = run_simulated(task, tmp_path, "P01")
+    records = [json.loads(x) for x in results.read_text().splitlines()]
+    selection = select_items(task, template="default", plans=tmp_path, limit=3)
+    items = {i.id: i for i in select_items(task, template="default", plans=tmp_path).items}
+    # each record carries the hash of what the person saw and of the item's model prompt, as the model run sends it
+    assert len(records) == len(items) > 3
+    for record in records:
+        assert record["prompt_sha256"] == prompt_sha256(items[record["item"]].messages)
+        assert record["stimulus_sha256"] == text_sha256(items[record["item"]].stimulus)
+    run_model(ModelRunRequest(task=task, model="mockllm/model", selection=selection, template="default",
+                              inspect_model=mock(["71", "2", "nonsense"]), max_connections=1))
+    _score, compare = task.commands
+    out = compare.run(compare.options(results=(tmp_path / "results",), n_boot=200))
+    assert out is not None
+    assert ("model: restricted to the 3 items both answered (left out: 0 the model answered and no person did, "
+            f"{len(items) - 3} people answered and the model did not)") in out
+    # the bundled models answered every item of the file: cut to the person's
+    assert (f"more-digits: restricted to the {len(items)} items both answered (left out: "
+            f"{24 - len(items)} the model answered and no person did, 0 people answered") in out
+    assert "model: same prompts as the people's items on all 3 shared items (SHA-256)" in out
+    item = _spoil_first_prompt_hash(tmp_path / "models")
+    flagged = compare.run(compare.options(results=(tmp_path / "results",), n_boot=200))
+    assert flagged is not None and f"differs from the people's items' prompt on 1 of 3 shared items (e.g. {item};" \
+        in flagged
+    every = compare.run(compare.options(results=(tmp_path / "results",), n_boot=200, all_items=True))
+    assert every is not None and "restricted to" not in every and "prompt sent differs" not in every
