@@ -127,14 +127,19 @@ class CorrectionOptions(Options):
         "(default), bonferroni or none; other tests are exploratory (uncorrected, no stars).")
 
 
-class ComparisonOptions(PlotOptions, FormatOptions, SectionsOptions, SeedOptions, BootOptions, CorrectionOptions,
-                        AttentionOptions):
-    """Everything a humans-vs-models comparison offers beyond its inputs, in ``--help`` order: the attention
-    criterion, the correction, ``--boot``, ``--seed``, ``--only``, ``--format``, ``--plot``, ``--all-items``."""
+class SameItemsOptions(Options):
+    """``--all-items``: whether ``score`` and ``compare`` cut each model to the items people answered (the default;
+    :mod:`benchlab.data.models.same_items`), declared once for every command that scores people beside models."""
 
     all_items: bool = option(False, label="Models on all their items",
                              help="Score each model on every item it answered, not only on the items people "
                              "answered (the default restricts both sides to the same items).")
+
+
+class ComparisonOptions(SameItemsOptions, PlotOptions, FormatOptions, SectionsOptions, SeedOptions, BootOptions,
+                        CorrectionOptions, AttentionOptions):
+    """Everything a humans-vs-models comparison offers beyond its inputs, in ``--help`` order: the attention
+    criterion, the correction, ``--boot``, ``--seed``, ``--only``, ``--format``, ``--plot``, ``--all-items``."""
 
     def tables_needed(self) -> tuple[str, ...] | None:
         """The tables the comparison must compute: the ``--only`` ones; all (``None``) for a figure or no ``--only``."""

@@ -10,6 +10,7 @@ option occurring in it; anything else is ``""`` (wrong).
 
 from __future__ import annotations
 
+import contextlib
 import re
 import string
 from collections.abc import Mapping, Sequence
@@ -21,6 +22,7 @@ from benchlab.annotations.task import ModelAnswer, ModelItem
 from benchlab.data.choice.items import ChoiceItem, ChoiceItems
 from benchlab.data.choice.results import write_model_results
 from benchlab.data.errors import BenchlabError
+from benchlab.data.models.hashing import prompt_sha256, text_sha256
 
 DEFAULT_TEMPLATE = ("{text}\n\nOptions:\n{numbered_options}\n\nAnswer with exactly one of the options, copied "
                     "as written, and nothing else.")
@@ -43,6 +45,21 @@ def render(template: str, item: ChoiceItem) -> str:
         raise BenchlabError(f"the prompt template uses the field {{{unknown[0]}}}, which item {item.id!r} does not "
                             f"have (fields: {', '.join(sorted(fields))})")
     return template.format(**fields)
+
+
+def choice_stimulus(item: ChoiceItem) -> str:
+    """The text a participant sees for an item: its text, then its options, one a line."""
+    return item.text + "\n" + "\n".join(item.options)
+
+
+def choice_hashes(item: ChoiceItem, template: str | None = None) -> dict[str, str]:
+    """The hashes a participant's record carries, as WorldSense's and SORT's do: the stimulus shown and the item's
+    model prompt with the task's template (left out when the template cannot render this item: a person's session
+    never fails over a model template; ``models run`` refuses that template before asking anything)."""
+    out = {"stimulus_sha256": text_sha256(choice_stimulus(item))}
+    with contextlib.suppress(BenchlabError, KeyError, IndexError, ValueError, AttributeError):
+        out["prompt_sha256"] = prompt_sha256((("user", render(template or DEFAULT_TEMPLATE, item)),))
+    return out
 
 
 def parse_choice(options: Sequence[str], completion: str) -> str:
@@ -83,7 +100,7 @@ class ChoicePrompting:
             if item is None:
                 raise BenchlabError(f"a plan names item {item_id!r}, which is not in the items file")
             out.append(ModelItem(id=item.id, messages=(("user", render(self.template, item)),), gold=item.gold,
-                                 stimulus=item.text + "\n" + "\n".join(item.options),
+                                 stimulus=choice_stimulus(item),
                                  info={"options": list(item.options)}))
         return out
 

@@ -31,9 +31,10 @@ from pydantic import create_model
 from pydantic.fields import FieldInfo
 
 from benchlab.annotations.choice.layout import CHOICE_LAYOUT, choice_files, load_items
-from benchlab.annotations.choice.model_prompts import ChoicePrompting
+from benchlab.annotations.choice.model_prompts import ChoicePrompting, choice_hashes
 from benchlab.annotations.choice.power import choice_power_planning
 from benchlab.annotations.choice.trial_export import choice_trial_export
+from benchlab.annotations.command_options import SameItemsOptions
 from benchlab.annotations.command_output import warn
 from benchlab.annotations.options import OptionError, Options, option
 from benchlab.annotations.response_log import ResponseLog
@@ -167,9 +168,11 @@ class ChoiceTaskSession:
 
     response_log = ResponseLog
 
-    def __init__(self, name: str, items: ChoiceItems) -> None:
+    def __init__(self, name: str, items: ChoiceItems, model_template: str | None = None) -> None:
         self.name = name
         self.items = items
+        #: The task's model prompt template: each record carries the SHA-256 of the item's model prompt.
+        self.model_template = model_template
 
     def _item(self, item_id: str) -> ChoiceItem:
         try:
@@ -208,6 +211,7 @@ class ChoiceTaskSession:
             practice=step.practice, skipped=skipped, input=timing.input, ignored_keys=timing.ignored_keys,
             simulated=simulated, plan_seed=plan.seed, interrupted=timing.interrupted,
             first_onset_mono=timing.first_onset_mono,
+            **choice_hashes(self._item(step.item_id), self.model_template),
             # a web page's own timing and conduct marks (extra fields: absent from terminal records)
             **{k: v for k, v in timing.client_fields.items() if v is not None},
         )
@@ -222,11 +226,12 @@ class ChoiceTaskSession:
 
 def choice_session_parts(
     name: str, items: ChoiceItems, *, dataset: str, participant: str, session: str = "1", out: str | Path,
-    options: ChoicePlanOptions | None = None,
+    options: ChoicePlanOptions | None = None, model_template: str | None = None,
 ) -> SessionParts:
-    """A session of choice task ``name`` over ``items``: its files, its part, and how its plan is built."""
+    """A session of choice task ``name`` over ``items``: its files, its part, and how its plan is built
+    (``model_template``: the task's model prompt, whose hash each record carries)."""
     files = choice_files(out, participant, session)
-    task = ChoiceTaskSession(name, items)
+    task = ChoiceTaskSession(name, items, model_template)
 
     def build(plan_seed: int) -> SessionPlan:
         earlier = (ResponseLog(files.results, task.item_id_of).answered()
@@ -268,9 +273,9 @@ class ChoiceScoreOptions(Options):
     fmt: Format = option("table", label="Format", flag="--format", help="Output format of the tables.")
 
 
-class ChoiceCompareOptions(ChoiceScoreOptions):
+class ChoiceCompareOptions(SameItemsOptions, ChoiceScoreOptions):
     """``benchlab compare NAME``: the score options plus the attention criterion, bootstrap and table choice (the
-    field names and flags of the other benchmarks' ``compare``)."""
+    field names and flags of the other benchmarks' ``compare``), and ``--all-items``."""
 
     min_control_acc: float | None = option(None, label="Minimum accuracy", ge=0, le=1,
                                            help="Flag participants below this accuracy.")
@@ -359,7 +364,8 @@ class ChoiceTask:
         dataset = str(session.dataset) if session.dataset is not None else str(self.items_path)
         out = session.out if session.out is not None else self.default_out(dataset)
         return choice_session_parts(self.name, load_items(dataset), dataset=dataset, participant=session.participant,
-                                    session=session.session, out=out, options=options)
+                                    session=session.session, out=out, options=options,
+                                    model_template=self.model_prompting.template)
 
     def prepare(self, session: SessionOptions, plan: Any, text: SessionText) -> SessionRunner:
         return open_session(self, session, plan, text)
@@ -419,7 +425,8 @@ class ChoiceTask:
         comp = compare_choice(items, self.result_paths(opts.results, opts.items, opts.no_models), title=self.title,
                               criterion=criterion, exclude_flagged=opts.exclude_flagged,
                               include_simulated=opts.include_simulated, n_boot=opts.n_boot, seed=opts.seed,
-                              on_warning=warn, excluded=log.excluded if log else None)
+                              on_warning=warn, excluded=log.excluded if log else None,
+                              same_items=not opts.all_items)
         comp.notes.extend(exclusion_notes(log))
         numeric = opts.fmt in ("csv", "json")
         return render(comp.tables(numeric=numeric, sections=opts.sections or None), opts.fmt).rstrip("\n")

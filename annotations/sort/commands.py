@@ -11,7 +11,7 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal
 
-from benchlab.annotations.command_options import ComparisonOptions, FormatOptions
+from benchlab.annotations.command_options import ComparisonOptions, FormatOptions, SameItemsOptions
 from benchlab.annotations.command_output import err, say, warn
 from benchlab.annotations.command_status import count_files, files, working
 from benchlab.annotations.options import Options, option
@@ -36,8 +36,8 @@ class _ScoreInputs(Options):
                                     help="Also score practice trials (normally left out).")
 
 
-class ScoreOptions(FormatOptions, _ScoreInputs):
-    """``benchlab score sort PATHS``."""
+class ScoreOptions(SameItemsOptions, FormatOptions, _ScoreInputs):
+    """``benchlab score sort PATHS``: the inputs, ``--format`` and ``--all-items``."""
 
 
 def score(opts: ScoreOptions) -> str:
@@ -45,7 +45,7 @@ def score(opts: ScoreOptions) -> str:
     from benchlab.data.sort.scoring import score_paths
 
     with working(f"reading {files(count_files(opts.paths, RESULTS_GLOB))}, scoring..."):
-        tables = score_paths(opts.paths, opts.include_practice, on_warning=warn)
+        tables = score_paths(opts.paths, opts.include_practice, on_warning=warn, same_items=not opts.all_items)
     return render(tables, opts.fmt)
 
 

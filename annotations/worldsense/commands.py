@@ -12,7 +12,7 @@ from typing import Literal
 
 from pydantic import field_validator
 
-from benchlab.annotations.command_options import BootOptions, ComparisonOptions, FormatOptions
+from benchlab.annotations.command_options import BootOptions, ComparisonOptions, FormatOptions, SameItemsOptions
 from benchlab.annotations.command_output import err, say, warn
 from benchlab.annotations.command_status import count_files, files, working
 from benchlab.annotations.options import Options, option
@@ -71,8 +71,9 @@ class _ScoreInputs(Options):
                                             "<testset>/results (repeatable).")
 
 
-class ScoreOptions(FormatOptions, _ScoreInputs):
-    """``benchlab score worldsense``: inputs, ``--format``, then the per-tuple file and the cache switch."""
+class ScoreOptions(SameItemsOptions, FormatOptions, _ScoreInputs):
+    """``benchlab score worldsense``: inputs, ``--format``, ``--all-items``, then the per-tuple file and the cache
+    switch."""
 
     tuples_out: Path | None = option(None, label="Per-tuple scores file", widget="path",
                                      help="Also write the per-tuple scores (acc, bias) to this CSV file.")
@@ -99,10 +100,14 @@ def score(opts: ScoreOptions) -> None:
         check_output_path(tuples_out, dirs, what="the per-tuple scores")
     if tuples_out is None:  # the printed tables alone: from the output cache when no input changed (no pandas)
         with working(f"reading the test set and {files(count_files(dirs, RESULTS_GLOB))} of results, scoring..."):
-            output = scored_output(testset, dirs, opts.fmt, cache=not opts.no_cache, on_warning=warn)
+            output = scored_output(testset, dirs, opts.fmt, cache=not opts.no_cache, on_warning=warn,
+                                   same_items=not opts.all_items)
         say(output.text.removesuffix("\n"))
+        notes = _prompt_notes(opts, dirs)
+        for note in notes:
+            warn(note)
         if not opts.no_cache:  # the console script prints this again without building the CLI while no input changed
-            _remember_scoring(testset, dirs, output.text, output.warnings)
+            _remember_scoring(testset, dirs, output.text, (*output.warnings, *notes))
         return
     # deferred: numpy and pandas load only when the per-tuple scores are asked for
     from benchlab.data.worldsense.columns import read_trial_columns
@@ -110,8 +115,11 @@ def score(opts: ScoreOptions) -> None:
 
     with working(f"reading the test set and {files(count_files(dirs, RESULTS_GLOB))} of results, scoring..."):
         tables = score_worldsense(read_trial_columns(testset, cache=not opts.no_cache),
-                                  load_results_dirs(dirs, cache=not opts.no_cache), on_warning=warn)
+                                  load_results_dirs(dirs, cache=not opts.no_cache), on_warning=warn,
+                                  same_items=not opts.all_items)
     say(render(tables.tables(), opts.fmt).removesuffix("\n"))
+    for note in _prompt_notes(opts, dirs):
+        warn(note)
     if tuples_out is not None:
         atomic_write_text(tuples_out, tables.tuples.to_csv(index=False))
         err(f"benchlab: wrote {len(tables.tuples)} tuple scores to {tuples_out}")
@@ -132,6 +140,16 @@ def _remember_scoring(testset: Path, dirs: list[Path], text: str, warnings: tupl
     folders = [trials.parent, *dirs]
     remember([trials, *results], folders, text.removesuffix("\n") + "\n",
              "".join(f"benchlab: warning: {w}\n" for w in warnings))
+
+
+def _prompt_notes(opts: ScoreOptions, dirs: list[Path]) -> list[str]:
+    """Whether each model run beside the results was sent the people's items' prompts (SHA-256): warnings to print."""
+    if opts.all_items:
+        return []
+    # deferred: the provenance reader (pydantic models) loads only for scoring
+    from benchlab.data.models.same_items import prompt_hash_notes
+
+    return list(prompt_hash_notes(dirs))
 
 
 # -- fetch worldsense ----------------------------------------------------------------------------------------------

@@ -17,6 +17,7 @@ comparison, so a choice task gets the same rows, tests, flags, RTs and agreement
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -40,6 +41,7 @@ from benchlab.data.analysis.stats import AttentionCriterion, FigureCell
 from benchlab.data.choice.items import ChoiceItem, ChoiceItems, items_of, load_choice_items
 from benchlab.data.choice.results import ResultsInput, Warn, read_choice_results, results_files
 from benchlab.data.errors import BenchlabError
+from benchlab.data.models.same_items import prompt_hash_notes, restrict_to_shared
 
 __all__ = ["ChoiceDesign", "compare_choice", "read_choice", "watched_files"]
 
@@ -135,13 +137,37 @@ def compare_choice(
     items: ChoiceItems | Sequence[ChoiceItem] | str | Path, results: ResultsInput, *, title: str = "choice task",
     criterion: AttentionCriterion | None = None, exclude_flagged: bool = False, include_simulated: bool = False,
     n_boot: int = stats.DEFAULT_BOOT, seed: int = stats.DEFAULT_SEED, rt_quantiles: int = 4,
-    on_warning: Warn | None = None, excluded: Mapping[str, tuple[str, ...]] | None = None,
+    on_warning: Warn | None = None, excluded: Mapping[str, tuple[str, ...]] | None = None, same_items: bool = True,
 ) -> Comparison:
     """Build the comparison from results files or folders (participants and models in the same format); answers
-    read but doubtful (a model's answer outside the options, a repeated answer) go to ``on_warning``."""
+    read but doubtful (a model's answer outside the options, a repeated answer) go to ``on_warning``.
+
+    ``same_items`` (default): each model is scored on the items people answered only, and each model run's prompt
+    hashes (``models/*.run.json`` beside the results) are checked against those the people's records carry; what
+    was left out on each side and any item whose prompts differ are notes (:mod:`benchlab.data.models.same_items`).
+    """
     pool = load_choice_items(items).items if isinstance(items, str | Path) else items_of(items)
     options = Options(criterion or AttentionCriterion(), exclude_flagged, n_boot, seed, rt_quantiles,
                       participant_tests=True, include_simulated=include_simulated,
                       excluded=dict(excluded or {}))
     chance = float(np.mean([1 / len(item.options) for item in pool]))
-    return run_comparison(ChoiceDesign(title, options, chance), read_choice(pool, results, on_warning), options)
+    readings = read_choice(pool, results, on_warning)
+    notes: list[str] = []
+    if same_items:
+        models, notes = restrict_to_shared(readings.humans, readings.models)
+        readings = replace(readings, models=models)
+        given = [results] if isinstance(results, str | Path) else list(results)
+        notes += prompt_hash_notes(given, _prompt_hashes(readings.humans))
+    comp = run_comparison(ChoiceDesign(title, options, chance), readings, options)
+    comp.notes.extend(notes)
+    comp.models_same_items = same_items
+    return comp
+
+
+def _prompt_hashes(humans: pd.DataFrame) -> dict[str, set[str]]:
+    """Item id -> the model-prompt hashes the participants' records carry."""
+    out: dict[str, set[str]] = {}
+    for item, digest in zip(humans["item"], humans["prompt_sha256"], strict=True):
+        if digest:
+            out.setdefault(str(item), set()).add(str(digest))
+    return out

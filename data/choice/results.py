@@ -73,6 +73,10 @@ class ChoiceRecord(BaseModel):
     benchlab_version: str = __version__
     interrupted: bool = False
     first_onset_mono: float | None = None
+    #: SHA-256 of what the participant saw (text and options) and of the item's model prompt with the task's
+    #: template (:func:`benchlab.annotations.choice.model_prompts.choice_hashes`): "same items", provably.
+    stimulus_sha256: str | None = None
+    prompt_sha256: str | None = None
 
     @model_validator(mode="after")
     def _one_author(self) -> ChoiceRecord:
@@ -132,7 +136,8 @@ def read_choice_results(items: ChoiceItems | Sequence[ChoiceItem] | str | Path, 
     """One row per (who, item), first answer kept, with the item's stratum and correctness.
 
     Columns: ``who``, ``kind`` (participant/model), ``simulated``, ``item``, ``stratum``, ``response``,
-    ``correct``, ``rt_ms``, ``file``, ``line``. An item the items file does not know is an error naming its line;
+    ``correct``, ``rt_ms``, ``file``, ``line``, ``prompt_sha256`` (a participant's record's, else ``""``). An item
+    the items file does not know is an error naming its line;
     model answers outside the item's options and repeated answers go to ``on_warning`` (see the module docstring).
     """
     # deferred: pandas loads only when `read_choice_results` runs (annotations.choice.power loads this module without
@@ -164,10 +169,11 @@ def read_choice_results(items: ChoiceItems | Sequence[ChoiceItem] | str | Path, 
                          "item": record.item, "stratum": item.stratum, "response": record.response,
                          "correct": record.response == item.gold,
                          "rt_ms": float("nan") if record.rt_ms is None else float(record.rt_ms),
-                         "file": str(file), "line": line})
+                         "file": str(file), "line": line, "prompt_sha256": record.prompt_sha256 or ""})
         outside.report(file, on_warning)
         repeated.report(file, on_warning)
-    columns = ["who", "kind", "simulated", "item", "stratum", "response", "correct", "rt_ms", "file", "line"]
+    columns = ["who", "kind", "simulated", "item", "stratum", "response", "correct", "rt_ms", "file", "line",
+               "prompt_sha256"]
     frame = pd.DataFrame(rows, columns=columns)
     return frame.drop_duplicates(["who", "item"], keep="first").reset_index(drop=True)
 

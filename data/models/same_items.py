@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import csv
 import json
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -20,6 +20,20 @@ from benchlab.data.models.provenance import MODELS_FOLDER, read_runs
 
 if TYPE_CHECKING:
     import pandas as pd
+
+
+def shared_units(name: str, units: set[object], people: set[object], what: str = "items"
+                 ) -> tuple[set[object], str | None]:
+    """The units a model keeps (those people also answered; all its own when it shares none) and the note saying
+    what was left out on each side (``None`` when both sides answered exactly the same units)."""
+    shared = units & people
+    if not shared:
+        return units, f"{name}: shares no {what} with the people; shown on its own {len(units)} {what} (unpaired)"
+    model_only, people_only = len(units - people), len(people - units)
+    if not (model_only or people_only):
+        return shared, None
+    return shared, (f"{name}: restricted to the {len(shared)} {what} both answered (left out: {model_only} the model "
+                    f"answered and no person did, {people_only} people answered and the model did not)")
 
 
 def restrict_to_shared(humans: pd.DataFrame, models: pd.DataFrame, *, unit: str = "unit", who: str = "who",
@@ -32,18 +46,10 @@ def restrict_to_shared(humans: pd.DataFrame, models: pd.DataFrame, *, unit: str 
     notes = []
     for name in sorted(models[who].unique()):
         own = models[models[who] == name]
-        units = set(own[unit])
-        shared = units & people
-        if not shared:
-            notes.append(f"{name}: shares no {what} with the people; shown on its own {len(units)} {what} (unpaired)")
-            keep.append(own)
-            continue
-        model_only, people_only = len(units - people), len(people - units)
-        if model_only or people_only:
-            notes.append(f"{name}: restricted to the {len(shared)} {what} both answered (left out: {model_only} "
-                         f"the model answered and no person did, {people_only} people answered and the model did "
-                         f"not)")
-        keep.append(own[own[unit].isin(shared)])
+        kept, note = shared_units(str(name), set(own[unit]), people, what)
+        if note is not None:
+            notes.append(note)
+        keep.append(own[own[unit].isin(kept)])
     # deferred: pandas is loaded by every caller already (they pass frames)
     import pandas as pd
 
@@ -75,18 +81,27 @@ def _human_hashes(files: Iterable[Path]) -> dict[str, set[str]]:
     return out
 
 
-def prompt_hash_notes(results: Sequence[str | Path]) -> list[str]:
-    """One note per model run whose recorded prompt hashes differ from the people's for some shared items."""
+def prompt_hash_notes(results: Sequence[str | Path], human_hashes: Mapping[str, set[str]] | None = None
+                      ) -> list[str]:
+    """One note per model run (``models/*.run.json`` beside or under each results folder) saying whether its
+    recorded prompt hashes are the people's on the items both answered, or on how many they differ.
+
+    ``human_hashes`` (item id -> the prompt hashes people's records carry) when the caller has read them already;
+    otherwise they are read from the people's files in the folders (WorldSense/SORT ``*human*`` files). The
+    people's files are not read at all when no folder has a model run."""
     notes: list[str] = []
     for raw in results:
         folder = Path(raw)
         if not folder.is_dir():
             continue
-        people = [p for p in folder.rglob("*") if p.is_file() and "human" in p.name and p.suffix in (".jsonl", ".csv")]
-        hashes = _human_hashes(people)
+        runs = read_runs(folder.parent / MODELS_FOLDER) + read_runs(folder / MODELS_FOLDER)
+        if not runs:
+            continue
+        hashes = human_hashes if human_hashes is not None else _human_hashes(
+            p for p in folder.rglob("*") if p.is_file() and "human" in p.name and p.suffix in (".jsonl", ".csv"))
         if not hashes:
             continue
-        for _path, run in read_runs(folder.parent / MODELS_FOLDER) + read_runs(folder / MODELS_FOLDER):
+        for _path, run in runs:
             shared = [i for i in run.items if i.id in hashes]
             differ = [i.id for i in shared if i.prompt_sha256 not in hashes[i.id]]
             if differ:

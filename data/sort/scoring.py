@@ -37,6 +37,7 @@ from benchlab.data.analysis.stats import (
     wilson_kish_ci,
 )
 from benchlab.data.errors import BenchlabError
+from benchlab.data.models.same_items import prompt_hash_notes, restrict_to_shared
 from benchlab.data.sort.items import item_rows, memory_conditions, read_rows
 from benchlab.data.sort.results import read_many
 from benchlab.data.sort.whole_book import gap_bin_label
@@ -264,13 +265,36 @@ def score_frame(frame: pd.DataFrame, include_practice: bool = False,
     return tables
 
 
+def models_on_people_items(frame: pd.DataFrame, on_warning: Callable[[str], None] | None = None) -> pd.DataFrame:
+    """The results rows with each model's rows cut to the items people answered (items as ``compare sort`` names
+    them: design, configuration, book, excerpt, bin); one warning per model saying what was left out on each side
+    (:func:`benchlab.data.models.same_items.restrict_to_shared`). Unchanged without people or without models."""
+    humans = frame["is_human"] & ~frame["practice"]
+    if not humans.any() or frame["is_human"].all():
+        return frame
+    rows = item_rows(frame)  # the scored rows, same index, with their item identity
+    kept, notes = restrict_to_shared(rows[rows["is_human"]], rows[~rows["is_human"]], unit="item", who="who")
+    for note in notes:
+        if on_warning is not None:
+            on_warning(note)
+    return frame.drop(index=rows.index[~rows["is_human"]].difference(kept.index))
+
+
 def score_paths(paths: Iterable[str | Path], include_practice: bool = False,
-                on_warning: Callable[[str], None] | None = None) -> list[Table]:
+                on_warning: Callable[[str], None] | None = None, same_items: bool = False) -> list[Table]:
     """Read human and model results files (or folders) and score them, with the pooled humans.
 
     Warnings (a trial answered twice in a file, a cut last row, a derived distance bin) go to ``on_warning``.
+    ``same_items`` (``score sort`` without ``--all-items``): each model is scored on the items people answered only,
+    and each model run's prompt hashes are checked against the people's (both said in warnings).
     """
-    frame = read_many(list(paths), on_warning)
+    paths = list(paths)
+    frame = read_many(paths, on_warning)
+    if same_items:
+        frame = models_on_people_items(frame, on_warning)
+        for note in prompt_hash_notes(paths):
+            if on_warning is not None:
+                on_warning(note)
     real = frame["is_human"] & (frame["simulated"] == "") & ~frame["practice"]
     if not real.any():
         return score_frame(frame, include_practice)

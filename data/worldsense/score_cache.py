@@ -40,10 +40,12 @@ class ScoredOutput:
     warnings: tuple[str, ...]
 
 
-def output_key(testset: Path, dirs: Sequence[Path], fmt: str) -> str | None:
-    """The cache key of scoring ``testset`` against the results under ``dirs`` in ``fmt``; ``None`` when an input
-    cannot be found or read (the computing path then gives its own clear error)."""
-    digest = hashlib.sha256(f"worldsense-score v{CACHE_VERSION} benchlab {__version__} {fmt}\n".encode())
+def output_key(testset: Path, dirs: Sequence[Path], fmt: str, same_items: bool = False) -> str | None:
+    """The cache key of scoring ``testset`` against the results under ``dirs`` in ``fmt`` (models on the people's
+    tuples only with ``same_items``); ``None`` when an input cannot be found or read (the computing path then gives
+    its own clear error)."""
+    same = " same-items" if same_items else ""
+    digest = hashlib.sha256(f"worldsense-score v{CACHE_VERSION} benchlab {__version__} {fmt}{same}\n".encode())
     try:
         trials = find_trials_file(testset)
         digest.update(f"trials {trials.resolve()}\n".encode())
@@ -95,10 +97,10 @@ def store_output(key: str, output: ScoredOutput) -> None:
 
 
 def scored_output(testset: Path, dirs: Sequence[Path], fmt: str, *, cache: bool = True,
-                  on_warning: Callable[[str], None] | None = None) -> ScoredOutput:
+                  on_warning: Callable[[str], None] | None = None, same_items: bool = False) -> ScoredOutput:
     """Score ``testset`` against the results under ``dirs`` and render the tables in ``fmt``, from the cache when
     every input is unchanged (warnings are passed to ``on_warning`` either way, in the same order)."""
-    key = output_key(testset, dirs, fmt) if cache else None
+    key = output_key(testset, dirs, fmt, same_items) if cache else None
     if key is not None:
         hit = load_output(key)
         if hit is not None:
@@ -112,8 +114,9 @@ def scored_output(testset: Path, dirs: Sequence[Path], fmt: str, *, cache: bool 
     from benchlab.data.worldsense.scoring import load_results_dirs, score_worldsense
 
     tables = score_worldsense(read_trial_columns(testset, cache=cache), load_results_dirs(list(dirs), cache=cache),
-                              on_warning=on_warning)
+                              on_warning=on_warning, same_items=same_items)
     output = ScoredOutput(render(tables.tables(), fmt), tuple(tables.warnings))
-    if key is not None and output_key(testset, dirs, fmt) == key:  # not if a file changed while it was scored
+    # not stored if a file changed while it was scored
+    if key is not None and output_key(testset, dirs, fmt, same_items) == key:
         store_output(key, output)
     return output

@@ -35,6 +35,7 @@ from benchlab.data.worldsense.columns import (
     trial_columns,
 )
 from benchlab.data.worldsense.results import find_results
+from benchlab.data.worldsense.same_tuples import restrict_to_people_tuples
 from benchlab.data.worldsense.score_tables import pivot_cells, stats_by_group
 from benchlab.data.worldsense.tuple_scores import frame_of_cells, tuple_cells, tuple_scores
 
@@ -121,8 +122,13 @@ def score_worldsense(
     results: ResultsInput,
     *,
     on_warning: Callable[[str], None] | None = None,
+    same_items: bool = False,
 ) -> WorldSenseTables:
     """Score results against a test set.
+
+    ``same_items``: when the results hold people (``human*`` model names) and models, each model is scored on the
+    tuples people completed only (:mod:`benchlab.data.worldsense.same_tuples`; ``score worldsense`` does so unless
+    ``--all-items``); what was left out on each side is a warning.
 
     ``trials``: the scoring view, loaded :class:`Trial` records, or a test-set folder/file. ``results``: read
     results files, a mapping ``{(prompting, modelname): result lines}`` (e.g. a live session), or a results folder.
@@ -141,6 +147,8 @@ def score_worldsense(
         raise BenchlabError("no results to score")
     _check_names(files, warn)
     scored = tuple_scores(table, files, warn)
+    if same_items:
+        scored = restrict_to_people_tuples(scored, warn)
     del files, results  # the answers are reduced to tuple scores; free them before pandas is loaded
     if scored.n == 0:
         raise BenchlabError(
