@@ -140,8 +140,10 @@ def _line_count(path: Path) -> int:
     return count
 
 
-def append_line(path: str | Path, line: str, warn: Callable[[str], None] | None = _stderr_warning) -> None:
-    """Append one line (newline added) and fsync before returning.
+def append_line(path: str | Path, line: str, warn: Callable[[str], None] | None = _stderr_warning, *,
+                sync: bool = True) -> None:
+    """Append one line (newline added) and fsync before returning (``sync=False``: no fsync; the line survives a
+    killed process, and a power cut only if a later synced append to the same file follows it).
 
     Opening in append mode per call keeps no state between trials; a killed process loses at most the line
     being written. A torn last line left by such a process is cut first (:func:`repair_torn_tail`, one warning
@@ -150,11 +152,12 @@ def append_line(path: str | Path, line: str, warn: Callable[[str], None] | None 
     if "\n" in line:
         raise ValueError("a log line must not contain a newline")
     repair_torn_tail(path, warn)
-    append_bytes(path, (line + "\n").encode("utf-8"))
+    append_bytes(path, (line + "\n").encode("utf-8"), sync=sync)
 
 
-def append_bytes(path: str | Path, data: bytes) -> None:
-    """Append ``data`` (whole records, newline-terminated) and fsync the file (and the folder if it is new)."""
+def append_bytes(path: str | Path, data: bytes, *, sync: bool = True) -> None:
+    """Append ``data`` (whole records, newline-terminated) and fsync the file (and the folder if it is new);
+    ``sync=False``: neither."""
     target = Path(path)
     try:
         target.parent.mkdir(parents=True, exist_ok=True)
@@ -164,12 +167,13 @@ def append_bytes(path: str | Path, data: bytes) -> None:
             written = 0
             while written < len(data):
                 written += os.write(fd, data[written:])
-            os.fsync(fd)
+            if sync:
+                os.fsync(fd)
         finally:
             os.close(fd)
     except OSError as exc:
         raise BenchlabError(
             f"could not record the response ({exc.strerror or exc}); everything before it is safe on disk", target
         ) from exc
-    if new:
+    if new and sync:
         fsync_dir(target.parent)

@@ -14,8 +14,9 @@ from textual.widgets import DataTable
 
 from benchlab.annotations.registry import registry
 from benchlab.annotations.session.opening import prepare_session
+from benchlab.annotations.session.plan import SessionPlan
 from benchlab.annotations.session.runner import ResponseTiming, SessionRunner, Stage
-from benchlab.annotations.session.status import SessionStatus, read_statuses
+from benchlab.annotations.session.status import SessionStatus, StatusCache, read_statuses
 from benchlab.tui.screens.sessions import SessionsScreen
 
 
@@ -172,3 +173,27 @@ def test_a_plug_in_choice_task_session_is_read_too(tmp_path: Path, monkeypatch: 
         runner.close()
     (status,) = read_statuses(out)
     assert status.state == "disconnected"  # closed without an end: resumable
+
+
+def test_a_reader_that_keeps_a_cache_rereads_only_changed_sessions(tmp_path: Path,
+                                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    """``benchlab serve`` reads every session every 2 s: an unchanged session is not read again, a changed one
+    (an answer, a dead lock holder) is."""
+    testset = write_testset(tmp_path / "set", tuples_per_cell=3, sizes=(3,))
+    out = tmp_path / "out"
+    still, moving = worldsense(testset, out, "STILL"), worldsense(testset, out, "MOVING")
+    answer(still, 1)
+    answer(moving, 1)
+    cache: StatusCache = {}
+    assert read_statuses(out, cache=cache) == read_statuses(out)
+    loads: list[Path] = []
+    real = SessionPlan.load
+    monkeypatch.setattr(SessionPlan, "load", lambda path: loads.append(Path(path)) or real(path))
+    answer(moving, 1)
+    rows = by_participant(read_statuses(out, cache=cache))
+    assert [p.name for p in loads] == [moving.files.plan.name]  # only the session that changed was read
+    assert (rows["STILL"].trial, rows["MOVING"].trial) == (2, 3)
+    still.files.lock.write_text("999999999")  # its owner died (killed): the lock names a process that is gone
+    assert by_participant(read_statuses(out, cache=cache))["STILL"].state == "crashed"
+    still.close()
+    moving.close()

@@ -27,9 +27,10 @@ TOKENS = {"P01": "tok-P01-aaaaaaaaaaaaaaaaaaaa", "P02": "tok-P02-bbbbbbbbbbbbbbb
 COMPUTER = {"width": 1280, "height": 720, "screen_w": 1920, "screen_h": 1080, "fine": True, "coarse": False}
 
 
-def make_server(tmp_path: Path, *, hooks: ServerHooks | None = None, consent: bool = False) -> SessionServer:
-    testset = write_testset(tmp_path / "testset", tuples_per_cell=3, sizes=(3,), problems=("Infer.trivial",))
-    values: dict[str, Any] = {"dataset": testset, "tuples_per_cell": 2, "practice": 0, "seed": 5,
+def make_server(tmp_path: Path, *, hooks: ServerHooks | None = None, consent: bool = False,
+                practice: int = 0) -> SessionServer:
+    testset = write_testset(tmp_path / "testset", tuples_per_cell=3 + practice, sizes=(3,), problems=("Infer.trivial",))
+    values: dict[str, Any] = {"dataset": testset, "tuples_per_cell": 2, "practice": practice, "seed": 5,
                               "no_instructions": True}
     if consent:
         (tmp_path / "consent.md").write_text("# Consent <img src=x onerror=alert(1)>\n\n<script>alert(2)</script> "

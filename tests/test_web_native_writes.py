@@ -57,6 +57,33 @@ async def test_one_fsync_per_answer_and_page_events_logged_in_order(client: Test
     assert [e["item_id"] for e in log if e["event"] == "trial_onset"][:2] == [str(r["Key"]) for r in recs]
 
 
+async def test_a_practice_answer_costs_one_fsync_and_still_logs_its_correctness(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    synced: list[int] = []
+    real = os.fsync
+
+    def counting(fd: int) -> None:
+        synced.append(fd)
+        real(fd)
+
+    monkeypatch.setattr(os, "fsync", counting)
+    async with TestClient(TestServer(make_server(tmp_path, practice=3).make_app())) as client:
+        ws, view = await join(client)
+        assert view["kind"] == "trial" and view["progress"].startswith("Practice")
+        await answer(ws, view, "TRUE")  # the first creates the practice file (its folder is fsynced too)
+        view = await receive(ws, "show")
+        if view["kind"] == "feedback":
+            await ws.send_json(["act", {"seq": view["seq"], "act": "continue"}])
+            view = await receive(ws, "show")
+        before = len(synced)
+        await answer(ws, view, "FALSE")
+        await receive(ws, "show")
+        assert len(synced) - before == 1  # the practice record's own fsync; practice_answered rides without one
+        await ws.close()
+    practised = [e for e in events(tmp_path) if e["event"] == "practice_answered"]
+    assert len(practised) == 2 and all(isinstance(e["correct"], bool) for e in practised)
+
+
 def test_the_fsync_probe_reports_each_concurrency_and_leaves_nothing(tmp_path: Path) -> None:
     rows = probe(tmp_path, in_flight=(1, 4), ops=20, files=5)
     assert [r["in_flight"] for r in rows] == [1, 4]

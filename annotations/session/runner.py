@@ -308,10 +308,13 @@ class SessionRunner:
 
     def log_event(self, event: str, **fields: Any) -> None:
         """Append one event (fsynced), even before consent: a web session logs its connections from the start."""
+        self._log(event, fields, sync=True)
+
+    def _log(self, event: str, fields: dict[str, Any], *, sync: bool) -> None:
         record = {"event": event, "mono": time.monotonic(), "timestamp": wall_clock_now(),
                   "participant": self.plan.participant, "session": self.plan.session, **fields}
         line = json.dumps(record, ensure_ascii=False)
-        self._write(self.files.events, lambda: append_line(self.files.events, line))
+        self._write(self.files.events, lambda: append_line(self.files.events, line, sync=sync))
 
     def _write(self, target: Path, write: Callable[[], None]) -> None:
         """Every write of the session goes through here: the folder and files must still be the session's own
@@ -402,9 +405,13 @@ class SessionRunner:
         if step.practice and not skipped:
             checked = self.task_session.feedback(step.item_id, response)
             # every session (terminal or web) logs practice correctness: the Sessions screen's practice accuracy,
-            # also for a task whose practice records carry none (WorldSense)
-            self._event("practice_answered", item_id=step.item_id,
-                        correct=checked.correct if checked is not None else None)
+            # also for a task whose practice records carry none (WorldSense). Not fsynced: the answer's one fsync is
+            # its record; this display figure survives a killed process, and the session's next synced event (at
+            # the latest the break after practice) makes it durable.
+            if self._started:
+                self._log("practice_answered", {"item_id": step.item_id,
+                                                 "correct": checked.correct if checked is not None else None},
+                          sync=False)
             feedback = checked if self.text.practice_feedback else None
         self._advance(step)
         return feedback

@@ -138,13 +138,38 @@ def _lock_of(folder: Path, participant: str) -> Path | None:
     return None
 
 
-def _started(folder: Path, plan_path: Path) -> SessionStatus | None:
+#: A reader's memory between passes (``benchlab serve`` reads every session every 2 s): per saved plan, the files
+#: its status was read from, their stamps then, and the status. A session none of whose files changed (and whose
+#: lock holder is as alive as it was) is not read again.
+StatusCache = dict[Path, tuple[tuple[Path | None, ...], tuple[Any, ...], "SessionStatus"]]
+
+
+def _stamp(paths: tuple[Path | None, ...]) -> tuple[Any, ...]:
+    """What changes when a session's files change: size, mtime and inode of each; whether the lock's owner died."""
+    stamp: list[Any] = []
+    for path in paths:
+        try:
+            st = path.stat() if path is not None else None
+        except OSError:
+            st = None
+        stamp.append(None if st is None else (st.st_mtime_ns, st.st_size, st.st_ino))
+    lock = paths[-1]
+    stamp.append(lock is not None and stamp[-1] is not None and _holder_dead(lock))
+    return tuple(stamp)
+
+
+def _started(folder: Path, plan_path: Path, cache: StatusCache | None = None) -> SessionStatus | None:
+    hit = cache.get(plan_path) if cache is not None else None
+    if hit is not None and _stamp(hit[0]) == hit[1]:
+        return hit[2]
     try:
         plan = SessionPlan.load(plan_path)
     except BenchlabError:
         return None
     layout, files = _layout_of(folder.parent, plan, plan_path)
     events_path = plan_path.with_name(plan_path.name.removesuffix(".plan.json") + ".events.jsonl")
+    watched = (plan_path, events_path, files.results, files.practice, files.lock) if files else None
+    before = _stamp(watched) if watched is not None else None  # stamped before reading: a later write is seen
     events = complete_events(events_path)
     names = [e["event"] for e in events]
     main, practice = set(plan.main_items), set(plan.practice)
@@ -173,7 +198,7 @@ def _started(folder: Path, plan_path: Path) -> SessionStatus | None:
         accuracy = _accuracy(r.correct for r in practiced)
     else:
         accuracy = _accuracy(e.get("correct") for e in events if e["event"] == "practice_answered")
-    return SessionStatus(
+    status = SessionStatus(
         participant=plan.participant, task=plan.task, session=plan.session,
         condition=str(plan.config.get("condition", "")), state=state,
         trial=min(recorded + 1, n) if state == "trial" else recorded, n_trials=n,
@@ -181,6 +206,9 @@ def _started(folder: Path, plan_path: Path) -> SessionStatus | None:
                              files.practice if files else None),
         practice_accuracy=accuracy, device=device_of(events),
     )
+    if cache is not None and watched is not None and before is not None:
+        cache[plan_path] = (watched, before, status)
+    return status
 
 
 def device_of(events: list[dict[str, Any]]) -> str:
@@ -238,15 +266,16 @@ def _session_folders(out: Path) -> list[Path]:
     return sorted({p for p in found if p.is_dir()})
 
 
-def read_statuses(out: Path, expected: Iterable[str] = ()) -> list[SessionStatus]:
+def read_statuses(out: Path, expected: Iterable[str] = (), cache: StatusCache | None = None) -> list[SessionStatus]:
     """Every session under ``out`` (by participant, then task and session), plus a ``not started`` row for each id
-    of ``expected`` that has none."""
+    of ``expected`` that has none. ``cache`` (kept by a caller that reads again and again): sessions whose files
+    did not change since the last pass are not read again."""
     rows: list[SessionStatus] = []
     for folder in _session_folders(Path(out)):
         planned = set()
         for plan_path in sorted(folder.glob("*.plan.json")):
             planned.add(plan_path.name.removesuffix(".plan.json"))
-            status = _started(folder, plan_path)
+            status = _started(folder, plan_path, cache)
             if status is not None:
                 rows.append(status)
         for events_path in sorted(folder.glob("*.events.jsonl")):
