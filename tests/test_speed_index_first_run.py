@@ -83,3 +83,12 @@ def test_a_damaged_index_text_or_no_cache_means_decompressing(tmp_path: Path, ca
     for cached in cache.rglob("trials-v*.npz"):
         cached.unlink()
     assert _equal(read_trial_columns(testset), expected) and len(calls) == 2
+
+
+@pytest.mark.parametrize(("cpus", "load", "threads"), [({0, 1}, 0.1, 2), ({0, 1}, 1.8, 1), ({0}, 0.0, 1),
+                                                         (set(range(8)), 2.0, 4), (set(range(8)), 6.0, 2)])
+def test_the_decoder_uses_one_thread_per_idle_cpu_it_may_use(monkeypatch: pytest.MonkeyPatch, cpus: set[int],
+                                                             load: float, threads: int) -> None:
+    monkeypatch.setattr(columns.os, "sched_getaffinity", lambda _pid: cpus)
+    monkeypatch.setattr(columns.os, "getloadavg", lambda: (load, load, load))
+    assert columns._decoder_threads() == threads
