@@ -66,12 +66,13 @@ def compare(opts: CompareOptions) -> None:
     # deferred: pandas and scipy load only when the command runs (`benchlab --help` stays quick)
     from benchlab.annotations.comparison_output import check_plot, emit_comparison
     from benchlab.annotations.exclusions.applied import exclusion_notes, exclusions_for
+    from benchlab.data.analysis.stats.interval_memo import remembered_intervals
     from benchlab.data.sort.compare import compare_sort
 
     check_plot(opts.plot_path, opts.plot_formats)
     log = exclusions_for(list(opts.paths), opts.exclude)
-    with working(f"reading {files(count_files(opts.paths, RESULTS_GLOB))}, bootstrapping ({opts.n_boot} "
-                 "resamples)..."):
+    status = f"reading {files(count_files(opts.paths, RESULTS_GLOB))}, bootstrapping ({opts.n_boot} resamples)..."
+    with remembered_intervals(), working(status):
         comp = compare_sort(list(opts.paths), criterion=opts.criterion(), exclude_flagged=opts.exclude_flagged,
                             n_boot=opts.n_boot, seed=opts.seed, by_bin=not opts.no_bins,
                             participant_tests=not opts.no_participant_tests,

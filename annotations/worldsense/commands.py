@@ -238,6 +238,7 @@ def compare(opts: CompareOptions) -> None:
     # deferred: pandas and scipy load only when the command runs (`benchlab --help` stays quick)
     from benchlab.annotations.comparison_output import check_plot, emit_comparison
     from benchlab.annotations.exclusions.applied import exclusion_notes, exclusions_for
+    from benchlab.data.analysis.stats.interval_memo import remembered_intervals
     from benchlab.data.worldsense.compare import compare_worldsense
 
     check_plot(opts.plot_path, opts.plot_formats)
@@ -249,8 +250,9 @@ def compare(opts: CompareOptions) -> None:
             err(f"human results: {default} (the sessions' default output folder)")
             results = (default,)
     log = exclusions_for(list(results), opts.exclude)
-    with working(f"reading {files(count_files(results, RESULTS_GLOB))} of results, bootstrapping "
-                 f"({opts.n_boot} resamples)..."):
+    status = (f"reading {files(count_files(results, RESULTS_GLOB))} of results, bootstrapping ({opts.n_boot} "
+              "resamples)...")
+    with remembered_intervals(), working(status):
         comp = compare_worldsense(testset, list(results), include_published=not opts.no_published,
                                   criterion=opts.criterion(), exclude_flagged=opts.exclude_flagged,
                                   n_boot=opts.n_boot, seed=opts.seed, ci=opts.ci,

@@ -117,6 +117,7 @@ class _Job:
     cwd: Path | None = None
     cpus: tuple[int, ...] = ()
     busy: tuple[int, ...] = ()  # CPUs kept busy by a spinning process while the job runs
+    prepare: Callable[[], None] | None = None  # run before each measurement (not timed)
 
 
 _SPIN = "import os, sys\nos.sched_setaffinity(0, {int(sys.argv[1])})\nwhile True: pass\n"
@@ -135,6 +136,8 @@ class _Figures:
         """Each round runs every job once, in order; figures are the minimum over rounds."""
         for _ in range(self.repeat):
             for job in jobs:
+                if job.prepare is not None:
+                    job.prepare()
                 spinners = [subprocess.Popen([sys.executable, "-c", _SPIN, str(c)]) for c in job.busy]
                 try:
                     wall, peak, out, cpu = measure(job.cmd, cwd=job.cwd, env=job.env, cpus=job.cpus)
@@ -165,30 +168,54 @@ class _Figures:
         return out
 
 
+_BUILD_INDEX = "import sys\nfrom benchlab.data.worldsense.trial_index import open_index\nopen_index(sys.argv[1])\n"
+
+
+def _keep_only_indexes(cache: Path) -> None:
+    """Empty ``cache`` except the test-set indexes (``<cache>/worldsense/index-*``): decoded columns, results and
+    tables go, so the next scoring is a first one."""
+    folder = cache / "worldsense"
+    if folder.is_dir():
+        for entry in folder.iterdir():
+            if entry.is_file():
+                entry.unlink()
+
+
 def _bench_one(testset: Path, figures: _Figures, env: dict[str, str], original: Path | None,
                original_python: str | None) -> bool | None:
-    """Measure ours (cold, cold on one core, cached, via the CLI) and the original on one test set, in alternating
-    rounds; whether the tables agree."""
+    """Measure ours (nothing cached: all cores, one core, the other core busy; the test set's index built by a
+    session, one core; cached; through the CLI; the console script repeating a printed scoring) and the original
+    on one test set, in alternating rounds; whether the tables agree."""
     lean_cmd = [sys.executable, "-m", "benchlab.data.worldsense"]
     cli_cmd = [sys.executable, "-m", "benchlab.tui.cli", "score", "worldsense"]
+    script_cmd = [sys.executable, "-m", "benchlab.tui.entry", "score", "worldsense"]  # the `benchlab` script
     with tempfile.TemporaryDirectory(prefix="benchlab-bench-cache-") as cache_home:
         run_env = {**env, "XDG_CACHE_HOME": cache_home, "BENCHLAB_CACHE_DIR": ""}
-        jobs = [_Job("benchlab, first run (no cache)", [*lean_cmd, "-t", str(testset), "--no-cache"], run_env)]
         usable = sorted(os.sched_getaffinity(0))
+        one = (usable[0],) if len(usable) > 1 else ()
+        jobs = [_Job("benchlab, first run (no cache)", [*lean_cmd, "-t", str(testset), "--no-cache"], run_env)]
         if len(usable) > 1:
             jobs.append(_Job("benchlab, first run, one core", [*lean_cmd, "-t", str(testset), "--no-cache"], run_env,
-                             cpus=(usable[0],)))
+                             cpus=one))
             jobs.append(_Job("benchlab, first run, other core busy", [*lean_cmd, "-t", str(testset), "--no-cache"],
                              run_env, busy=(usable[1],)))
+        # the first scoring once a session, a server or `benchlab fetch` has built the test set's index: only the
+        # index is in the cache folder (no decoded columns, results or tables), so the text is not decompressed
+        indexed = Path(cache_home) / "index-only"
+        indexed_env = {**env, "BENCHLAB_CACHE_DIR": str(indexed)}
+        jobs.append(_Job("benchlab, first run, index built, one core", [*lean_cmd, "-t", str(testset)], indexed_env,
+                         cpus=one, prepare=lambda: _keep_only_indexes(indexed)))
         jobs.append(_Job("benchlab, second run (cached)", [*lean_cmd, "-t", str(testset)], run_env))
         jobs.append(_Job("`benchlab score` CLI, cached", [*cli_cmd, "-t", str(testset)], run_env))
+        jobs.append(_Job("`benchlab score` script, repeated", [*script_cmd, "-t", str(testset)], run_env))
         if original is not None:
             script = original / "analyse_results.py"
             if not script.exists():
                 raise BenchlabError("no analyse_results.py in this folder", original)
             jobs.append(_Job(ORIGINAL_NAME, [original_python or sys.executable, str(script), "-t", str(testset)],
                              env, cwd=original))
-        measure([*lean_cmd, "-t", str(testset)], env=run_env)  # fill the cache
+        measure([sys.executable, "-c", _BUILD_INDEX, str(testset)], env=indexed_env)  # the session's index, once
+        measure([*script_cmd, "-t", str(testset)], env=run_env)  # fill the caches (and the script's replay)
         figures.run_rounds(jobs)
     if original is None:
         return None

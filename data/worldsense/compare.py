@@ -128,12 +128,23 @@ def _read_human(file: ResultsFile) -> HumanAnswers:
                         np.asarray(rts, dtype=float), simulated)
 
 
+def _labels(column: pd.Series) -> list[object]:
+    """``column.astype(object).tolist()``; a categorical column through its categories (one Python string per
+    category, then a list lookup per row: converting 160k pyarrow-backed strings one by one cost ~0.1 s a call)."""
+    if isinstance(column.dtype, pd.CategoricalDtype):
+        names = column.cat.categories.astype(object).tolist()
+        codes = column.cat.codes.to_numpy()
+        if not (codes < 0).any():
+            return [names[c] for c in codes.tolist()]
+    return list(column.astype(object).tolist())
+
+
 def _weights(frame: pd.DataFrame, condition: str) -> tuple[list[object], dict[object, float]]:
     """Strata and weights reproducing the benchmark's rebalancing for this condition."""
     if condition == OVERALL:
         # plain Python over the two columns: the pandas string concatenation and groupby cost ~2 ms a call, and
         # this runs for every row and condition; same labels ("problem|size") and weights, in the same order
-        pairs = list(zip(frame["problemname"].astype(object).tolist(), frame["problemsize"].tolist(), strict=True))
+        pairs = list(zip(_labels(frame["problemname"]), frame["problemsize"].tolist(), strict=True))
         cells = dict.fromkeys(pairs)
         sizes_per_problem: dict[object, int] = {}
         for p, _z in cells:
@@ -342,7 +353,7 @@ def read_worldsense(testset: str | Path, results: Sequence[str | Path] | str | P
               for p, m in pairs.itertuples(index=False, name=None)}
     human = tuples["modelname"].map({m: is_human(m) for m in pairs["modelname"]}).astype(bool)
     tuples = tuples.assign(
-        who=[who_of[k] for k in zip(tuples["prompting"].tolist(), tuples["modelname"].tolist(), strict=True)],
+        who=[who_of[k] for k in zip(_labels(tuples["prompting"]), _labels(tuples["modelname"]), strict=True)],
         unit=tuples["tuple_ID"], score=tuples["acc"])
     models = tuples[~human]
     humans = tuples[human].copy()
@@ -352,10 +363,10 @@ def read_worldsense(testset: str | Path, results: Sequence[str | Path] | str | P
     lookups = (pd.Index(trial["Key"].to_numpy()), trial["goldresp"].to_numpy(dtype=object),
                trial["problemname"].to_numpy(dtype=object))
     participants = [_participant(p, answers[p], humans[humans["who"] == p], *lookups) for p in sorted(answers)]
-    present = list(dict.fromkeys(tuples["problemname"]))
+    present = list(dict.fromkeys(_labels(tuples["problemname"])))
     problems = [p for p in PROBLEM_ORDER if p in present] + sorted(p for p in present if p not in PROBLEM_ORDER)
     conditions = ([OVERALL] if len(problems) > 1 else []) + problems
-    model_names = _order_models(sorted(set(models["who"])))
+    model_names = _order_models(sorted(set(models["who"].tolist())))
     return Readings(humans, models, participants, model_names, conditions, problems), scored.warnings
 
 

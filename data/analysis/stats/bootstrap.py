@@ -8,6 +8,7 @@ from collections.abc import Hashable, Mapping, Sequence
 import numpy as np
 
 from benchlab.data.analysis.defaults import DEFAULT_BOOT, DEFAULT_SEED
+from benchlab.data.analysis.stats.interval_memo import interval_key, keep, recall
 from benchlab.data.analysis.stats.proportions import TestResult
 from benchlab.data.analysis.stats.strata import strata_index, stratum_weights
 
@@ -46,9 +47,15 @@ def bootstrap_ci(values: Sequence[float] | np.ndarray, strata: Sequence[Hashable
         return (math.nan, math.nan)
     groups = strata_index(x.size, strata)
     w = stratum_weights(groups, weights)
+    key = interval_key(x, groups, w, n_boot, seed, level)  # None unless a comparison opened the memo
+    known = recall(key)
+    if known is not None:
+        return known
     boots = _boot_means(x, groups, w, n_boot, np.random.default_rng(seed))
     alpha = (1 - level) / 2
-    return (float(np.quantile(boots, alpha)), float(np.quantile(boots, 1 - alpha)))
+    interval = (float(np.quantile(boots, alpha)), float(np.quantile(boots, 1 - alpha)))
+    keep(key, interval)
+    return interval
 
 
 def paired_bootstrap(first: Sequence[float] | np.ndarray, second: Sequence[float] | np.ndarray,
