@@ -246,7 +246,9 @@ def _read_csv(path: Path, needed: list[str]) -> pd.DataFrame:
     try:
         frame = pd.read_csv(io.BytesIO(raw), keep_default_na=False)
     except (OSError, ValueError, pd.errors.ParserError) as exc:
-        raise BenchlabError(f"cannot read this CSV ({str(exc).strip()})", path) from exc
+        found = re.search(r"\bline (\d+)", str(exc))  # pandas names the row it stopped at, in its own words
+        raise BenchlabError(f"cannot read this CSV ({str(exc).strip()})", path,
+                            int(found.group(1)) if found else None) from exc
     frame = frame.drop(columns=[c for c in frame.columns if c.startswith("Unnamed:")])
     _check_columns(frame, needed, path)
     for col in needed:
