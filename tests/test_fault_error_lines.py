@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from benchlab.annotations.exclusions.dataset import load_data
 from benchlab.annotations.fastbook.assignment import read_plan
 from benchlab.annotations.fastbook.progress import CuratorQueue
 from benchlab.annotations.fastbook.review import Review
@@ -23,6 +24,7 @@ from benchlab.data.fastbook.benchmark import load_benchmark, loads_benchmark
 from benchlab.data.fastbook.imports import read_positional_json
 from benchlab.data.key_lines import json_line, toml_line
 from benchlab.data.sort import loaders
+from benchlab.data.sort import results as sort_results
 from benchlab.tui.cli import main
 
 STUDY = """title = "lines"
@@ -141,9 +143,23 @@ def booksort_csv_row(tmp: Path) -> tuple[Callable[[], object], Path, int]:
     return lambda: loaders._read_csv(path, ["book_idx"]), path, 3
 
 
+def sort_results_no_truth(tmp: Path) -> tuple[Callable[[], object], Path, int]:
+    path = tmp / "250-s20-human_P01_results.csv"
+    path.write_text("trial_id,answer,distance_bin,book_idx,excerpt_idx\n1,A,0,3,4\n")
+    return lambda: sort_results.read_results(path), path, 1  # its header lacks every ground-truth column
+
+
+def damaged_plan_in_a_study(tmp: Path) -> tuple[Callable[[], object], Path, int]:
+    folder = _study(tmp, STUDY)
+    plan = folder / "sessions" / "human_P01_session-1.plan.json"
+    plan.parent.mkdir()
+    plan.write_text('{\n  "task": "sort",\n  "seed": 1,,\n}\n')
+    return lambda: load_data([folder]), plan, 3
+
+
 CASES = [study_unknown_outcome, study_online_rule, study_unknown_table, participants_bad_bytes, assignments_bad_bytes,
          plan_bad_field, fastbook_bad_field, fastbook_results_item, fastbook_progress, fastbook_plan_bytes,
-         review_other_question, booksort_csv_row]
+         review_other_question, booksort_csv_row, sort_results_no_truth, damaged_plan_in_a_study]
 
 
 @pytest.mark.parametrize("case", CASES, ids=[c.__name__ for c in CASES])
