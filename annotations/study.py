@@ -40,6 +40,8 @@ from benchlab.annotations.session.runner import wall_clock_now
 from benchlab.annotations.task import Registry, SessionOptions, Task
 from benchlab.data.atomic import append_line, atomic_write_text
 from benchlab.data.errors import BenchlabError
+from benchlab.data.key_lines import toml_line
+from benchlab.data.text_io import decode_utf8
 
 STUDY_FILE = "study.toml"
 SCHEMA_FILE = "study.schema.json"
@@ -156,11 +158,9 @@ class Study:
         """Every session started so far, in order (a cut last line, from a crash, is ignored)."""
         path = self.assignments_path
         try:
-            lines = path.read_bytes().decode("utf-8").splitlines()
+            lines = decode_utf8(path.read_bytes(), path, strip_bom=False).splitlines()
         except FileNotFoundError:
             return []
-        except UnicodeDecodeError as exc:
-            raise BenchlabError(f"not UTF-8 text ({exc.reason})", path) from exc
         except OSError as exc:
             raise BenchlabError(f"cannot read the study's assignments ({exc.strerror or exc})", path) from exc
         records = []
@@ -234,9 +234,7 @@ class Study:
             raise BenchlabError("assignment rule participants-file needs participants_file", self.path)
         path = self.folder / name
         try:
-            text = path.read_bytes().decode("utf-8-sig")
-        except UnicodeDecodeError as exc:
-            raise BenchlabError(f"not UTF-8 text ({exc.reason})", path) from exc
+            text = decode_utf8(path.read_bytes(), path)
         except OSError as exc:
             raise BenchlabError(f"cannot read the participants file ({exc.strerror or exc})", path) from exc
         if "\x00" in text:
@@ -406,7 +404,8 @@ def load_study(folder: str | Path, tasks: Registry) -> Study:
         where = ".".join(str(p) for p in error["loc"])
         key = next((str(p) for p in reversed(error["loc"]) if isinstance(p, str)), "")
         problem = "unknown key" if error["type"] == "extra_forbidden" else error["msg"]
-        raise BenchlabError(f"{where}: {problem}", path, _line_of(path, key) if key else None) from None
+        at = toml_line(raw.decode("utf-8"), error["loc"], error["msg"]) or (_line_of(path, key) if key else None)
+        raise BenchlabError(f"{where}: {problem}", path, at) from None
     task = tasks.tasks.get(spec.benchmark)
     if task is None:
         raise BenchlabError(f"benchmark {spec.benchmark!r} is not one of {', '.join(tasks.tasks)}", path,

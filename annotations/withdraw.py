@@ -24,13 +24,19 @@ import shutil
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from benchlab.annotations.online.private import PRIVATE_DIR, locked
+from benchlab.annotations.online.completion import log_withdrawal
+from benchlab.annotations.online.private import KEY_FILE as ONLINE_KEY_FILE
+from benchlab.annotations.online.private import PRIVATE_DIR, locked, person_key, read_jsonl
 from benchlab.annotations.options import Options, option
 from benchlab.annotations.task import Command
 from benchlab.data.atomic import append_line, atomic_write_text
 from benchlab.data.errors import BenchlabError
 from benchlab.data.version import __version__
+
+if TYPE_CHECKING:  # the study module loads every task's session code; the withdrawal loads it when it runs
+    from benchlab.annotations.study import Study
 
 AUDIT_FILE = "withdrawals.jsonl"
 KEY_FILE = ".withdrawal-key"
@@ -136,7 +142,7 @@ def withdraw_participant(folder: str | Path, participant: str) -> Withdrawal:
     if mine and data.study is not None:
         _rewrite_without(data.study.assignments_path, participant)
     if data.study is not None:
-        _drop_online_records(data.study.folder, participant)
+        _drop_online_records(data.study, participant)
     for out in data.outs:
         _drop_serve_entries(out, participant)
     for path in dict.fromkeys(files):
@@ -168,17 +174,24 @@ def _rewrite_without(path: Path, participant: str) -> None:
     raise BenchlabError("the file keeps changing (sessions are starting); withdraw again in a moment", path)
 
 
-def _drop_online_records(study_folder: Path, participant: str) -> None:
+def _drop_online_records(study: Study, participant: str) -> None:
     """The person's lines in the online study's private logs (reservations, joins ledger, completions, the key file
-    linking the pseudonym to the platform id), rewritten under the study lock: after a withdrawal nothing links the
-    platform id to the study, and nothing names the participant id."""
-    folder = study_folder / PRIVATE_DIR
+    linking the pseudonym to the platform id), rewritten under the study lock: after a withdrawal nothing names the
+    participant id or the platform id. A crowd joiner's withdrawal then leaves one completions line (the ``withdrew``
+    code, the date and the keyed hash of the platform id, :func:`~benchlab.annotations.online.completion.
+    log_withdrawal`), so ``study reconcile`` can still pay the submission."""
+    folder = study.folder / PRIVATE_DIR
     if not folder.is_dir():
         return
-    with locked(study_folder):
+    with locked(study.folder):
+        persons = {str(r["person"]) for r in read_jsonl(folder / ONLINE_KEY_FILE)
+                   if r.get("participant") == participant and r.get("person")}
         for path in sorted(folder.glob("*.jsonl")):
             if any(_is_theirs(line, participant) for line in path.read_text(encoding="utf-8").splitlines()):
                 _rewrite_without(path, participant)
+        if study.spec.online is not None:
+            for person in sorted(persons):
+                log_withdrawal(study, person_key(study.folder, person))
 
 
 def _drop_serve_entries(out: Path, participant: str) -> None:

@@ -127,7 +127,7 @@ def test_sort_file_without_distance_bin_or_positions_is_an_error_naming_column_a
     path = sort_human_file(tmp_path)
     _drop_columns(path, "distance_bin", "seg1_pos", "seg2_pos")
     code, _out, err = run([command, "sort", str(path)], capsys)
-    assert_one_line_error(code, err, str(path), "missing column 'distance_bin'")
+    assert_one_line_error(code, err, f"{path}:1", "missing column 'distance_bin'")  # the header's line
 
 
 def test_sort_distance_bin_is_derived_from_the_segment_positions(tmp_path: Path,
@@ -148,7 +148,7 @@ def test_sort_file_without_book_idx_is_an_error(tmp_path: Path, capsys: pytest.C
     path = sort_human_file(tmp_path)
     _drop_columns(path, "book_idx")
     code, _out, err = run(["score", "sort", str(path)], capsys)
-    assert_one_line_error(code, err, str(path), "missing column 'book_idx'")
+    assert_one_line_error(code, err, f"{path}:1", "missing column 'book_idx'")
 
 
 @pytest.mark.parametrize("cut", ["in_quoted_text", "in_a_character", "in_last_field"])

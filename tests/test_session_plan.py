@@ -133,7 +133,7 @@ def test_plan_is_saved_and_loaded_exactly(trials: list[Trial], tmp_path: Path) -
     plan.save(tmp_path / "p.json")
     assert SessionPlan.load(tmp_path / "p.json") == plan
     (tmp_path / "bad.json").write_text('{"task": "worldsense"}')
-    with pytest.raises(BenchlabError, match="bad.json: not a benchlab session plan: missing field"):
+    with pytest.raises(BenchlabError, match="bad.json:1: not a benchlab session plan: missing field"):
         SessionPlan.load(tmp_path / "bad.json")
 
 

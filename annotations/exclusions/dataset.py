@@ -105,10 +105,12 @@ def _plans_under(out: Path) -> list[Path]:
 def _task_of(plan: Path) -> tuple[str, str]:
     try:
         data = json.loads(plan.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+    except json.JSONDecodeError as exc:
+        raise BenchlabError(f"damaged session plan ({exc.msg})", plan, exc.lineno) from None
+    except (OSError, UnicodeDecodeError) as exc:
         raise BenchlabError(f"damaged session plan ({exc})", plan) from None
     if not isinstance(data, dict) or not isinstance(data.get("task"), str):
-        raise BenchlabError("not a benchlab session plan (no task)", plan)
+        raise BenchlabError("not a benchlab session plan (no task)", plan, 1)
     return data["task"], str(data.get("dataset", ""))
 
 

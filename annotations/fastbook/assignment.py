@@ -25,6 +25,7 @@ from pathlib import Path
 from benchlab.data.atomic import atomic_write_text
 from benchlab.data.errors import BenchlabError, read_error
 from benchlab.data.fastbook.benchmark import Benchmark, QuestionId
+from benchlab.data.text_io import decode_utf8
 
 HEADER = ("curator", "chapter", "question_number")
 
@@ -120,11 +121,9 @@ def write_plan(path: Path, plan: AssignmentPlan) -> None:
 def read_plan(path: Path, benchmark: Benchmark | None = None) -> AssignmentPlan:
     """Read a plan file; with ``benchmark``, every question must be in it. Errors name the file and line."""
     try:
-        text = path.read_text(encoding="utf-8-sig")
+        text = decode_utf8(path.read_bytes(), path)  # bad bytes name their line
     except OSError as exc:
         raise read_error(exc, path, "a plan file (CSV)") from exc
-    except UnicodeDecodeError as exc:
-        raise BenchlabError("not a UTF-8 text file", path) from exc
     reader = csv.reader(io.StringIO(text))
     header = next(reader, None)
     if header is None or tuple(cell.strip() for cell in header) != HEADER:

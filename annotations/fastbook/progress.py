@@ -17,6 +17,7 @@ from benchlab.annotations.fastbook.assignment import AssignmentPlan, read_plan
 from benchlab.data.atomic import atomic_write_text
 from benchlab.data.errors import BenchlabError, read_error
 from benchlab.data.fastbook.benchmark import Benchmark, QuestionId
+from benchlab.data.key_lines import json_line
 
 VERSION = 1
 
@@ -25,12 +26,21 @@ def progress_path_for(benchmark_path: Path) -> Path:
     return benchmark_path.with_name(benchmark_path.name + ".progress.json")
 
 
-def _ids(value: Any, path: Path, what: str) -> list[QuestionId]:
+def _ids(value: Any, path: Path, what: str, curator: str) -> list[QuestionId]:
     if not isinstance(value, list) or not all(
         isinstance(item, list) and len(item) == 2 and all(isinstance(x, int) for x in item) for item in value
     ):
-        raise BenchlabError(f"{what} must be a list of [chapter, question_number] pairs", path)
+        raise BenchlabError(f"curator {curator!r}: {what} must be a list of [chapter, question_number] pairs", path,
+                            _line(path, ("curators", curator, what)))
     return [QuestionId(*item) for item in value]
+
+
+def _line(path: Path, loc: tuple[str, ...]) -> int | None:
+    """The line of ``loc`` in the progress file (for an error only: the file is read again)."""
+    try:
+        return json_line(path.read_text(encoding="utf-8"), loc)
+    except (OSError, UnicodeDecodeError):
+        return None
 
 
 def _read_all(path: Path) -> dict[str, Any]:
@@ -45,7 +55,8 @@ def _read_all(path: Path) -> dict[str, Any]:
     except json.JSONDecodeError as exc:
         raise BenchlabError(f"not valid JSON ({exc.msg})", path, exc.lineno) from None
     if not isinstance(data, dict) or not isinstance(data.get("curators"), dict):
-        raise BenchlabError('not a progress file (expected {"version": 1, "curators": {...}})', path)
+        raise BenchlabError('not a progress file (expected {"version": 1, "curators": {...}})', path,
+                            json_line(text, ("curators",)))
     return data
 
 
@@ -70,9 +81,11 @@ class CuratorQueue:
         path = progress_path_for(benchmark_path)
         entry = _read_all(path)["curators"].get(curator, {})
         if not isinstance(entry, dict):
-            raise BenchlabError(f"curator {curator!r}: expected an object with done and touched", path)
-        return cls(curator, plan_path, path, plan.queue(curator), set(_ids(entry.get("done", []), path, "done")),
-                   set(_ids(entry.get("touched", []), path, "touched")))
+            raise BenchlabError(f"curator {curator!r}: expected an object with done and touched", path,
+                                _line(path, ("curators", curator)))
+        return cls(curator, plan_path, path, plan.queue(curator),
+                   set(_ids(entry.get("done", []), path, "done", curator)),
+                   set(_ids(entry.get("touched", []), path, "touched", curator)))
 
     @property
     def done_count(self) -> int:

@@ -23,6 +23,7 @@ from benchlab.annotations.fastbook.change_log import ChangeLog, ChangeRecord, lo
 from benchlab.data.errors import BenchlabError
 from benchlab.data.fastbook.benchmark import Benchmark, Component, QuestionId, load_benchmark, save_benchmark
 from benchlab.data.fastbook.component_match import align
+from benchlab.data.key_lines import json_line
 from benchlab.data.output_paths import check_output_path
 
 Choice = Literal["A", "B", "edited"]
@@ -70,14 +71,26 @@ def _same_benchmark(a: Benchmark, b: Benchmark, path_a: Path, path_b: Path) -> N
     if set(ids_a) != set(ids_b):
         only = sorted(set(ids_a) ^ set(ids_b))[:3]
         where = ", ".join(f"chapter {c} question {n}" for c, n in only)
+        first = only[0]
+        at = _question_line(path_b, ids_b.index(first)) if first in ids_b else _question_line(path_a, ids_a.index(
+            first))
         raise BenchlabError(f"not a version of the same benchmark as {path_a.name}: the questions differ ({where} "
-                            "is in one file only)", path_b)
+                            "is in one file only)", path_b if first in ids_b else path_a, at)
     by_id = {q.id: q for q in b.questions}
     for qa in a.questions:
         qb = by_id[qa.id]
         if qa.question_text != qb.question_text or qa.gold_standard_answer != qb.gold_standard_answer:
             raise BenchlabError(f"not a version of the same benchmark as {path_a.name}: chapter {qa.chapter} "
-                                f"question {qa.question_number} has another question or gold answer", path_b)
+                                f"question {qa.question_number} has another question or gold answer", path_b,
+                                _question_line(path_b, ids_b.index(qb.id)))
+
+
+def _question_line(path: Path, index: int) -> int | None:
+    """The line where question ``index`` starts in ``path`` (for an error only: the file is read again)."""
+    try:
+        return json_line(path.read_text(encoding="utf-8-sig"), ("questions", index))
+    except (OSError, UnicodeDecodeError):
+        return None
 
 
 def disagreements(a: Benchmark, b: Benchmark) -> list[Disagreement]:

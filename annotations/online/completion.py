@@ -7,6 +7,15 @@ completion decided, appended (fsynced) to the session's events log as a ``comple
 given, and to the study's private completions log, and returned to the page. A participant who reloads the page
 gets the same completion again; a session still running gets none (jsPsych #2050: never redirect before the data
 are safe).
+
+Two outcomes are logged without ending the person's part in the usual way:
+
+- ``screened_out`` (the device check refused a phone before consent): logged with the code shown, but
+  *provisional*: the person may come back on a computer and take part, so :func:`given` skips it;
+- ``withdrew``: the withdrawal deletes every record naming the participant id, so its completion line holds no
+  participant id and no platform id, only ``person_key`` (the keyed hash of the platform id that the assignments log
+  carried, :func:`~benchlab.annotations.online.private.person_key`), the code shown and the date. ``study reconcile``
+  finds a submission's withdrawal through it, and a join by the same platform id is told they already took part.
 """
 
 from __future__ import annotations
@@ -14,7 +23,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 from urllib.parse import quote
 
 from benchlab.annotations.online.attention import AttentionScore, score
@@ -35,6 +44,8 @@ if TYPE_CHECKING:  # the study module imports the online package
 #: Events a page may write to end a session early, and the outcome each gives.
 ENDING_EVENTS = {"withdrew": "withdrew", "withdrawn": "withdrew", "screened_out": "screened_out",
                  "timed_out": "timed_out"}
+#: Logged outcomes that do not end the person's part (see the module docstring).
+PROVISIONAL = frozenset({"screened_out"})
 
 
 @dataclass(frozen=True)
@@ -76,7 +87,7 @@ def past_time_limit(study: Study, disk: OnDisk, now: datetime | None = None) -> 
 def given(study: Study, participant: str) -> Given | None:
     """The completion already given to ``participant`` (the first one stored)."""
     for record in read_jsonl(private_dir(study.folder) / COMPLETIONS_FILE):
-        if record.get("participant") == participant:
+        if record.get("participant") == participant and record.get("outcome") not in PROVISIONAL:
             return Given(participant, str(record["outcome"]), record.get("code"), record.get("redirect"),
                          str(record.get("attention", "")))
     return None
@@ -113,6 +124,46 @@ def complete(study: Study, participant: str, now: datetime | None = None) -> Giv
                                                        "redirect": redirect, "attention": attention.text(),
                                                        "timestamp": datetime.now(UTC).isoformat()})
         return Given(participant, outcome, code, redirect, attention.text())
+
+
+def _shown(study: Study, outcome: str) -> tuple[str | None, str | None]:
+    """The code and redirect the study file gives ``outcome`` (a redirect that needs the raw ``{id}`` is not
+    stored: the page fills it in from the key file)."""
+    online = study.spec.online
+    spec = online.completion.get(outcome) if online is not None else None
+    if spec is None:
+        return None, None
+    redirect = spec.redirect.replace("{code}", spec.code or "") if spec.redirect else None
+    return spec.code, None if redirect is not None and "{id}" in redirect else redirect
+
+
+def log_screened_out(study: Study, participant: str) -> None:
+    """Log the ``screened_out`` code a crowd joiner was shown (provisional: see the module docstring)."""
+    code, redirect = _shown(study, "screened_out")
+    append_record(study.folder, COMPLETIONS_FILE, {"participant": participant, "outcome": "screened_out",
+                                                   "code": code, "redirect": redirect, "attention": "",
+                                                   "timestamp": datetime.now(UTC).isoformat()})
+
+
+def screened_out(study: Study, participant: str) -> bool:
+    """Whether the device check refused ``participant`` (and they never took part after)."""
+    return any(r.get("participant") == participant and r.get("outcome") == "screened_out"
+               for r in read_jsonl(private_dir(study.folder) / COMPLETIONS_FILE))
+
+
+def log_withdrawal(study: Study, person: str) -> None:
+    """Log the ``withdrew`` code for the person behind ``person`` (a key-file ``person_key``), with no participant
+    id or platform id and only the date (called by the withdrawal, after it removed the person's records)."""
+    code, redirect = _shown(study, "withdrew")
+    append_record(study.folder, COMPLETIONS_FILE, {"outcome": "withdrew", "person_key": person, "code": code,
+                                                   "redirect": redirect,
+                                                   "date": datetime.now(UTC).date().isoformat()})
+
+
+def withdrawal_of(study: Study, person: str) -> dict[str, Any] | None:
+    """The withdrawal line of the person behind ``person`` (a ``person_key``), if they withdrew."""
+    return next((r for r in read_jsonl(private_dir(study.folder) / COMPLETIONS_FILE)
+                 if r.get("outcome") == "withdrew" and r.get("person_key") == person), None)
 
 
 def redirect_for(study: Study, done: Given) -> str | None:

@@ -96,6 +96,9 @@ class OnlineSection(BaseModel):
                                            "the participant gets the timed_out outcome.")
     completion: dict[str, Completion] = Field(default_factory=dict, description="Outcome -> code and/or redirect.")
     attention: Attention = Field(default_factory=Attention)
+    withdrew_decision: Literal["approve", "review"] = Field(
+        "approve", description="What study reconcile proposes for the submission of a person who withdrew their "
+        "data (approve: withdrawing costs them nothing; review: decide each by hand).")
     require_computer: bool = Field(False, description="Only a computer (mouse or trackpad) may take part: a phone "
                                    "or tablet gets the 'please use a computer' page and the screened_out outcome "
                                    "before consent; nothing is recorded and no place is taken.")
@@ -148,6 +151,7 @@ def online_template(platform: Platform = "prolific") -> str:
         'abandon_after = "60m"       # an idle session frees its place (its data kept, marked abandoned)',
         '# time_limit = "45m"        # from consent; past it: the timed_out outcome',
         "# require_computer = true    # phones/tablets get 'please use a computer' (the screened_out outcome)",
+        '# withdrew_decision = "approve"  # study reconcile on a withdrawn person\'s submission: approve | review',
         "",
         "# What each ending gives: a code shown with a copy button and/or a redirect ({code} is replaced).",
         "[online.completion.completed]",

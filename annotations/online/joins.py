@@ -2,8 +2,9 @@
 
 The first visit of a person (when recruitment is open and a place is free) gets a pseudonymous id, an arm by the
 study's rule, a recorded assignment, a private session token, and one line in the key file. A later visit of the
-same person resumes that session (flagged when its place had been freed as abandoned), or, once it has ended, is
-told they have already taken part. Nothing is written for a join that is refused.
+same person resumes that session (flagged when its place had been freed as abandoned; refused as full when that
+place has been taken meanwhile and the quota has none left), or, once it has ended or they withdrew, is told they
+have already taken part. Nothing is written for a join that is refused.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Literal
 
 from benchlab.annotations.online import places
-from benchlab.annotations.online.completion import given, outcome_on_disk
+from benchlab.annotations.online.completion import given, outcome_on_disk, withdrawal_of
 from benchlab.annotations.online.platform_ids import PlatformId
 from benchlab.annotations.online.private import (
     JOINS_FILE,
@@ -70,10 +71,15 @@ def join(study: Study, who: PlatformId) -> Join:
                 return Join("already", pid, earlier["token"], earlier.get("arm"))
             place = next((p for p in places.places(study) if p.participant == pid), None)
             flagged = place is not None and place.abandoned
+            refused = places.returning_refusal(study, place) if place is not None else None
+            if refused is not None:  # their place was freed and taken: resuming would go over the quota
+                return Join("full", pid, reason=refused)
             if flagged:
                 append_record(study.folder, JOINS_FILE, {"participant": pid, "event": "returned_after_abandon",
                                                          "timestamp": _now()})
             return Join("resume", pid, earlier["token"], earlier.get("arm"), flagged=flagged)
+        if withdrawal_of(study, person_key(study.folder, who.person)) is not None:
+            return Join("already", pid)  # they took part and withdrew: one session per person still holds
         if paused(study):
             return Join("paused", pid)
         reason = places.full(study)

@@ -10,6 +10,13 @@ it (:func:`~benchlab.annotations.session.status.read_statuses`):
 - or has not opened yet but was assigned moments ago (``GRACE_S`` for a terminal seat, ``abandon_after`` for a
   browser join, whose page may take a while to start the session).
 
+Quotas (``quota``, ``arm_quotas``) are the places of the *study link*: they count the places held by crowd joins
+(assignments recorded with ``source = "web"``) and refuse crowd joins only. Per-person private links and terminal
+seats of the same study were invited by the researcher: they hold places in the arms' balance but neither count
+against the quotas nor are refused by them, so the platform's place count and benchlab's agree. A crowd joiner whose
+place was freed as abandoned resumes only while the study link has a place (in total and in their arm); otherwise
+they get the "study is full" page, and their kept data stay marked abandoned (see :func:`returning_refusal`).
+
 Choosing an arm and recording it happen under one file lock (:func:`~benchlab.annotations.online.private.locked`),
 with a reservation for the terminal path (``run --study`` records the assignment only once its session is open), so
 two seats or fifty browsers joining in the same second never read the same counts.
@@ -23,6 +30,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
+from benchlab.annotations.online.completion import log_screened_out
 from benchlab.annotations.online.private import COMPLETIONS_FILE, append_record, read_jsonl
 from benchlab.annotations.session.status import SessionStatus, read_statuses
 
@@ -50,6 +58,14 @@ class Place:
     counts: bool
     abandoned: bool
     last_activity: datetime | None
+    #: ``"web"`` for a join through the study link (the quotas count these), else ``"link"`` (a private link) or
+    #: ``""`` (a terminal seat).
+    source: str = ""
+
+    @property
+    def on_quota(self) -> bool:
+        """Whether this place counts against the study link's quotas."""
+        return self.counts and self.source == "web"
 
 
 def _age_s(timestamp: Any, now: float) -> float:
@@ -93,7 +109,8 @@ def places(study: Study, now: float | None = None) -> list[Place]:
             grace = (abandon or WEB_GRACE_S) if record.get("source") == "web" else GRACE_S
             counts = _age_s(record.get("timestamp"), now) <= grace
             abandoned = record.get("source") == "web" and not counts
-        out.append(Place(participant, str(record["arm"]), state, counts, abandoned, last))
+        out.append(Place(participant, str(record["arm"]), state, counts, abandoned, last,
+                         str(record.get("source") or "")))
     return out
 
 
@@ -102,6 +119,7 @@ def screen_out(study: Study, participant: str) -> None:
     session was written; consenting later on another device counts them again)."""
     append_record(study.folder, SCREENED_FILE, {"participant": participant,
                                                  "timestamp": datetime.now(UTC).isoformat()})
+    log_screened_out(study, participant)  # the code the page shows, in the completions log
 
 
 def counted(study: Study) -> set[str]:
@@ -126,21 +144,36 @@ def reserve(study: Study, participant: str, session: str, arm: str) -> None:
 
 
 def arm_counts(study: Study) -> Counter[str]:
-    """Places held per arm (between-participant: each person's first arm)."""
+    """Places held per arm (between-participant: each person's first arm), every link and seat."""
     return Counter(p.arm for p in places(study) if p.counts)
 
 
+def quota_counts(study: Study) -> Counter[str]:
+    """Places held per arm through the study link: what the quotas count."""
+    return Counter(p.arm for p in places(study) if p.on_quota)
+
+
 def full(study: Study, arm: str | None = None) -> str | None:
-    """Why no new participant can start (total quota, or ``arm``'s quota, reached), else ``None``."""
+    """Why no new crowd joiner can start (the study link's total quota, or ``arm``'s quota, reached), else
+    ``None``."""
     online = study.spec.online
     if online is None:
         return None
-    counts = arm_counts(study)
+    counts = quota_counts(study)
     if online.quota is not None and sum(counts.values()) >= online.quota:
         return f"all {online.quota} places are taken"
     if arm is not None and arm in online.arm_quotas and counts[arm] >= online.arm_quotas[arm]:
         return f"arm {arm} has all its {online.arm_quotas[arm]} places"
     return None
+
+
+def returning_refusal(study: Study, place: Place) -> str | None:
+    """Why a crowd joiner whose place was freed as abandoned cannot resume now (the study link is full in total or
+    in their arm: coming back must not take the study over its quota), else ``None``. A place still held always
+    resumes."""
+    if not place.abandoned or place.counts:
+        return None
+    return full(study) or full(study, place.arm)
 
 
 def open_arms(study: Study) -> list[str]:

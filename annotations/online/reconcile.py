@@ -4,6 +4,12 @@ own records, in the categories a payment decision needs.
 Prolific's export has ``Participant id`` (older: ``participant_id``), ``Status``, ``Completion code``; MTurk's batch
 results have ``WorkerId``, ``AssignmentId``, ``AssignmentStatus`` (and ``Answer.*`` columns, e.g. the code typed
 in). Rows are matched through the key file (raw id -> pseudonymous id), never by writing raw ids anywhere else.
+
+A person who withdrew has no key-file line left; their submission is matched through the withdrawal's completions
+line (the keyed hash of the platform id, :func:`~benchlab.annotations.online.completion.log_withdrawal`) and listed
+as "withdrew", decided by the study's ``withdrew_decision`` (default approve: withdrawing costs the person nothing).
+A person the device check refused before consent is listed as "screened out" (review: the platform's rule on
+screening payments applies).
 """
 
 from __future__ import annotations
@@ -12,10 +18,10 @@ import csv
 import io
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
-from benchlab.annotations.online.completion import given
-from benchlab.annotations.online.private import KEY_FILE, private_dir, read_jsonl
+from benchlab.annotations.online.completion import given, screened_out, withdrawal_of
+from benchlab.annotations.online.private import COMPLETIONS_FILE, KEY_FILE, person_key, private_dir, read_jsonl
 from benchlab.annotations.online.session_files import on_disk
 from benchlab.data.errors import BenchlabError
 
@@ -28,7 +34,7 @@ CODE_COLUMNS = ("Completion code", "completion_code", "Answer.surveycode", "Answ
 DONE_STATUSES = {"approved", "awaiting review", "awaiting_review", "submitted", "completed"}
 GONE_STATUSES = {"returned", "timed-out", "timed_out", "timed out", "rejected", "abandoned"}
 CATEGORIES = ("complete on both", "complete on platform, missing or partial here", "complete here, no submission",
-              "returned or timed out", "code mismatch")
+              "returned or timed out", "code mismatch", "withdrew", "screened out")
 
 
 @dataclass(frozen=True)
@@ -94,8 +100,14 @@ def reconcile(study: Study, submissions: Path) -> list[Row]:
         matched.add(pid)
         done = given(study, pid) if pid else None
         code_given = (done.code or "") if done else ""
+        withdrawn = _withdrawal(study, person) if not pid else None
         if status.lower() in GONE_STATUSES:
             category, decision = "returned or timed out", "none"
+        elif withdrawn is not None:
+            category, decision = "withdrew", study.spec.online.withdrew_decision if study.spec.online else "review"
+            code_given = str(withdrawn.get("code") or "")
+        elif done is None and pid and screened_out(study, pid):
+            category, decision = "screened out", "review"
         elif done is None or done.outcome != "completed" or not _complete(study, pid):
             category, decision = "complete on platform, missing or partial here", "review"
         elif code_platform and code_given and code_platform != code_given:
@@ -109,6 +121,13 @@ def reconcile(study: Study, submissions: Path) -> list[Row]:
         if pid not in matched and done is not None and done.outcome == "completed":
             out.append(Row(person, pid, "", "", done.code or "", "complete here, no submission", "ask"))
     return out
+
+
+def _withdrawal(study: Study, person: str) -> dict[str, Any] | None:
+    """The withdrawal line of the platform id ``person`` (none without any withdrawal: no secret is made here)."""
+    if not any(r.get("outcome") == "withdrew" for r in read_jsonl(private_dir(study.folder) / COMPLETIONS_FILE)):
+        return None
+    return withdrawal_of(study, person_key(study.folder, person))
 
 
 def _complete(study: Study, pid: str) -> bool:

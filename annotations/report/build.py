@@ -116,6 +116,8 @@ def _plans(data: StudyData) -> list[dict[str, Any]]:
     for path in data.plans:
         try:
             out.append(json.loads(path.read_text(encoding="utf-8")))
+        except json.JSONDecodeError as exc:
+            raise BenchlabError(f"damaged session plan ({exc.msg})", path, exc.lineno) from None
         except (OSError, ValueError) as exc:
             raise BenchlabError(f"damaged session plan ({exc})", path) from None
     return out

@@ -10,6 +10,7 @@ from pathlib import Path
 
 from benchlab.annotations.exclusions.dataset import StudyData
 from benchlab.annotations.exclusions.evaluate import ExclusionLog
+from benchlab.annotations.online.completion import PROVISIONAL
 from benchlab.annotations.online.places import places
 from benchlab.annotations.online.private import COMPLETIONS_FILE, private_dir, read_jsonl
 from benchlab.annotations.session.status import SessionStatus, read_statuses
@@ -51,14 +52,18 @@ def online_outcomes(data: StudyData) -> dict[str, int]:
     if study is None or study.spec.online is None:
         return {}
     ended: dict[str, str] = {}
+    withdrew = 0
     for record in read_jsonl(private_dir(study.folder) / COMPLETIONS_FILE):
         who, outcome = record.get("participant"), str(record.get("outcome"))
-        if isinstance(who, str) and who not in ended:
+        if outcome == "withdrew" and who is None:  # a withdrawal's line: no id left, counted once
+            withdrew += 1
+        elif isinstance(who, str) and (who not in ended or ended[who] in PROVISIONAL):  # screened, then took part
             ended[who] = "completed_code" if outcome == "completed" and record.get("code") else outcome
     for place in places(study):
         if place.abandoned and place.participant not in ended:
             ended[place.participant] = "abandoned"
     counts = {key: sum(1 for o in ended.values() if o == key) for key in ONLINE_OUTCOMES}
+    counts["withdrew"] += withdrew
     counts.update({o: sum(1 for v in ended.values() if v == o) for o in ended.values() if o not in ONLINE_OUTCOMES})
     return {ONLINE_OUTCOMES.get(k, k): n for k, n in counts.items() if n}
 

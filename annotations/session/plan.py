@@ -18,6 +18,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_valida
 from benchlab.data.atomic import atomic_write_text
 from benchlab.data.errors import BenchlabError
 from benchlab.data.jsonl import describe_validation_error
+from benchlab.data.key_lines import json_line
 from benchlab.data.text_io import decode_utf8
 from benchlab.data.version import __version__
 
@@ -83,7 +84,8 @@ class SessionPlan(BaseModel):
         try:
             return cls.model_validate(data)
         except ValidationError as exc:
-            raise BenchlabError(f"not a benchlab session plan: {describe_validation_error(exc)}", p) from exc
+            raise BenchlabError(f"not a benchlab session plan: {describe_validation_error(exc)}", p,
+                                json_line(raw, exc.errors()[0]["loc"])) from exc
 
 
 @dataclass(frozen=True)

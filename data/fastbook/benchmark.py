@@ -22,6 +22,7 @@ from benchlab.data import text_io
 from benchlab.data.atomic import atomic_write_bytes, atomic_write_text
 from benchlab.data.errors import BenchlabError
 from benchlab.data.jsonl import describe_validation_error
+from benchlab.data.key_lines import json_line
 
 Flag = Literal["true", "false"]
 """The benchmark stores booleans as the strings ``"true"`` / ``"false"``; kept so saves keep the schema."""
@@ -277,7 +278,8 @@ def loads_benchmark(text: str, path: str | Path = "<benchmark>") -> Benchmark:
             q = Question.model_validate(obj)
         except ValidationError as exc:
             who = _describe_partial(obj, i)
-            raise BenchlabError(f"{who}: {describe_validation_error(exc)}", path, line_here()) from exc
+            field_line = json_line(text, ("questions", i, *exc.errors()[0]["loc"]))
+            raise BenchlabError(f"{who}: {describe_validation_error(exc)}", path, field_line or line_here()) from exc
         if q.id in sources:
             raise BenchlabError(f"{q.id} appears twice (questions are identified by chapter and number)", path,
                                 line_here())

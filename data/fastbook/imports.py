@@ -21,6 +21,7 @@ from benchlab.data import text_io
 from benchlab.data.errors import BenchlabError
 from benchlab.data.fastbook.benchmark import Benchmark, QuestionId, read_text
 from benchlab.data.fastbook.runs import Run, run_name
+from benchlab.data.key_lines import json_line
 
 SEPARATOR = "\n\n" + "=" * 48 + "\n"
 EXCEL_HINT = "reading .xlsx needs openpyxl (pip install 'benchlab[fastbook]')"
@@ -36,28 +37,33 @@ def repair_mac_roman(text: str) -> str:
         return text
 
 
-def run_from_positional(benchmark: Benchmark, results: list[Any], name: str, path: Path | None = None) -> Run:
-    """A run from results aligned with ``benchmark.questions`` by position (how the notebooks keep them)."""
+def run_from_positional(benchmark: Benchmark, results: list[Any], name: str, path: Path | None = None,
+                        text: str | None = None) -> Run:
+    """A run from results aligned with ``benchmark.questions`` by position (how the notebooks keep them); with the
+    file's ``text``, an error names the line of the list at fault."""
     if len(results) != len(benchmark):
         raise BenchlabError(f"{len(results)} result lists for {len(benchmark)} questions: positional results must "
-                            "have exactly one list per question, in the benchmark's order", path)
+                            "have exactly one list per question, in the benchmark's order", path,
+                            1 if path is not None else None)
     run = Run(name, path=path)
     for i, (question, passages) in enumerate(zip(benchmark, results, strict=True)):
         if not isinstance(passages, list) or not all(isinstance(p, str) for p in passages):
-            raise BenchlabError(f"item {i + 1} ({question.id}) is not a list of strings", path)
+            raise BenchlabError(f"item {i + 1} ({question.id}) is not a list of strings", path,
+                                json_line(text, (i,)) if text is not None else None)
         run.results[question.id] = passages
     return run
 
 
 def read_positional_json(path: str | Path, benchmark: Benchmark, name: str | None = None) -> Run:
     p = Path(path)
+    text = read_text(p)
     try:
-        data = json.loads(read_text(p))
+        data = json.loads(text)
     except json.JSONDecodeError as exc:
         raise BenchlabError(f"not valid JSON ({exc.msg}, column {exc.colno})", p, exc.lineno) from exc
     if not isinstance(data, list):
-        raise BenchlabError("expected a JSON list with one list of passages per question", p)
-    return run_from_positional(benchmark, data, name or run_name(p), p)
+        raise BenchlabError("expected a JSON list with one list of passages per question", p, json_line(text, ()))
+    return run_from_positional(benchmark, data, name or run_name(p), p, text)
 
 
 def _table_rows(path: Path) -> list[dict[str, Any]]:

@@ -204,11 +204,12 @@ def _apply(frame: pd.DataFrame, sel: Selection) -> pd.DataFrame:
     return frame[keep]
 
 
-def _check_columns(frame: pd.DataFrame, needed: Iterable[str], path: Path) -> None:
+def _check_columns(frame: pd.DataFrame, needed: Iterable[str], path: Path, header_line: int | None = None) -> None:
+    """Every needed column is there (a CSV's error names its header line; a parquet file has none)."""
     missing = [c for c in needed if c not in frame.columns]
     if missing:
         raise BenchlabError(f"missing column{'s' if len(missing) > 1 else ''} {', '.join(missing)} "
-                            f"(is this a BookSORT file?)", path)
+                            f"(is this a BookSORT file?)", path, header_line)
 
 
 def _validate_rows(frame: pd.DataFrame, path: Path, first_line: int) -> pd.DataFrame:
@@ -246,9 +247,11 @@ def _read_csv(path: Path, needed: list[str]) -> pd.DataFrame:
     try:
         frame = pd.read_csv(io.BytesIO(raw), keep_default_na=False)
     except (OSError, ValueError, pd.errors.ParserError) as exc:
-        raise BenchlabError(f"cannot read this CSV ({str(exc).strip()})", path) from exc
+        found = re.search(r"\bline (\d+)", str(exc))  # pandas names the row it stopped at, in its own words
+        raise BenchlabError(f"cannot read this CSV ({str(exc).strip()})", path,
+                            int(found.group(1)) if found else None) from exc
     frame = frame.drop(columns=[c for c in frame.columns if c.startswith("Unnamed:")])
-    _check_columns(frame, needed, path)
+    _check_columns(frame, needed, path, 1)
     for col in needed:
         if col in ("book_title", "excerpt_text", "segment_1", "segment_2"):
             continue

@@ -98,14 +98,14 @@ def _ints(frame: pd.DataFrame, p: Path, lines: list[int], col: str, fallback: in
         return values.astype(int)
     if fallback is None:
         raise BenchlabError(f"missing column '{col}' and the file name does not say it "
-                            "(expected {L_E}-s{L_S}-{model}_results.csv)", p)
+                            "(expected {L_E}-s{L_S}-{model}_results.csv)", p, 1)
     return pd.Series([fallback] * len(frame), dtype=int)
 
 
 def _design(frame: pd.DataFrame, p: Path, lines: list[int], col: str, why: str) -> pd.Series:
     """A column that places a trial in the design (book, excerpt): without it the trial cannot be scored."""
     if col not in frame.columns:
-        raise BenchlabError(f"missing column '{col}' ({why})", p)
+        raise BenchlabError(f"missing column '{col}' ({why})", p, 1)
     return _ints(frame, p, lines, col, None)
 
 
@@ -122,7 +122,7 @@ def _distance_bins(frame: pd.DataFrame, p: Path, lines: list[int], le: pd.Series
         return _ints(frame, p, lines, "distance_bin", None)
     if "seg1_pos" not in frame.columns or "seg2_pos" not in frame.columns:
         raise BenchlabError("missing column 'distance_bin' (the trials cannot be grouped by distance; it can only be "
-                            "derived from seg1_pos and seg2_pos, which are missing too)", p)
+                            "derived from seg1_pos and seg2_pos, which are missing too)", p, 1)
     # deferred: scipy loads only when `_distance_bins` runs (annotations.sort.human_record loads this module without it)
     from benchlab.data.sort.whole_book import GAP_EDGES, WHOLE_BOOK
 
@@ -165,7 +165,7 @@ def _ground_truth(frame: pd.DataFrame, p: Path, lines: list[int]) -> pd.Series:
     elif "present_seg1_first" in frame.columns:
         truth = _ints(frame, p, lines, "present_seg1_first", None).map(lambda v: "A" if v == 1 else "B")
     else:
-        raise BenchlabError("no ground truth: needs a ground_truth, A_is_first or present_seg1_first column", p)
+        raise BenchlabError("no ground truth: needs a ground_truth, A_is_first or present_seg1_first column", p, 1)
     bad = ~truth.isin(["A", "B"])
     if bad.any():
         i, line = _bad_line(bad, lines)
@@ -179,7 +179,7 @@ def _model_names(frame: pd.DataFrame, p: Path, m: re.Match[str] | None) -> pd.Se
         return frame["model_name"]
     if m:
         return pd.Series([m["model"]] * len(frame))
-    raise BenchlabError("missing column 'model_name' and the file name does not name the model", p)
+    raise BenchlabError("missing column 'model_name' and the file name does not name the model", p, 1)
 
 
 def _optional(frame: pd.DataFrame, col: str, default: object) -> pd.Series:
@@ -216,7 +216,7 @@ def read_results(path: str | Path, on_warning: Callable[[str], None] | None = No
     frame, lines = read_table(p, on_warning)
     m = RESULTS_RE.fullmatch(p.name)
     if "answer" not in frame.columns:
-        raise BenchlabError("missing column 'answer' (is this a SORT results file?)", p)
+        raise BenchlabError("missing column 'answer' (is this a SORT results file?)", p, 1)
     le = _ints(frame, p, lines, "excerpt_length", int(m["le"]) if m else None)
     ls = _ints(frame, p, lines, "segment_length", int(m["ls"]) if m else None)
     book = _design(frame, p, lines, "book_idx", "the book of each trial")
