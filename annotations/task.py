@@ -30,7 +30,7 @@ feature checks with ``isinstance`` (so no feature asks for a benchmark by name),
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal, Protocol, runtime_checkable
@@ -515,9 +515,13 @@ class ModelPrompting(Protocol):
     #: Generation settings the benchmark's code used (``temperature``, ``max_tokens``, ``top_logprobs`` ...).
     generation: Mapping[str, Any]
 
-    def model_items(self, dataset: str | None, plans: Sequence[SessionPlan], template: str) -> list[ModelItem]:
+    def model_items(self, dataset: str | None, plans: Sequence[SessionPlan], template: str,
+                    ids: Collection[str] | None = None) -> list[ModelItem]:
         """The items of ``plans`` (their scored items, in plan order, each once), or with no plans every item of
-        ``dataset`` (``None``: the task's default data). ``BenchlabError`` for an unknown template or item."""
+        ``dataset`` (``None``: the task's default data). ``BenchlabError`` for an unknown template or item.
+
+        ``ids`` (with no plans): only the items with these ids, in the data set's order, ids it lacks left out;
+        ``models import`` asks for a log's items this way, so a large data set is never built whole for them."""
         ...
 
     def parse_answer(self, item: ModelItem, completion: str, top_logprobs: Mapping[str, float] | None) -> str:

@@ -162,6 +162,21 @@ def test_inspect_log_and_lm_eval_samples_import_as_results(tmp_path: Path) -> No
         import_log(task, samples, selection, template="basic")
 
 
+def test_import_reads_only_the_selected_items_and_counts_the_others(tmp_path: Path) -> None:
+    plans = simulate("worldsense", tmp_path / "ws")
+    summary = run("worldsense", plans, ["TRUE", "FALSE", "1", "2", "3", "TRUE"], limit=6, template="basic")
+    task = registry().get("worldsense")
+    fewer = select_items(task, template="basic", plans=plans, limit=1, out=tmp_path / "few" / "results")
+    assert 0 < len(fewer.items) < summary.total
+    part = import_log(task, summary.logs[0], fewer, template="basic", model_name="few")
+    assert part.answers == len(fewer.items) and part.left_out == summary.total - len(fewer.items)
+    written = (tmp_path / "few" / "results" / "basic___few___results.jsonl").read_text().splitlines()
+    assert sorted(str(json.loads(x)["Key"]) for x in written) == sorted(i.id for i in fewer.items)
+    # --all builds only the log's items (not the whole data set) and imports every answer
+    code, output = cli("models", "import", "worldsense", str(summary.logs[0]), "--out", str(tmp_path / "all"))
+    assert code == 0 and f"imported {summary.total} answers" in output and "left out" not in output
+
+
 def test_log_of_another_task_is_refused(tmp_path: Path) -> None:
     plans = simulate("worldsense", tmp_path / "ws")
     summary = run("worldsense", plans, ["TRUE"] * 3, limit=1, template="basic")  # one whole tuple

@@ -13,7 +13,7 @@ from __future__ import annotations
 import contextlib
 import re
 import string
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -85,7 +85,8 @@ class ChoicePrompting:
         self.templates: Mapping[str, str] = {"default": "the task's declared template" if template else
                                              "the kit's default: text, numbered options, 'answer with one option'"}
 
-    def model_items(self, dataset: str | None, plans: Sequence[SessionPlan], template: str) -> list[ModelItem]:
+    def model_items(self, dataset: str | None, plans: Sequence[SessionPlan], template: str,
+                    ids: Collection[str] | None = None) -> list[ModelItem]:
         if template not in self.templates:
             raise BenchlabError(f"unknown prompt template {template!r} (known: {', '.join(self.templates)})")
         paths = {dataset} if dataset else ({p.dataset for p in plans} if plans else {str(self._default_items)})
@@ -93,9 +94,11 @@ class ChoicePrompting:
             raise BenchlabError(f"the plans use {len(paths)} items files; give one with --dataset")
         items: ChoiceItems = self._load(paths.pop())
         by_id = {item.id: item for item in items.items}
-        ids = list(dict.fromkeys(i for p in plans for i in p.main_items)) if plans else list(by_id)
+        only = None if ids is None else set(ids)
+        wanted = list(dict.fromkeys(i for p in plans for i in p.main_items)) if plans else [
+            i for i in by_id if only is None or i in only]
         out = []
-        for item_id in ids:
+        for item_id in wanted:
             item = by_id.get(item_id)
             if item is None:
                 raise BenchlabError(f"a plan names item {item_id!r}, which is not in the items file")

@@ -1,10 +1,13 @@
 """``benchlab bench models``: what a model run costs on this machine, and how fast logs import.
 
-1. 8 WorldSense items of a simulated session on SmolLM2-135M-Instruct served by llama-cpp-python on 127.0.0.1
-   (started here; or any server given with ``--model-base-url``): wall time and requests;
+For one task that declares model prompts (``--task``; default the first registered one, in the launcher's order):
+
+1. 8 items of a simulated session on SmolLM2-135M-Instruct served by llama-cpp-python on 127.0.0.1 (started here;
+   or any server given with ``--model-base-url``): wall time and requests;
 2. the same run again (everything cached): wall time, requests (0);
-3. an inspect log of 10,000 samples (written here with inspect's own ``write_eval_log``) imported as WorldSense
-   results: the log read alone, and the whole import (items, parsing, results and provenance written).
+3. an inspect log of 10,000 samples (written here with inspect's own ``write_eval_log``, the items' own prompts as
+   input and their gold answers as output) imported with ``benchlab models import TASK LOG --all`` in a process
+   of its own, as a user runs it: wall and CPU seconds, peak memory, with the load average; and the log read alone.
 Figures are printed; nothing is asserted (speed targets live here, not in tests).
 """
 
@@ -21,13 +24,14 @@ from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
 
-from benchlab.annotations.models.importing import import_log
 from benchlab.annotations.models.items import select_items
 from benchlab.annotations.models.run import ModelRunRequest, run_model
 from benchlab.annotations.registry import registry
+from benchlab.annotations.task import ModelItem, PromptsModels, Task
 from benchlab.data.errors import BenchlabError
 from benchlab.data.models.inspect_logs import read_inspect_log
-from benchlab.data.samples import sample_path
+
+CLI = [sys.executable, "-m", "benchlab.tui.cli"]
 
 
 def _free_port() -> int:
@@ -67,30 +71,69 @@ def _requests(log: Path) -> int:
     return log.read_text(errors="replace").count("POST /v1/chat/completions") if log.exists() else 0
 
 
-def write_big_log(path: Path, ids: list[str], n: int) -> None:
-    """An inspect ``.eval`` log of ``n`` samples answering ``ids`` (cycled, one epoch each cycle)."""
+def bench_task(name: str | None) -> Task:
+    """The task named, or the first registered one that declares model prompts."""
+    if name is not None:
+        task = registry().get(name)
+        if not isinstance(task, PromptsModels):
+            raise BenchlabError(f"the task {name!r} declares no model prompts, so no model can be run on it")
+        return task
+    for task in registry():
+        if isinstance(task, PromptsModels):
+            return task
+    raise BenchlabError("no registered task declares model prompts")
+
+
+def write_big_log(path: Path, task: str, items: list[ModelItem], n: int) -> None:
+    """An inspect ``.eval`` log of ``n`` samples answering ``items`` (cycled, one epoch each cycle): each item's own
+    prompt as input and its gold answer as output, so the import's prompt check passes as for a real run."""
     # deferred: inspect_ai loads only for this step
     from inspect_ai.log import EvalConfig, EvalDataset, EvalLog, EvalSample, EvalSpec, write_eval_log
-    from inspect_ai.model import ModelOutput
+    from inspect_ai.model import ChatMessageSystem, ChatMessageUser, ModelOutput
 
-    samples = [EvalSample(id=ids[i % len(ids)], epoch=i // len(ids) + 1, input="(prompt)", target="",
-                          output=ModelOutput.from_content("bench/model", "TRUE")) for i in range(n)]
+    def messages(item: ModelItem) -> list[ChatMessageSystem | ChatMessageUser]:
+        return [ChatMessageSystem(content=text) if role == "system" else ChatMessageUser(content=text)
+                for role, text in item.messages]
+
+    samples = [EvalSample(id=items[i % len(items)].id, epoch=i // len(items) + 1, input=messages(items[i % len(items)]),
+                          target=items[i % len(items)].gold,
+                          output=ModelOutput.from_content("bench/model", items[i % len(items)].gold))
+               for i in range(n)]
     log = EvalLog(status="success", eval=EvalSpec(
-        created=datetime.now(UTC).isoformat(), task="benchlab_worldsense", model="bench/model", config=EvalConfig(),
-        dataset=EvalDataset(name="worldsense", samples=n)), samples=samples)
+        created=datetime.now(UTC).isoformat(), task=f"benchlab_{task}", model="bench/model", config=EvalConfig(),
+        dataset=EvalDataset(name=task, samples=n)), samples=samples)
     write_eval_log(log, str(path))
 
 
-def bench_models(say: Callable[[str], None], *, base_url: str | None = None, model: str | None = None,
-                 items: int = 8, big: int = 10_000, testset: Path | None = None) -> None:
-    task = registry().get("worldsense")
+def _load() -> str:
+    return " ".join(f"{x:.2f}" for x in os.getloadavg())
+
+
+def _timed_command(args: list[str], cwd: Path) -> tuple[float, float, float, int, str, str]:
+    """Wall and CPU seconds (user + system), peak memory (MiB) of one command run as a user runs it (its own
+    rusage, from ``wait4``), its exit status and output."""
+    start = time.perf_counter()
+    with tempfile.TemporaryFile("w+") as out, tempfile.TemporaryFile("w+") as err:
+        proc = subprocess.Popen(args, stdout=out, stderr=err, text=True, cwd=cwd)
+        _pid, status, usage = os.wait4(proc.pid, 0)
+        proc.returncode = os.waitstatus_to_exitcode(status)
+        wall = time.perf_counter() - start
+        out.seek(0)
+        err.seek(0)
+        return (wall, usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024, proc.returncode, out.read(),
+                err.read())
+
+
+def bench_models(say: Callable[[str], None], *, task_name: str | None = None, base_url: str | None = None,
+                 model: str | None = None, items: int = 8, big: int = 10_000, testset: Path | None = None) -> None:
+    task = bench_task(task_name)
+    template = next(iter(task.model_prompting.templates))
+    policy = "random" if "random" in task.simulated_policies else task.simulated_policies[0]
     with tempfile.TemporaryDirectory(prefix="benchlab-bench-models-") as raw:
         tmp = Path(raw)
-        out = tmp / "ws"
-        # deferred: the CLI entry point runs the simulated session exactly as a user would
-        done = subprocess.run([sys.executable, "-m", "benchlab.tui.cli", "run", "worldsense", "--participant", "B01",
-                               "--simulate", "random", "--out", str(out)], capture_output=True, text=True,
-                              timeout=600, cwd=tmp)
+        out = tmp / task.name
+        done = subprocess.run([*CLI, "run", task.name, "--participant", "B01", "--simulate", policy, "--out",
+                               str(out)], capture_output=True, text=True, timeout=600, cwd=tmp)
         if done.returncode != 0:
             raise BenchlabError(f"the simulated session failed: {done.stderr.strip()[-300:]}")
         server_log = tmp / "server.log"
@@ -100,37 +143,36 @@ def bench_models(say: Callable[[str], None], *, base_url: str | None = None, mod
             model = model or "openai-api/llamacpp/smollm2"
         model = model or "openai-api/local/model"
         try:
-            say(f"load average: {' '.join(f'{x:.2f}' for x in os.getloadavg())}; {os.cpu_count()} CPUs")
-            selection = select_items(task, template="basic", plans=out, limit=items)
+            say(f"task {task.name}, template {template}; load average: {_load()}; {os.cpu_count()} CPUs")
+            selection = select_items(task, template=template, plans=out, limit=items)
             for label in ("first run", "cached rerun"):
                 before = _requests(server_log)
                 start = time.perf_counter()
-                summary = run_model(ModelRunRequest(task=task, model=model, selection=selection, template="basic",
+                summary = run_model(ModelRunRequest(task=task, model=model, selection=selection, template=template,
                                                     base_url=base_url, max_connections=1))
                 wall = time.perf_counter() - start
                 asked = _requests(server_log) - before if proc is not None else summary.asked
-                say(f"{label}: {len(selection.items)} WorldSense items on {model}: {wall:.2f} s wall, "
+                say(f"{label}: {len(selection.items)} {task.name} items on {model}: {wall:.2f} s wall, "
                     f"{asked} requests, {summary.cached} from the cache, {summary.correct} correct")
         finally:
             if proc is not None:
                 proc.terminate()
                 proc.wait(timeout=30)
-        data = testset or sample_path_of_worldsense()
-        every = select_items(task, template="basic", every=True, dataset=data, out=tmp / "big" / "results")
-        ids = [i.id for i in every.items]
+        data = testset or task.default_dataset()
+        every = select_items(task, template=template, every=True, dataset=data, out=tmp / "big" / "results")
         log = tmp / "big.eval"
-        write_big_log(log, ids, big)
-        start = time.perf_counter()
+        write_big_log(log, task.name, every.items, big)
+        start, cpu = time.perf_counter(), time.process_time()
         read = read_inspect_log(log)
-        read_s = time.perf_counter() - start
-        start = time.perf_counter()
-        every = select_items(task, template="basic", every=True, dataset=data, out=tmp / "big" / "results")
-        result = import_log(task, log, every, template="basic", model_name="big")
-        import_s = time.perf_counter() - start
-        say(f"inspect log of {len(read.answers)} samples ({len(ids)} items x epochs): read {read_s:.2f} s; whole "
-            f"import (items, parse, results, provenance) {import_s:.2f} s (target <= 2 s); {result.answers} "
-            "answers imported")
-
-
-def sample_path_of_worldsense() -> Path:
-    return sample_path("worldsense")
+        read_s, read_cpu = time.perf_counter() - start, time.process_time() - cpu
+        say(f"inspect log of {len(read.answers)} samples ({min(big, len(every.items))} items of {data} x epochs): "
+            f"read alone {read_s:.2f} s wall, {read_cpu:.2f} s CPU")
+        load = _load()
+        wall, cpu, peak, code, stdout, stderr = _timed_command(
+            [*CLI, "models", "import", task.name, str(log), "--all", "--dataset", str(data), "--out",
+             str(tmp / "big" / "results"), "--model-name", "big"], tmp)
+        if code != 0:
+            raise BenchlabError(f"the import failed: {stderr.strip()[-300:]}")
+        say(f"`benchlab models import {task.name} LOG --all` (its own process, start-up included): {wall:.2f} s wall, "
+            f"{cpu:.2f} s CPU, peak {peak:.0f} MiB (target <= 2 s); load average before {load}, after {_load()}")
+        say(stdout.strip())

@@ -12,6 +12,7 @@ from the benchmark's prompt for that item is counted and flagged (its hash is ke
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -21,7 +22,7 @@ from benchlab.annotations.task import Benchmark, ModelAnswer, ModelItem
 from benchlab.data.errors import BenchlabError
 from benchlab.data.models.hashing import prompt_sha256, text_sha256
 from benchlab.data.models.imported import EpochRule, ImportedAnswer, ImportedLog, reduce_epochs
-from benchlab.data.models.inspect_logs import read_inspect_log
+from benchlab.data.models.inspect_logs import read_inspect_log, sample_ids
 from benchlab.data.models.lm_eval import read_lm_eval_samples
 from benchlab.data.models.provenance import MODELS_FOLDER, ItemHashes, RunProvenance, software_versions
 
@@ -45,15 +46,39 @@ class ImportSummary:
         return text
 
 
-def read_log(path: Path, kind: str | None, id_field: str | None, filter_name: str | None) -> ImportedLog:
-    """The log's answers, by kind (``inspect``/``lm-eval``; default from the file name)."""
+def read_log(path: Path, kind: str | None, id_field: str | None, filter_name: str | None,
+             keep: Callable[[str], bool] | None = None) -> ImportedLog:
+    """The log's answers, by kind (``inspect``/``lm-eval``; default from the file name); ``keep``: the ids whose
+    samples an ``.eval`` log need not even decompress when it says no."""
     if not path.exists():
         raise BenchlabError("no such file", path)
     if kind is None:
         kind = "inspect" if path.suffix in (".eval", ".json") else "lm-eval"
     if kind == "inspect":
-        return read_inspect_log(path)
+        return read_inspect_log(path, keep)
     return read_lm_eval_samples(path, id_field=id_field, filter_name=filter_name)
+
+
+def log_items(path: Path, task: str, kind: str | None, id_field: str | None, filter_name: str | None
+              ) -> tuple[set[str], ImportedLog | None]:
+    """The item ids a log answers, so that only those items are built (``models import --all``): an ``.eval``
+    log's from its entry names alone; any other log is read whole (and returned, to be imported as read). A log
+    of another benchlab task is refused here, before any item is built."""
+    listed = sample_ids(path) if kind in (None, "inspect") and path.suffix == ".eval" and path.exists() else None
+    if listed is not None:
+        ids, log_task = listed
+        check_task(log_task, task, path)
+        return ids, None
+    log = read_log(path, kind, id_field, filter_name)
+    check_task(log.task, task, path)
+    return {a.id for a in log.answers}, log
+
+
+def check_task(log_task: str, task: str, path: Path) -> None:
+    """Refuse a log benchlab wrote for another task (``benchlab_<task>``), naming the file."""
+    match = re.fullmatch(r"benchlab_(.+)", log_task or "")
+    if match and match[1] != task:
+        raise BenchlabError(f"this log is a run of the task {match[1]!r}, not {task!r}", path)
 
 
 def _completion(item: ModelItem, answer: ImportedAnswer) -> str:
@@ -70,20 +95,21 @@ def _completion(item: ModelItem, answer: ImportedAnswer) -> str:
 
 def import_log(task: Benchmark, path: Path, selection: ItemSelection, *, template: str, kind: str | None = None,
                epochs: EpochRule = "first", id_field: str | None = None, filter_name: str | None = None,
-               model_name: str | None = None) -> ImportSummary:
+               model_name: str | None = None, log: ImportedLog | None = None) -> ImportSummary:
+    """Import the log at ``path`` (``log``: already read, by :func:`log_items`) as results of ``selection``'s items."""
     prompting = prompting_of(task)
-    log = read_log(path, kind, id_field, filter_name)
-    match = re.fullmatch(r"benchlab_(.+)", log.task or "")
-    if match and match[1] != task.name:
-        raise BenchlabError(f"this log is a run of the task {match[1]!r}, not {task.name!r}", path)
     items = {item.id: item for item in selection.items}
+    if log is None:
+        log = read_log(path, kind, id_field, filter_name, keep=items.__contains__)
+    check_task(log.task, task.name, path)
+    in_log = {a.id for a in log.answers} | log.other_ids
     known = [a for a in log.answers if a.id in items]
     if not known:
-        first = log.answers[0].id if log.answers else "none"
-        raise BenchlabError(f"none of the log's {len({a.id for a in log.answers})} sample ids is an item of "
+        first = log.answers[0].id if log.answers else min(log.other_ids, default="none")
+        raise BenchlabError(f"none of the log's {len(in_log)} sample ids is an item of "
                             f"{task.name} here (first id: {first!r}); is it a log of another task or other items? "
                             "(lm-eval: --id-field names the document's id field)", path)
-    left_out = len({a.id for a in log.answers} - set(items))
+    left_out = len(in_log - set(items))
     errors = [a for a in known if a.extra.get("error")]
     if errors:
         raise BenchlabError(f"sample {errors[0].id!r} of the log ended in an error: "

@@ -7,6 +7,7 @@ is where the model's results go by default, so ``score``/``compare`` read people
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -72,8 +73,10 @@ def study_out(folder: Path) -> Path:
 
 def select_items(task: Task | Benchmark, *, template: str, study: Path | None = None, plans: Path | None = None,
                  every: bool = False, limit: int | None = None, dataset: Path | None = None,
-                 out: Path | None = None) -> ItemSelection:
-    """The items of the plans under ``study``/``plans`` (or all with ``every``), cut to ``limit``."""
+                 out: Path | None = None, ids: Collection[str] | None = None,
+                 ids_from: Path | None = None) -> ItemSelection:
+    """The items of the plans under ``study``/``plans`` (or all with ``every``; with ``ids`` only those: the items
+    of the log ``ids_from`` an import reads), cut to ``limit``."""
     prompting = prompting_of(task)
     if template not in prompting.templates:
         raise BenchlabError(f"unknown prompt template {template!r} for {task.name} "
@@ -82,9 +85,16 @@ def select_items(task: Task | Benchmark, *, template: str, study: Path | None = 
         raise BenchlabError("say which items: --study DIR, --plans DIR or --all")
     folder = study_out(study) if study is not None else plans
     found = find_plans(folder, task.name) if folder is not None else []
-    items = prompting.model_items(str(dataset) if dataset is not None else None, [p for _f, p in found], template)
+    data = str(dataset) if dataset is not None else None
+    plan_list = [p for _f, p in found]
+    items = (prompting.model_items(data, plan_list, template, ids) if ids is not None and not found
+             else prompting.model_items(data, plan_list, template))
     if limit is not None:
         items = whole_units(items, limit)
+    if not items and ids is not None and not found:
+        first = min(ids, default="none")
+        raise BenchlabError(f"none of the log's {len(ids)} sample ids is an item of {task.name} in this data set "
+                            f"(first id: {first!r}); is it a log of another task or other items?", ids_from)
     if not items:
         raise BenchlabError("no items to ask")
     if out is not None:

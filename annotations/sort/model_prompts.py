@@ -23,7 +23,7 @@ from __future__ import annotations
 import io
 import json
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -144,14 +144,17 @@ class SortPrompting:
     templates: Mapping[str, str] = TEMPLATES
     generation: Mapping[str, Any] = {"temperature": 0.0, "max_tokens": 1, "logprobs": True, "top_logprobs": 20}
 
-    def model_items(self, dataset: str | None, plans: Sequence[SessionPlan], template: str) -> list[ModelItem]:
+    def model_items(self, dataset: str | None, plans: Sequence[SessionPlan], template: str,
+                    ids: Collection[str] | None = None) -> list[ModelItem]:
         out: list[ModelItem] = []
         seen: set[str] = set()
         if not plans:
             name, condition = _condition_of(template, None)
             path = dataset or str(sample_path("booksort"))
             every = sorted(_records(path, {}).values(), key=lambda r: r.trial_id)
-            return [self._item(r, name, condition, path) for r in every if r.split == "test"]
+            wanted = None if ids is None else set(ids)
+            return [self._item(r, name, condition, path) for r in every
+                    if r.split == "test" and (wanted is None or r.trial_id in wanted)]
         for plan in plans:
             name, condition = _condition_of(template, plan)
             path = dataset or plan.dataset

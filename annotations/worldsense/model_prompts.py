@@ -12,7 +12,7 @@ neutral for bias, as in the benchmark).
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -25,6 +25,7 @@ from benchlab.data.samples import sample_path
 from benchlab.data.worldsense.loader import find_trials_file, load_trials
 from benchlab.data.worldsense.records import Trial
 from benchlab.data.worldsense.results import results_filename, write_results
+from benchlab.data.worldsense.trial_index import open_index
 
 TEMPLATES = {"basic": "the trial text as the one user message (how the published model results were made)"}
 
@@ -56,13 +57,40 @@ def parse_worldsense(options: Sequence[str], completion: str) -> str:
     return found[0] if len(found) == 1 else ""
 
 
+def _model_item(trial: Trial, dataset: str) -> ModelItem:
+    return ModelItem(id=str(trial.Key), messages=worldsense_prompt(trial), gold=trial.goldresp, stimulus=trial.text,
+                     info={"options": list(trial.expectedresp), "problemname": trial.problemname, "dataset": dataset,
+                           "unit": trial.tuple_ID})
+
+
+def _trials_by_id(path: str, ids: Collection[str]) -> list[Trial]:
+    """The trials with these Keys, in test-set order, read one by one from the cached test-set index
+    (:mod:`benchlab.data.worldsense.trial_index`: built once per test-set content), not the whole test set: an
+    import of a 10,000-sample log then reads 10,000 trials of 87,048. Ids that are not Keys here are left out."""
+    index = open_index(find_trials_file(path))
+    rows: list[tuple[int, int]] = []
+    for item in set(ids):
+        try:
+            key = int(item)
+        except ValueError:
+            continue
+        row = index.row_of(key)
+        if row is not None:
+            rows.append((row, key))
+    try:
+        return [t for _row, key in sorted(rows) if (t := index.trial(key)) is not None]
+    finally:
+        index.close()
+
+
 class WorldSensePrompting:
     """:class:`~benchlab.annotations.task.ModelPrompting` of WorldSense."""
 
     templates: Mapping[str, str] = TEMPLATES
     generation: Mapping[str, Any] = {"temperature": 0.0, "max_tokens": 16}
 
-    def model_items(self, dataset: str | None, plans: Sequence[SessionPlan], template: str) -> list[ModelItem]:
+    def model_items(self, dataset: str | None, plans: Sequence[SessionPlan], template: str,
+                    ids: Collection[str] | None = None) -> list[ModelItem]:
         if template not in TEMPLATES:
             raise BenchlabError(f"unknown WorldSense prompt template {template!r} (known: {', '.join(TEMPLATES)})")
         datasets = {p.dataset for p in plans} if plans else {dataset or str(sample_path("worldsense"))}
@@ -72,21 +100,20 @@ class WorldSensePrompting:
             raise BenchlabError(f"the plans use {len(datasets)} test sets ({', '.join(sorted(datasets))}); give one "
                                 "with -t/--dataset")
         path = datasets.pop()
+        if ids is not None and not plans:
+            return [_model_item(t, path) for t in _trials_by_id(path, ids)]
         trials = _trials(path)
-        ids = [i for p in plans for i in p.main_items] if plans else list(trials)
+        wanted = [i for p in plans for i in p.main_items] if plans else list(trials)
         out: list[ModelItem] = []
         seen: set[str] = set()
-        for item_id in ids:
+        for item_id in wanted:
             if item_id in seen:
                 continue
             seen.add(item_id)
             trial = trials.get(item_id)
             if trial is None:
                 raise BenchlabError(f"a plan names Key {item_id}, which is not in this test set", path)
-            out.append(ModelItem(id=item_id, messages=worldsense_prompt(trial), gold=trial.goldresp,
-                                 stimulus=trial.text, info={"options": list(trial.expectedresp),
-                                                            "problemname": trial.problemname, "dataset": path,
-                                                            "unit": trial.tuple_ID}))
+            out.append(_model_item(trial, path))
         return out
 
     def parse_answer(self, item: ModelItem, completion: str, top_logprobs: Mapping[str, float] | None) -> str:

@@ -41,6 +41,8 @@ class ImportedLog:
     model: str = ""
     base_url: str = ""
     generation: dict[str, Any] = field(default_factory=dict)
+    #: Ids in the log whose samples were not read (not among the items asked for: see ``read_inspect_log``).
+    other_ids: frozenset[str] = frozenset()
 
 
 def reduce_epochs(answers: Sequence[ImportedAnswer], rule: EpochRule, parse: Callable[[ImportedAnswer], str]

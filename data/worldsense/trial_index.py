@@ -172,6 +172,10 @@ class TrialIndex:
             return a.by_key[lo]
         return None
 
+    def row_of(self, key: int) -> int | None:
+        """The row (0-based, file order) of the trial with this Key (``None`` when the test set has no such Key)."""
+        return self._row(key)
+
     def tuple_of(self, key: int) -> str | None:
         """The tuple id of the trial with this Key (``None`` when the test set has no such Key)."""
         row = self._row(key)

@@ -39,7 +39,8 @@ def _with(options: list[Any]) -> Any:
 
 
 def _task_and_selection(task_name: str, template: str | None, study: Path | None, plans: Path | None, every: bool,
-                        limit: int | None, dataset: Path | None, out: Path | None) -> tuple[Any, Any, str]:
+                        limit: int | None, dataset: Path | None, out: Path | None,
+                        ids: Any = None, ids_from: Path | None = None) -> tuple[Any, Any, str]:
     # deferred: the registry and the task modules load only when a models command runs
     from benchlab.annotations.models.items import prompting_of, select_items
     from benchlab.annotations.registry import registry
@@ -47,7 +48,7 @@ def _task_and_selection(task_name: str, template: str | None, study: Path | None
     task = registry().benchmark(task_name)
     chosen = template or next(iter(prompting_of(task).templates))
     selection = select_items(task, template=chosen, study=study, plans=plans, every=every, limit=limit,
-                             dataset=dataset, out=out)
+                             dataset=dataset, out=out, ids=ids, ids_from=ids_from)
     return task, selection, chosen
 
 
@@ -104,13 +105,15 @@ def import_cmd(task: str, log: Path, kind: str | None, epochs: str, id_field: st
                dataset: Path | None, out: Path | None, template: str | None) -> None:
     """Import an inspect_ai log or an lm-evaluation-harness --log_samples file as TASK's model results."""
     # deferred: the import machinery loads only when the command runs
-    from benchlab.annotations.models.importing import import_log
+    from benchlab.annotations.models.importing import import_log, log_items
 
     if not (study or plans or every):
         every = True
-    chosen_task, selection, chosen = _task_and_selection(task, template, study, plans, every, limit, dataset, out)
+    ids, read = log_items(log, task, kind, id_field, filter_name) if every else (None, None)  # --all: its items
+    chosen_task, selection, chosen = _task_and_selection(task, template, study, plans, every, limit, dataset, out,
+                                                         ids, log)
     summary = import_log(chosen_task, log, selection, template=chosen, kind=kind, epochs=cast(EpochRule, epochs),
-                         id_field=id_field, filter_name=filter_name, model_name=model_name)
+                         id_field=id_field, filter_name=filter_name, model_name=model_name, log=read)
     click.echo(summary.line(task, log))
 
 

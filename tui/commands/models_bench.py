@@ -8,17 +8,20 @@ import click
 
 
 @click.command("models")
+@click.option("--task", "task_name", help="Task to measure (default: the first registered task that declares model "
+              "prompts, in the launcher's order).")
 @click.option("--model-base-url", help="An OpenAI-compatible server to use instead of starting SmolLM2 here.")
 @click.option("--model", help="inspect model name for --model-base-url (default: openai-api/local/model).")
 @click.option("--items", type=click.IntRange(min=1), default=8, show_default=True, help="Items asked.")
 @click.option("--log-samples", "big", type=click.IntRange(min=1), default=10_000, show_default=True,
               help="Samples in the inspect log that is imported.")
 @click.option("-t", "--testset", type=click.Path(path_type=Path),
-              help="WorldSense test set whose items the big log answers (default: the bundled sample).")
-def bench_models(model_base_url: str | None, model: str | None, items: int, big: int, testset: Path | None) -> None:
+              help="Data set whose items the big log answers (default: the task's own, its bundled sample).")
+def bench_models(task_name: str | None, model_base_url: str | None, model: str | None, items: int, big: int,
+                 testset: Path | None) -> None:
     """8 items on SmolLM2 (llama-cpp-python's server on 127.0.0.1): wall time and requests, the cached rerun, and
-    importing a 10,000-sample inspect log."""
+    `benchlab models import` of a 10,000-sample inspect log (wall and CPU seconds, with the load)."""
     # deferred: the bench loads inspect_ai and the task modules only when it runs
     from benchlab.annotations.models.bench import bench_models as run
 
-    run(click.echo, base_url=model_base_url, model=model, items=items, big=big, testset=testset)
+    run(click.echo, task_name=task_name, base_url=model_base_url, model=model, items=items, big=big, testset=testset)
