@@ -177,6 +177,8 @@ def _pick_practice(
     unassigned: dict[Cell, list[str]], tuples: PlanTuples, k: int, rng: random.Random
 ) -> list[str]:
     """``k`` items from distinct unscored tuples, cycling through the problems so practice shows each kind."""
+    if k <= 0:
+        return []  # nothing to draw (the draws below shuffle every unscored tuple: ~15 ms on the full test set)
     by_problem: dict[str, list[str]] = {}
     for (problem, _size), tids in sorted(unassigned.items()):
         by_problem.setdefault(problem, []).extend(tids)

@@ -27,7 +27,7 @@ from aiohttp import web
 from benchlab.annotations.session.opening import session_options
 from benchlab.annotations.session.runner import SessionRunner
 from benchlab.annotations.session.status import StatusCache, read_statuses
-from benchlab.annotations.task import Task
+from benchlab.annotations.task import Preloads, Task
 from benchlab.data.errors import BenchlabError
 from benchlab.tui.web import status_table
 from benchlab.tui.web.app_process import AppSpec, app_argv
@@ -103,6 +103,9 @@ def native_sessions(config: ServeConfig, participants: Mapping[str, Participant]
         session, plan = session_options(config.task, values)
         return prepare_web_session(config.task, session, plan)
 
+    if isinstance(config.task, Preloads):  # the shared data (WorldSense: the test set's index) once, now
+        session, _ = session_options(config.task, {**config.values, "participant": "preload", "out": str(config.out)})
+        config.task.preload(session)
     return NativeSessions(open_runner=open_runner, kind=config.task.trial_kind, title=config.title,
                           hooks=config.hooks, device=config.device)
 
