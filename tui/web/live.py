@@ -35,6 +35,7 @@ from benchlab.annotations.session.runner import (
     wall_clock_now,
 )
 from benchlab.tui.web.markup import markdown
+from benchlab.tui.web.native_page import declined_html
 from benchlab.tui.web.web_trials import Stamp, WebTrial, WebView, web_trial
 
 #: Slack for a page's RT against the server's own bound (timer granularity of ``event.timeStamp``).
@@ -198,8 +199,7 @@ class LiveSession:
     def _end_html(self) -> str:
         r = self.runner
         if r.end_reason is EndReason.DECLINED:
-            return ("<h1>Thank you</h1><p>You chose not to take part. Nothing was recorded. You may now close this "
-                    "tab.</p>")
+            return declined_html()
         if r.end_reason is EndReason.COMPLETED:
             return ("<h1>Thank you!</h1><p>All your answers are saved. You may now close this tab.</p>")
         return ("<h1>The session has ended</h1><p>Your answers so far are saved. You may now close this tab.</p>")
@@ -267,6 +267,9 @@ class LiveSession:
             if act == "accept":
                 r.accept_consent()
             else:
+                # only that it was declined (no plan, no answers): a reopened link says so instead of asking again,
+                # and the Sessions screen shows it (as the terminal page logs it)
+                r.log_event("declined", task=r.plan.task)
                 r.decline_consent()
             return True
         if kind == "instructions" and act == "next":
