@@ -159,7 +159,7 @@ def _assign(cells: dict[Cell, list[str]], excluded: set[str], opts: WorldSensePl
     for cell in sorted(cells):
         pool = sorted(cells[cell])
         sample_rng.shuffle(pool)
-        available = [t for t in pool if t not in excluded]
+        available = [t for t in pool if t not in excluded] if excluded else pool
         if len(available) < need:
             who = f" x {len(roster)} participants" if len(roster) > 1 else ""
             left = f" ({len(pool) - len(available)} already answered in earlier sessions)" if excluded else ""

@@ -135,10 +135,11 @@ class TrialIndex:
     # -- what a plan reads -----------------------------------------------------------------------------------------
 
     def cells(self) -> dict[Cell, list[str]]:
-        """The complete tuples of each (problem, size) cell, in order of first appearance in the file (fresh lists
-        of a table worked out once: a server plans every participant from it)."""
+        """The complete tuples of each (problem, size) cell (cells in order of first appearance in the file, each
+        cell's tuple ids sorted: the plan sorts them first, and sorting a sorted list is nearly free). Fresh lists of
+        a table worked out once: a server plans every participant from it."""
         if self._cells is None:
-            self._cells = {cell: tuple(tids) for cell, tids in self._read_cells().items()}
+            self._cells = {cell: tuple(sorted(tids)) for cell, tids in self._read_cells().items()}
         return {cell: list(tids) for cell, tids in self._cells.items()}
 
     def _read_cells(self) -> dict[Cell, list[str]]:
