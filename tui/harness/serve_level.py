@@ -52,11 +52,16 @@ class Served:
     out: Path  # its results folder
     links: dict[str, str]  # participant -> link
     pid: int
+    #: Seconds from the links to the server's "planned ahead" line (``None``: not waited for).
+    warm_s: float | None = None
 
 
 @contextlib.asynccontextmanager
-async def served(task: Task, dataset: Path, folder: Path, people: list[str]) -> AsyncIterator[Served]:
-    """``benchlab serve`` for ``people`` in ``folder`` (until the block ends: SIGTERM, then SIGKILL after 15 s)."""
+async def served(task: Task, dataset: Path, folder: Path, people: list[str], *,
+                 warm: bool = False) -> AsyncIterator[Served]:
+    """``benchlab serve`` for ``people`` in ``folder`` (until the block ends: SIGTERM, then SIGKILL after 15 s).
+    ``warm``: wait until the server has built its participants' plans ahead (as a server started before its
+    participants arrive has), and say how long that took."""
     folder.mkdir(parents=True, exist_ok=True)
     (folder / "people.csv").write_text("id\n" + "".join(p + "\n" for p in people))
     port = free_port()
@@ -67,7 +72,8 @@ async def served(task: Task, dataset: Path, folder: Path, people: list[str]) -> 
                                str(port)], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     try:
         links = await _links(out, port, server)
-        yield Served(out, links, server.pid)
+        warm_s = await _planned_ahead(out) if warm else None
+        yield Served(out, links, server.pid, warm_s)
     finally:
         server.send_signal(signal.SIGTERM)
         try:
@@ -91,6 +97,17 @@ async def _links(out: Path, port: int, server: subprocess.Popen[bytes]) -> dict[
         except OSError:
             await asyncio.sleep(0.1)
     raise BenchlabError(f"the server did not start within {START_S:.0f} s")
+
+
+async def _planned_ahead(out: Path) -> float | None:
+    """Seconds until the server's log says its plans were built ahead (``None``: not within :data:`START_S`)."""
+    t0 = time.monotonic()
+    while time.monotonic() - t0 < START_S:
+        with contextlib.suppress(OSError):
+            if "planned ahead:" in (out / "serve.log").read_text(encoding="utf-8", errors="replace"):
+                return time.monotonic() - t0
+        await asyncio.sleep(0.2)
+    return None
 
 
 def cpu_seconds(pid: int) -> float:

@@ -65,7 +65,7 @@ class Level:
 
 def run_bench(levels: Sequence[int], *, keys: int, gap: tuple[float, float], probe: bool, keep: Path | None,
               task: str | None = None, terminal_page: bool = False, as_json: bool = False,
-              dataset: Path | None = None) -> str:
+              dataset: Path | None = None, cold: bool = False) -> str:
     """Run every level and return the table (``as_json``: one JSON object per level). ``task``: the choice task
     served (default: the first registered one; a task with other trials is refused, the light clients answer one
     key per question). The native page by default (:mod:`benchlab.tui.harness.serve_native_load`);
@@ -86,7 +86,8 @@ def run_bench(levels: Sequence[int], *, keys: int, gap: tuple[float, float], pro
             if terminal_page:
                 rows.append(asyncio.run(_level(task_served, dataset, folder, n, keys, gap, browser)))
             else:
-                native.append(asyncio.run(run_level(task_served, dataset, folder, n, keys, gap, browser)))
+                native.append(asyncio.run(run_level(task_served, dataset, folder, n, keys, gap, browser,
+                                                    warm=not cold)))
                 if as_json:  # each level as soon as it is measured (a long run shows progress)
                     print(json.dumps(native[-1].figures()), flush=True)
     finally:

@@ -11,6 +11,8 @@ answer one question every 2.5-5 s as a page would (onset stamp, then the answer 
   after the answer's record is fsynced, so this bounds answer -> fsynced record from above;
 - ``start_painted_ms``: the Chromium probe's link -> first view painted (navigation start to the first animation
   frame after the view is in the page; one page per level, opened while the light clients open theirs);
+- ``planned_ahead_s``: the server listening -> its participants' plans built ahead; the links are opened after it
+  (a server started before its participants arrive), or at once with ``--cold`` (``null``);
 - ``rss_mib``: the server's peak resident memory; ``cpu_pct``: the server's CPU over the level (100 = one core);
 - ``client_rt_error_p50_ms``/``p95``: one real Chromium page pressing keys at scripted times: the recorded
   ``client_rt_ms`` minus (the keydown's own ``timeStamp`` minus the first animation frame after the view changed,
@@ -65,6 +67,7 @@ class NativeLevel:
     failures: int = 0
     generator_cpu_pct: float = 0.0  # this process (the light clients) over the level: it shares the machine
     generator_lag_ms: list[float] = field(default_factory=list)  # this process's own event-loop delays
+    warm_s: float | None = None  # server listening -> its plans built ahead (the links were opened after)
     #: Per answer, from the records' own monotonic stamps (one clock for client and server on this machine):
     #: answer sent -> the server read it; read -> the next view built (the record fsynced in between).
     inbound_ms: list[float] = field(default_factory=list)
@@ -84,15 +87,18 @@ class NativeLevel:
                 "server_p95_ms": pct(self.server_ms, 95),
                 "generator_cpu_pct": round(self.generator_cpu_pct, 1),
                 "generator_lag_p95_ms": pct(self.generator_lag_ms, 95),
+                "planned_ahead_s": None if self.warm_s is None else round(self.warm_s, 1),
                 "load_avg_1min": round(os.getloadavg()[0], 2)}
 
 
 async def run_level(task: Task, dataset: Path, out: Path, n: int, keys: int, gap: tuple[float, float],
-                    chromium: str | None) -> NativeLevel:
-    """One level: a server, ``n`` light clients (and a Chromium probe), the figures."""
+                    chromium: str | None, *, warm: bool = True) -> NativeLevel:
+    """One level: a server, ``n`` light clients (and a Chromium probe), the figures. ``warm``: the links are
+    opened once the server has planned its participants' sessions ahead (``cold``: as soon as it listens)."""
     people = [f"L{i:03d}" for i in range(1, n + 1)] + (["PROBE"] if chromium else [])
     level = NativeLevel(n, dataset=str(dataset))
-    async with served(task, dataset, out, people) as server:
+    async with served(task, dataset, out, people, warm=warm) as server:
+        level.warm_s = server.warm_s
         cpu0, t0, own0 = cpu_seconds(server.pid), time.monotonic(), time.process_time()
         watchers = [asyncio.ensure_future(_sample_rss(server.pid, level)),
                     asyncio.ensure_future(_loop_lag(level))]
