@@ -17,6 +17,7 @@ feature checks with ``isinstance`` (so no feature asks for a benchmark by name),
 
 - :class:`OpensSessions` (``session_parts``): :func:`~benchlab.annotations.session.opening.open_session`;
 - :class:`Preloads` (``preload``): a server opens a task's shared data once, before its first participant;
+- :class:`FullData` (``full_dataset``): ``benchlab bench serve`` measures on the full data set when present;
 - :class:`ChoiceSession` (with :class:`ChoicePrompt`, :class:`Choice`): the ``choice`` trial screen;
 - :class:`DataChoices`: the session form (data-set values as choices);
 - :class:`Ranked`: the registry's launcher order;
@@ -250,6 +251,16 @@ class OpensSessions(Protocol):
 
     def session_parts(self, session: SessionOptions, plan: Any) -> SessionParts:
         """Load the session's data and describe the session (slow: data sets are read here)."""
+        ...
+
+
+@runtime_checkable
+class FullData(Protocol):
+    """A :class:`Task` whose bundled data set is a small sample of a full one that may be on this machine (under
+    the shared datasets folder). Speed harnesses measure on the full one when it is there."""
+
+    def full_dataset(self) -> Path | None:
+        """The full data set (what the data-set flag takes) when this machine has it, else ``None``."""
         ...
 
 

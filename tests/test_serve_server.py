@@ -21,7 +21,8 @@ from benchlab.tui.web.participants import Participant
 from benchlab.tui.web.server import Limits, SessionServer
 
 FAKE_APP = Path(__file__).with_name("web_fake_app.py")
-TOKENS = {"P01": "tok-P01-aaaaaaaaaaaaaaaaaaaa", "P02": "tok-P02-bbbbbbbbbbbbbbbbbbbb"}
+TOKENS = {"P01": "tok-P01-aaaaaaaaaaaaaaaaaaaa", "P02": "tok-P02-bbbbbbbbbbbbbbbbbbbb",
+          "P03": "tok-P03-cccccccccccccccccccc"}
 
 
 class Spawns:
@@ -277,9 +278,13 @@ async def test_starts_beyond_the_limit_wait_with_their_place_in_the_queue(tmp_pa
         await wait_for_message(first, "started")
         second = await client.ws_connect(f"/s/{TOKENS['P02']}/ws")
         await second.send_json(["hello", {"width": 80, "height": 24}])
-        assert await wait_for_message(second, "queued") == ["queued", 1]
+        assert await wait_for_message(second, "queued") == ["queued", 0]  # nobody waits before it: it is next
+        third = await client.ws_connect(f"/s/{TOKENS['P03']}/ws")
+        await third.send_json(["hello", {"width": 80, "height": 24}])
+        assert await wait_for_message(third, "queued") == ["queued", 1]  # one waits before it
         assert spawns.started == ["P01"]
         await wait_for_message(second, "ready")
         assert spawns.started == ["P01", "P02"]
         await first.close()
         await second.close()
+        await third.close()

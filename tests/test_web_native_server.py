@@ -18,6 +18,7 @@ from aiohttp.test_utils import TestClient, TestServer
 from session_helpers import write_testset
 
 from benchlab.annotations.registry import registry
+from benchlab.annotations.session.status import read_statuses
 from benchlab.tui.web.hooks import EndOutcome, Joiner, Refusal, ServerHooks, SessionEnd
 from benchlab.tui.web.participants import Participant
 from benchlab.tui.web.serve_main import ServeConfig, native_sessions
@@ -216,3 +217,27 @@ def test_a_trial_kind_without_a_web_renderer_gets_the_terminal_page(tmp_path: Pa
     config = ServeConfig(task=PluginKind(), plan_args=[], out=tmp_path, participants_file=None)  # type: ignore[arg-type]
     assert native_sessions(config, {}) is None
     assert native_sessions(ServeConfig(task=task, plan_args=[], out=tmp_path, participants_file=None), {}) is not None
+
+
+async def test_a_link_whose_consent_was_declined_never_asks_again(tmp_path: Path) -> None:
+    """Reopened after the server let the session go (idle, restarted, another node), a declined link shows that it
+    was declined and that nothing was recorded, never the consent again (issue 23 item 13)."""
+    async with TestClient(TestServer(make_server(tmp_path, consent=True).make_app())) as c:
+        ws, view = await join(c)
+        assert view["kind"] == "consent"
+        await ws.send_json(["act", {"seq": view["seq"], "act": "decline"}])
+        end = await receive(ws, "show")
+        assert end["kind"] == "end" and "Nothing was recorded" in end["html"]
+        await ws.close()
+    async with TestClient(TestServer(make_server(tmp_path, consent=True).make_app())) as c:  # a restart
+        ws = await c.ws_connect(f"/s/{TOKENS['P01']}/ws")
+        await ws.send_json(["hello", COMPUTER])
+        page = await receive(ws, "page")
+        assert "You chose not to take part" in page and "Nothing was recorded" in page
+        assert await closed(ws) == 1000
+        ws, view = await join(c, "P02")  # another link still gets its consent
+        assert view["kind"] == "consent"
+        await ws.close()
+    assert results(tmp_path) == [] and not list((tmp_path / "out" / "sessions").glob("*P01*.plan.json"))
+    (state,) = [s.state for s in read_statuses(tmp_path / "out") if s.participant == "P01"]
+    assert state == "declined"  # the Sessions screen and serve's table say so

@@ -62,7 +62,8 @@ def drive(page: Any, answer: Callable[[str, str], str], *, tap: bool = False, ti
             time.sleep(0.05)  # scrolled: Continue is pressed once the page enables it (SORT's min_seen_share)
             continue
         elif page.query_selector("button[data-act]:not([disabled])") is not None:
-            _press(page, "button[data-act]:not([disabled])", "Enter", tap)
+            forward = "button.primary[data-act]:not([disabled])"  # not Back (paged instructions)
+            _press(page, forward if page.query_selector(forward) else "button[data-act]:not([disabled])", "Enter", tap)
         else:
             time.sleep(0.05)
             continue

@@ -19,6 +19,7 @@ for that, so a reconnect continues and a first visit starts.
 
 from __future__ import annotations
 
+import dataclasses
 import secrets
 from collections.abc import Mapping
 from typing import Any
@@ -46,12 +47,14 @@ def session_options(task: Task, values: Mapping[str, Any]) -> tuple[SessionOptio
     return session, plan
 
 
-def open_session(task: Task, session: SessionOptions, plan: Options, text: SessionText | None = None) -> SessionRunner:
+def open_session(task: Task, session: SessionOptions, plan: Options, text: SessionText | None = None, *,
+                 planned: SessionPlan | None = None) -> SessionRunner:
     """The opened runner of a session of ``task`` (new, or resumed when ``session.resume`` and its plan is saved),
     holding the participant's lock. Slow (it loads the task's data): screens call it from a worker.
 
     ``text``: the participant-facing texts (default: read from the session options, see
-    :func:`~benchlab.annotations.session.texts.session_text`). Raises
+    :func:`~benchlab.annotations.session.texts.session_text`). ``planned``: the plan :func:`plan_ahead` built for
+    this session, used if the session is new (a started one continues its saved plan as always). Raises
     :class:`~benchlab.annotations.options.OptionError` naming a field, or ``BenchlabError``.
     """
     if session.simulate is not None and session.simulate not in task.simulated_policies:
@@ -64,7 +67,22 @@ def open_session(task: Task, session: SessionOptions, plan: Options, text: Sessi
         # and the choice kit declare session_parts, so their sessions share the steps above and below.
         return task.prepare(session, plan, text)
     parts = task.session_parts(session, plan)
+    if planned is not None and (planned.task, planned.participant, planned.session) == (
+            parts.task, parts.participant, parts.session):
+        parts = dataclasses.replace(parts, build=lambda _seed: planned)
     return open_parts(parts, seed=session.seed, resume=session.resume, text=text, simulated=session.simulate)
+
+
+def plan_ahead(task: Task, session: SessionOptions, plan: Options) -> SessionPlan | None:
+    """The plan a new session of these options would get (its seed, or a fresh random one, recorded in it), built
+    now without writing anything; ``None`` when the session was already started or the task opens its sessions
+    itself. A server builds these before its participants arrive and hands each to :func:`open_session`."""
+    if not isinstance(task, OpensSessions):
+        return None
+    parts = task.session_parts(session, plan)
+    if session_state(parts.files, parts.task_session).started:
+        return None
+    return parts.build(session.seed if session.seed is not None else secrets.randbelow(2**31))
 
 
 def open_session_from_values(task: Task, values: Mapping[str, Any] | None = None, **kw: Any) -> SessionRunner:

@@ -159,7 +159,7 @@ def _assign(cells: dict[Cell, list[str]], excluded: set[str], opts: WorldSensePl
     for cell in sorted(cells):
         pool = sorted(cells[cell])
         sample_rng.shuffle(pool)
-        available = [t for t in pool if t not in excluded]
+        available = [t for t in pool if t not in excluded] if excluded else pool
         if len(available) < need:
             who = f" x {len(roster)} participants" if len(roster) > 1 else ""
             left = f" ({len(pool) - len(available)} already answered in earlier sessions)" if excluded else ""
@@ -177,6 +177,8 @@ def _pick_practice(
     unassigned: dict[Cell, list[str]], tuples: PlanTuples, k: int, rng: random.Random
 ) -> list[str]:
     """``k`` items from distinct unscored tuples, cycling through the problems so practice shows each kind."""
+    if k <= 0:
+        return []  # nothing to draw (the draws below shuffle every unscored tuple: ~15 ms on the full test set)
     by_problem: dict[str, list[str]] = {}
     for (problem, _size), tids in sorted(unassigned.items()):
         by_problem.setdefault(problem, []).extend(tids)

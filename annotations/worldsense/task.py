@@ -36,6 +36,7 @@ from benchlab.annotations.worldsense.session import worldsense_session_parts
 from benchlab.annotations.worldsense.session_status import LAYOUT
 from benchlab.annotations.worldsense.trial_export import TRIALS
 from benchlab.data.samples import sample_path
+from benchlab.data.settings import get_settings
 from benchlab.data.worldsense.trial_index import shared_index
 
 INSTRUCTIONS = [
@@ -95,6 +96,12 @@ class WorldSenseTask:
 
     def default_dataset(self) -> Path:
         return sample_path("worldsense")
+
+    def full_dataset(self) -> Path | None:
+        """The published test set under the shared datasets folder (``benchlab worldsense fetch`` puts it there),
+        when present (:class:`~benchlab.annotations.task.FullData`)."""
+        folder = get_settings().shared_datasets / "worldsense" / "test_set"
+        return folder.resolve() if (folder / "trials.jsonl.bz2").is_file() else None
 
     def default_out(self, dataset: str) -> Path:
         """``./benchlab-results/worldsense/<test set folder name>`` (``sample`` for the bundled sample): results of

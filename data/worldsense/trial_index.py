@@ -118,6 +118,7 @@ class TrialIndex:
         self._a = arrays
         self._tuple_ids = tuple_ids
         self._tuple_row: dict[str, int] | None = None
+        self._cells: dict[Cell, tuple[str, ...]] | None = None
         self._trials: dict[int, Trial] = {}
         self._lock = threading.Lock()
         self._handle: BinaryIO | None = None
@@ -134,7 +135,14 @@ class TrialIndex:
     # -- what a plan reads -----------------------------------------------------------------------------------------
 
     def cells(self) -> dict[Cell, list[str]]:
-        """The complete tuples of each (problem, size) cell, in order of first appearance in the file."""
+        """The complete tuples of each (problem, size) cell (cells in order of first appearance in the file, each
+        cell's tuple ids sorted: the plan sorts them first, and sorting a sorted list is nearly free). Fresh lists of
+        a table worked out once: a server plans every participant from it."""
+        if self._cells is None:
+            self._cells = {cell: tuple(sorted(tids)) for cell, tids in self._read_cells().items()}
+        return {cell: list(tids) for cell, tids in self._cells.items()}
+
+    def _read_cells(self) -> dict[Cell, list[str]]:
         a = self._a
         problems = self._problems
         cells: dict[Cell, list[str]] = {}

@@ -126,10 +126,18 @@ def serve_command(task: Task) -> click.Command:
               "client_rt_error_p50_ms, client_rt_error_p95_ms, ...).")
 @click.option("--terminal-page", is_flag=True, default=False,
               help="Measure the terminal-in-browser page (one app process per participant) instead of the native page.")
+@click.option("--dataset", type=click.Path(exists=True, path_type=Path), default=None,
+              help="The data set served (default: the task's full data set when this machine has it, under the "
+              "shared datasets folder, else its bundled sample); the output names it.")
+@click.option("--cold", is_flag=True, default=False,
+              help="Open the links as soon as the server listens, before it has planned its participants' sessions "
+              "ahead (default: after, as for a server started before its participants arrive).")
 def bench_serve(sessions: str, keys: int, min_gap: float, max_gap: float, probe: bool,
-                keep: Path | None, task: str | None, as_json: bool, terminal_page: bool) -> None:
-    """Load test of ``benchlab serve`` (sessions of a choice task, by default the first, on its bundled sample):
-    key -> record latency, start time, CPU and memory per session, and a Chromium probe's client_rt_ms error."""
+                keep: Path | None, task: str | None, as_json: bool, terminal_page: bool, dataset: Path | None,
+                cold: bool) -> None:
+    """Load test of ``benchlab serve`` (sessions of a choice task, by default the first, on its full data set when
+    present, else its bundled sample): answer -> record latency, start time, CPU and memory, and a Chromium
+    probe's client_rt_ms error."""
     # deferred: aiohttp loads only when a server starts (`benchlab --help` stays quick)
     from benchlab.tui.harness.serve_load import run_bench
 
@@ -140,4 +148,4 @@ def bench_serve(sessions: str, keys: int, min_gap: float, max_gap: float, probe:
     if not levels or min(levels) < 1:
         raise BenchlabError("--sessions: every level must be at least 1")
     click.echo(run_bench(levels, keys=keys, gap=(min_gap, max_gap), probe=probe, keep=keep, task=task,
-                         terminal_page=terminal_page, as_json=as_json), nl=False)
+                         terminal_page=terminal_page, as_json=as_json, dataset=dataset, cold=cold), nl=False)

@@ -1,7 +1,8 @@
 """``benchlab bench serve``: how many browser participants one machine holds.
 
-Per level (N concurrent sessions of a choice task's plan on its bundled data set, served by a real ``benchlab
-serve`` process on 127.0.0.1; the task is the first registered one with choice trials, or the one named) it starts
+Per level (N concurrent sessions of a choice task's plan on its full data set when present, else its bundled
+sample, served by a real ``benchlab serve`` process on 127.0.0.1 (:mod:`benchlab.tui.harness.serve_level`, shared
+with the native page's harness); the task is the first registered one with choice trials, or the one named) it starts
 N light WebSocket clients at once, each answering one question every 2.5-5 s as a page would (onset and key
 stamps, then the key bytes), plus one real Chromium page as a probe. It prints:
 
@@ -25,11 +26,7 @@ import os
 import random
 import re
 import shutil
-import signal
-import socket
 import statistics
-import subprocess
-import sys
 import tempfile
 import time
 from collections.abc import Sequence
@@ -41,20 +38,14 @@ import aiohttp
 
 from benchlab.annotations.task import Task
 from benchlab.data.errors import BenchlabError
-from benchlab.tui.harness.driven_task import dataset_flag, driven_task, plan_flags
+from benchlab.tui.harness.driven_task import driven_task
+from benchlab.tui.harness.serve_level import bench_dataset, cpu_seconds, served
 from benchlab.tui.harness.serve_native_load import NativeLevel, run_level
 from benchlab.tui.harness.serve_native_load import table as native_table
-
-
-def _plan(task: Task) -> list[str]:
-    """No instructions, no practice, one block, a fixed seed: every level runs the same plan."""
-    return ["--no-instructions", *plan_flags(task, practice=0, block_size=1000), "--seed", "11"]
-
 
 ONSET = re.compile(rb"\x1b\]7717;onset;([^\x07]*)\x07")
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
                  "--disable-background-networking", "--disable-component-update", "--disable-sync"]
-_TICK = os.sysconf("SC_CLK_TCK")
 
 
 @dataclass
@@ -73,36 +64,38 @@ class Level:
 
 
 def run_bench(levels: Sequence[int], *, keys: int, gap: tuple[float, float], probe: bool, keep: Path | None,
-              task: str | None = None, terminal_page: bool = False, as_json: bool = False) -> str:
+              task: str | None = None, terminal_page: bool = False, as_json: bool = False,
+              dataset: Path | None = None, cold: bool = False) -> str:
     """Run every level and return the table (``as_json``: one JSON object per level). ``task``: the choice task
     served (default: the first registered one; a task with other trials is refused, the light clients answer one
     key per question). The native page by default (:mod:`benchlab.tui.harness.serve_native_load`);
     ``terminal_page``: the terminal-in-browser page, one app process per participant (this module)."""
-    served = driven_task(task, "bench serve")
+    task_served = driven_task(task, "bench serve")
     if terminal_page and as_json:
         raise BenchlabError("--json reports the native page's figures; the terminal page prints its table")
     chromium = shutil.which("chromium") or shutil.which("chromium-browser")
     if probe and chromium is None:
         raise BenchlabError("the probe needs Chromium (apt-get install chromium) or --no-probe")
+    dataset = Path(dataset).resolve() if dataset is not None else bench_dataset(task_served)
     root = Path(keep) if keep else Path(tempfile.mkdtemp(prefix="benchlab-bench-serve-"))
     rows = []
     native: list[NativeLevel] = []
     try:
         for n in levels:
+            folder, browser = root / f"sessions-{n}", chromium if probe else None
             if terminal_page:
-                rows.append(asyncio.run(_level(served, root / f"sessions-{n}", n, keys, gap,
-                                               chromium if probe else None)))
+                rows.append(asyncio.run(_level(task_served, dataset, folder, n, keys, gap, browser)))
             else:
-                native.append(asyncio.run(run_level(served, root / f"sessions-{n}", n, keys, gap,
-                                                    chromium if probe else None)))
+                native.append(asyncio.run(run_level(task_served, dataset, folder, n, keys, gap, browser,
+                                                    warm=not cold)))
                 if as_json:  # each level as soon as it is measured (a long run shows progress)
                     print(json.dumps(native[-1].figures()), flush=True)
     finally:
         if keep is None:
             shutil.rmtree(root, ignore_errors=True)
     if terminal_page:
-        return _table(served.title, rows, keys, gap)
-    return "" if as_json else native_table(served.title, native)
+        return _table(task_served.title, dataset, rows, keys, gap)
+    return "" if as_json else native_table(task_served.title, native)
 
 
 class _Inotify:
@@ -139,60 +132,28 @@ class _Inotify:
         os.close(self.fd)
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
-async def _level(task: Task, out: Path, n: int, keys: int, gap: tuple[float, float],
+async def _level(task: Task, dataset: Path, folder: Path, n: int, keys: int, gap: tuple[float, float],
                  chromium: str | None) -> Level:
-    out.mkdir(parents=True, exist_ok=True)
     people = [f"L{i:03d}" for i in range(1, n + 1)] + (["PROBE"] if chromium else [])
-    (out / "people.csv").write_text("id\n" + "".join(p + "\n" for p in people))
-    port = _free_port()
-    server = subprocess.Popen([sys.executable, "-c", "from benchlab.tui.cli import main; main()", "serve",
-                               task.name, *dataset_flag(task, task.default_dataset()), *_plan(task),
-                               "--participants", str(out / "people.csv"), "--out", str(out / "out"), "--port",
-                               str(port)], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     level = Level(n)
-    try:
-        links = await _links(out / "out", port, server)
-        watch = _Inotify(out / "out" / "results")
-        cpu0 = _cpu(server.pid)
+    async with served(task, dataset, folder, people) as server:
+        watch = _Inotify(server.out / "results")
+        cpu0 = cpu_seconds(server.pid)
         t0 = time.monotonic()
         sent: dict[str, list[float]] = {}
-        sampler = asyncio.ensure_future(_sample(out / "out", level))
-        clients = [_light_client(links[p], keys, gap, level, sent.setdefault(p, [])) for p in people if p != "PROBE"]
+        sampler = asyncio.ensure_future(_sample(server.out, level))
+        clients = [_light_client(server.links[p], keys, gap, level, sent.setdefault(p, []))
+                   for p in people if p != "PROBE"]
         if chromium:
-            clients.append(_probe(chromium, links["PROBE"], min(keys, 10), level, out / "out"))
+            clients.append(_probe(chromium, server.links["PROBE"], min(keys, 10), level, server.out))
         await asyncio.gather(*clients)
         sampler.cancel()
         with contextlib.suppress(asyncio.CancelledError):
             await sampler
-        level.server_cpu_pct = 100 * (_cpu(server.pid) - cpu0) / max(1e-9, time.monotonic() - t0)
+        level.server_cpu_pct = 100 * (cpu_seconds(server.pid) - cpu0) / max(1e-9, time.monotonic() - t0)
         watch.close()
-        _handled(out / "out", sent, level, watch.closed)
-    finally:
-        server.send_signal(signal.SIGTERM)
-        try:
-            server.wait(15)
-        except subprocess.TimeoutExpired:
-            server.kill()
+        _handled(server.out, sent, level, watch.closed)
     return level
-
-
-async def _links(out: Path, port: int, server: subprocess.Popen[bytes]) -> dict[str, str]:
-    deadline = time.monotonic() + 30
-    while time.monotonic() < deadline:
-        if server.poll() is not None:
-            raise BenchlabError(f"benchlab serve exited: {server.stderr.read().decode()}")  # type: ignore[union-attr]
-        with contextlib.suppress(OSError), socket.create_connection(("127.0.0.1", port), 0.2):
-            if (out / "links.csv").exists():
-                rows = (out / "links.csv").read_text().splitlines()[1:]
-                return dict(r.split(",", 1) for r in rows)
-        await asyncio.sleep(0.1)
-    raise BenchlabError("benchlab serve did not start")
 
 
 async def _light_client(url: str, keys: int, gap: tuple[float, float], level: Level, sent: list[float]) -> None:
@@ -310,7 +271,7 @@ async def _sample(out: Path, level: Level) -> None:
             await asyncio.sleep(2.0)
             now = time.monotonic()
             for pid in _apps(out):
-                cpu = _cpu(pid)
+                cpu = cpu_seconds(pid)
                 if cpu <= 0:
                     continue
                 seen.setdefault(pid, [now, cpu, now, cpu])[2:] = [now, cpu]
@@ -336,15 +297,6 @@ def _apps(out: Path) -> list[int]:
     return pids
 
 
-def _cpu(pid: int) -> float:
-    """CPU seconds of ``pid`` (user + system)."""
-    try:
-        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    except OSError:
-        return 0.0
-    return (int(fields[11]) + int(fields[12])) / _TICK
-
-
 def _handled(out: Path, sent: dict[str, list[float]], level: Level, closed: dict[str, list[float]]) -> None:
     """Key sent -> the app's handler (``response_mono``) and -> the results file closed after its fsync."""
     for pid, times in sent.items():
@@ -368,7 +320,7 @@ def _stats(values: list[float], digits: int = 1) -> str:
     return f"{statistics.median(ordered):.{digits}f} / {p95:.{digits}f} / {ordered[-1]:.{digits}f}"
 
 
-def _table(title: str, rows: list[Level], keys: int, gap: tuple[float, float]) -> str:
+def _table(title: str, dataset: Path, rows: list[Level], keys: int, gap: tuple[float, float]) -> str:
     header = ("sessions", "start s (med/p95/max)", "key->handled ms", "key->fsynced ms", "key->next frame ms",
               "CPU %/session", "RSS MiB/session", "server CPU %", "client_rt err vs script ms", "vs keydown ms",
               "failed")
@@ -380,8 +332,8 @@ def _table(title: str, rows: list[Level], keys: int, gap: tuple[float, float]) -
                      f"{statistics.mean(r.rss_mib):.0f}" if r.rss_mib else "-", f"{r.server_cpu_pct:.1f}",
                      _stats(r.probe_err_ms, 2), _stats(r.probe_onset_err_ms, 2), str(r.failures)))
     widths = [max(len(h), *(len(b[i]) for b in body)) for i, h in enumerate(header)]
-    lines = [f"benchlab bench serve: {title} sample, {keys} keys per light client every {gap[0]:g}-{gap[1]:g} s "
-             f"(+1 Chromium probe); latencies median / p95 / max; {os.cpu_count()} CPUs"]
+    lines = [f"benchlab bench serve: {title}, data set {dataset}, {keys} keys per light client every "
+             f"{gap[0]:g}-{gap[1]:g} s (+1 Chromium probe); latencies median / p95 / max; {os.cpu_count()} CPUs"]
     for line in (header, tuple("-" * w for w in widths), *body):
         lines.append("  ".join(c.rjust(w) if i else c.ljust(w) for i, (c, w) in enumerate(zip(line, widths,
                                                                                                strict=True))))

@@ -1,9 +1,9 @@
 """``benchlab bench serve`` for the native page: how many participants one ``benchlab serve`` process holds.
 
-Per level (N sessions of a choice task's plan on its bundled data set, served by a real ``benchlab serve`` process
-on 127.0.0.1), N light clients speak the page's protocol: they open the link (GET the page, open the WebSocket,
-say hello) at 50 a second, then answer one question every 2.5-5 s as a page would (onset stamp, then the answer
-with its page time). Figures per level:
+Per level (N sessions of a choice task's plan on its full data set when present, else its bundled sample, served
+by a real ``benchlab serve`` process on 127.0.0.1: :mod:`benchlab.tui.harness.serve_level`), N light clients
+speak the page's protocol: they open the link (GET the page, open the WebSocket, say hello) at 50 a second, then
+answer one question every 2.5-5 s as a page would (onset stamp, then the answer with its page time). Figures per level:
 
 - ``start_p95_ms``: GET of the link -> the first view received (the consent or first page; painting it is the
   browser's, a few ms more);
@@ -11,13 +11,19 @@ with its page time). Figures per level:
   after the answer's record is fsynced, so this bounds answer -> fsynced record from above;
 - ``start_painted_ms``: the Chromium probe's link -> first view painted (navigation start to the first animation
   frame after the view is in the page; one page per level, opened while the light clients open theirs);
+- ``planned_ahead_s``: the server listening -> its participants' plans built ahead; the links are opened after it
+  (a server started before its participants arrive), or at once with ``--cold`` (``null``);
 - ``rss_mib``: the server's peak resident memory; ``cpu_pct``: the server's CPU over the level (100 = one core);
 - ``client_rt_error_p50_ms``/``p95``: one real Chromium page pressing keys at scripted times: the recorded
   ``client_rt_ms`` minus (the keydown's own ``timeStamp`` minus the first animation frame after the view changed,
-  seen by an independent watcher installed in the page). ``null`` without ``--probe``.
+  seen by an independent watcher installed in the page). ``null`` without ``--probe``;
+- ``inbound_p95_ms`` / ``server_p50_ms`` / ``server_p95_ms``: the answer's way split by the records' own monotonic
+  stamps (one clock on this machine): sent -> the server read it; read -> the next view built (the record's fsync
+  in between). What is left of ``record`` is the view's way back to the client.
 
-The load generator runs in this process on the same machine, so at high levels it competes with the server for
-the CPU; the figures include that (the machine's load average is printed beside them).
+The load generator (this process: light clients that skip the pongs unparsed) and the server share the machine;
+its CPU and its own event-loop delay (``generator_cpu_pct``, ``generator_lag_p95_ms``) are printed beside the
+figures, with the machine's load average.
 """
 
 from __future__ import annotations
@@ -26,11 +32,6 @@ import asyncio
 import json
 import os
 import random
-import signal
-import socket
-import statistics
-import subprocess
-import sys
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -39,12 +40,10 @@ from typing import Any
 import aiohttp
 
 from benchlab.annotations.task import Task
-from benchlab.data.errors import BenchlabError
-from benchlab.tui.harness.driven_task import dataset_flag, plan_flags
+from benchlab.tui.harness.serve_level import cpu_seconds, pct, rss_mib, served
 
 COMPUTER = {"width": 1280, "height": 720, "screen_w": 1920, "screen_h": 1080, "fine": True, "coarse": False}
 OPEN_RATE = 50.0  # links opened per second
-_TICK = os.sysconf("SC_CLK_TCK")
 _WATCHER = """
 window.__bench = {onsets: [], downs: []};
 addEventListener('keydown', e => window.__bench.downs.push(e.timeStamp), true);
@@ -58,6 +57,7 @@ document.addEventListener('DOMContentLoaded', () => {
 @dataclass
 class NativeLevel:
     sessions: int
+    dataset: str = ""
     start_ms: list[float] = field(default_factory=list)
     record_ms: list[float] = field(default_factory=list)
     rss_mib: float = 0.0
@@ -66,86 +66,80 @@ class NativeLevel:
     painted_ms: float | None = None  # the probe's link -> first view painted
     failures: int = 0
     generator_cpu_pct: float = 0.0  # this process (the light clients) over the level: it shares the machine
+    generator_lag_ms: list[float] = field(default_factory=list)  # this process's own event-loop delays
+    warm_s: float | None = None  # server listening -> its plans built ahead (the links were opened after)
+    #: Per answer, from the records' own monotonic stamps (one clock for client and server on this machine):
+    #: answer sent -> the server read it; read -> the next view built (the record fsynced in between).
+    inbound_ms: list[float] = field(default_factory=list)
+    server_ms: list[float] = field(default_factory=list)
+    #: (participant, answer sent, next view received) per answer, matched to the records after the level.
+    sent: list[tuple[str, float, float]] = field(default_factory=list)
 
     def figures(self) -> dict[str, Any]:
-        return {"sessions": self.sessions, "answers": len(self.record_ms),
-                "record_p50_ms": _pct(self.record_ms, 50), "record_p95_ms": _pct(self.record_ms, 95),
-                "start_p95_ms": _pct(self.start_ms, 95),
+        return {"sessions": self.sessions, "dataset": self.dataset, "answers": len(self.record_ms),
+                "record_p50_ms": pct(self.record_ms, 50), "record_p95_ms": pct(self.record_ms, 95),
+                "start_p95_ms": pct(self.start_ms, 95),
                 "start_painted_ms": None if self.painted_ms is None else round(self.painted_ms, 1),
                 "rss_mib": round(self.rss_mib, 1),
-                "cpu_pct": round(self.cpu_pct, 1), "client_rt_error_p50_ms": _pct(self.probe_err_ms, 50),
-                "client_rt_error_p95_ms": _pct(self.probe_err_ms, 95, absolute=True), "failures": self.failures,
-                "generator_cpu_pct": round(self.generator_cpu_pct, 1), "load_avg_1min": round(os.getloadavg()[0], 2)}
+                "cpu_pct": round(self.cpu_pct, 1), "client_rt_error_p50_ms": pct(self.probe_err_ms, 50),
+                "client_rt_error_p95_ms": pct(self.probe_err_ms, 95, absolute=True), "failures": self.failures,
+                "inbound_p95_ms": pct(self.inbound_ms, 95), "server_p50_ms": pct(self.server_ms, 50),
+                "server_p95_ms": pct(self.server_ms, 95),
+                "generator_cpu_pct": round(self.generator_cpu_pct, 1),
+                "generator_lag_p95_ms": pct(self.generator_lag_ms, 95),
+                "planned_ahead_s": None if self.warm_s is None else round(self.warm_s, 1),
+                "load_avg_1min": round(os.getloadavg()[0], 2)}
 
 
-def _pct(values: list[float], q: int, *, absolute: bool = False) -> float | None:
-    if not values:
-        return None
-    data = sorted(abs(v) for v in values) if absolute else sorted(values)
-    if len(data) == 1:
-        return round(data[0], 2)
-    return round(statistics.quantiles(data, n=100, method="inclusive")[q - 1], 2)
-
-
-def plan(task: Task) -> list[str]:
-    """No instructions, no practice, one block, a fixed seed: every level runs the same plan."""
-    return ["--no-instructions", *plan_flags(task, practice=0, block_size=1000), "--seed", "11"]
-
-
-async def run_level(task: Task, out: Path, n: int, keys: int, gap: tuple[float, float],
-                    chromium: str | None) -> NativeLevel:
-    """One level: a server, ``n`` light clients (and a Chromium probe), the figures."""
-    out.mkdir(parents=True, exist_ok=True)
+async def run_level(task: Task, dataset: Path, out: Path, n: int, keys: int, gap: tuple[float, float],
+                    chromium: str | None, *, warm: bool = True) -> NativeLevel:
+    """One level: a server, ``n`` light clients (and a Chromium probe), the figures. ``warm``: the links are
+    opened once the server has planned its participants' sessions ahead (``cold``: as soon as it listens)."""
     people = [f"L{i:03d}" for i in range(1, n + 1)] + (["PROBE"] if chromium else [])
-    (out / "people.csv").write_text("id\n" + "".join(p + "\n" for p in people))
-    port = _free_port()
-    server = subprocess.Popen([sys.executable, "-c", "from benchlab.tui.cli import main; main()", "serve",
-                               task.name, *dataset_flag(task, task.default_dataset()), *plan(task),
-                               "--participants", str(out / "people.csv"), "--out", str(out / "out"), "--port",
-                               str(port)], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    level = NativeLevel(n)
-    try:
-        links = await _links(out / "out", port, server)
-        cpu0, t0, own0 = _cpu(server.pid), time.monotonic(), time.process_time()
-        sampler = asyncio.ensure_future(_sample_rss(server.pid, level))
+    level = NativeLevel(n, dataset=str(dataset))
+    async with served(task, dataset, out, people, warm=warm) as server:
+        level.warm_s = server.warm_s
+        cpu0, t0, own0 = cpu_seconds(server.pid), time.monotonic(), time.process_time()
+        watchers = [asyncio.ensure_future(_sample_rss(server.pid, level)),
+                    asyncio.ensure_future(_loop_lag(level))]
         connector = aiohttp.TCPConnector(limit=0)
         async with aiohttp.ClientSession(connector=connector) as http:
-            clients = [_client(http, links[p], i / OPEN_RATE, keys, gap, level)
+            clients = [_client(http, p, server.links[p], i / OPEN_RATE, keys, gap, level)
                        for i, p in enumerate(q for q in people if q != "PROBE")]
             if chromium:
-                clients.append(_probe(chromium, links["PROBE"], min(keys, 10), level, out / "out"))
+                clients.append(_probe(chromium, server.links["PROBE"], min(keys, 10), level, server.out))
             await asyncio.gather(*clients)
-        sampler.cancel()
+        for watcher in watchers:
+            watcher.cancel()
         wall = max(1e-9, time.monotonic() - t0)
-        level.cpu_pct = 100 * (_cpu(server.pid) - cpu0) / wall
+        level.cpu_pct = 100 * (cpu_seconds(server.pid) - cpu0) / wall
         level.generator_cpu_pct = 100 * (time.process_time() - own0) / wall
-    finally:
-        server.send_signal(signal.SIGTERM)
-        try:
-            server.wait(15)
-        except subprocess.TimeoutExpired:
-            server.kill()
+    _split(server.out, level)
     return level
 
 
-async def _links(out: Path, port: int, server: subprocess.Popen[bytes]) -> dict[str, str]:
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline:
-        if server.poll() is not None:
-            err = server.stderr.read().decode() if server.stderr else ""
-            raise BenchlabError(f"the server exited: {err.strip()[-300:]}")
-        try:
-            with socket.create_connection(("127.0.0.1", port), 0.2):
-                pass
-            text = (out / "links.csv").read_text()
-            return {line.split(",")[0]: line.split(",")[1] for line in text.splitlines()[1:] if line}
-        except OSError:
-            await asyncio.sleep(0.1)
-    raise BenchlabError("the server did not start within 60 s")
+def _split(out: Path, level: NativeLevel) -> None:
+    """Each answer's way in and through the server, from the records: ``response_mono`` (the server read the
+    answer) and the next record's ``requested_mono`` (the next view built, after this record's fsync)."""
+    by_person: dict[str, list[dict[str, Any]]] = {}
+    for path in sorted((out / "results").glob("*.jsonl")):
+        for line in path.read_text(encoding="utf-8").splitlines():
+            rec = json.loads(line)
+            by_person.setdefault(str(rec.get("participant")), []).append(rec)
+    for person, sent, _received in level.sent:
+        recs = by_person.get(person, [])
+        mine = next((i for i, r in enumerate(recs) if isinstance(r.get("client_key_ms"), float)
+                     and abs(r["client_key_ms"] + 1 - sent * 1000) < 0.01), None)
+        if mine is None or not isinstance(recs[mine].get("response_mono"), float):
+            continue
+        read = recs[mine]["response_mono"]
+        level.inbound_ms.append((read - sent) * 1000)
+        if mine + 1 < len(recs) and isinstance(recs[mine + 1].get("requested_mono"), float):
+            level.server_ms.append((recs[mine + 1]["requested_mono"] - read) * 1000)
 
 
-async def _client(http: aiohttp.ClientSession, url: str, delay: float, keys: int, gap: tuple[float, float],
-                  level: NativeLevel) -> None:
+async def _client(http: aiohttp.ClientSession, person: str, url: str, delay: float, keys: int,
+                  gap: tuple[float, float], level: NativeLevel) -> None:
     """A participant's page, without the browser: the protocol's messages at a person's pace."""
     await asyncio.sleep(delay)
     rng = random.Random(url)
@@ -170,7 +164,9 @@ async def _client(http: aiohttp.ClientSession, url: str, delay: float, keys: int
                                                 "value": _first_answer(view), "t": sent * 1000 - 1,
                                                 "input": "key"}])
                     view = await _next_view(ws)
-                    level.record_ms.append((time.monotonic() - sent) * 1000)
+                    received = time.monotonic()
+                    level.record_ms.append((received - sent) * 1000)
+                    level.sent.append((person, sent, received))
             finally:
                 pinger.cancel()
     except (aiohttp.ClientError, TimeoutError, ConnectionError, KeyError, ValueError):
@@ -185,18 +181,27 @@ def _first_answer(view: dict[str, Any]) -> str:
 async def _ping(ws: aiohttp.ClientWebSocketResponse) -> None:
     while True:
         await asyncio.sleep(1.0)
-        await ws.send_json(["ping", time.monotonic() * 1000])
+        await ws.send_str(f'["ping",{time.monotonic() * 1000:.3f}]')
 
 
 async def _next_view(ws: aiohttp.ClientWebSocketResponse, timeout: float = 60.0) -> dict[str, Any]:
+    """The next ``show`` message; pongs (most of the traffic) are skipped unparsed."""
     deadline = time.monotonic() + timeout
     while True:
         msg = await ws.receive(timeout=max(0.1, deadline - time.monotonic()))
         if msg.type != aiohttp.WSMsgType.TEXT:
             raise ConnectionError("closed")
-        data = json.loads(msg.data)
-        if data[0] == "show":
-            return dict(data[1])
+        if not msg.data.startswith('["show"'):
+            continue
+        return dict(json.loads(msg.data)[1])
+
+
+async def _loop_lag(level: NativeLevel) -> None:
+    """This process's own event-loop delay, every 50 ms: what the client-side latencies carry of the generator."""
+    while True:
+        before = time.monotonic()
+        await asyncio.sleep(0.05)
+        level.generator_lag_ms.append(max(0.0, (time.monotonic() - before - 0.05) * 1000))
 
 
 async def _probe(chromium: str, url: str, keys: int, level: NativeLevel, out: Path) -> None:
@@ -246,38 +251,25 @@ async def _probe(chromium: str, url: str, keys: int, level: NativeLevel, out: Pa
 
 async def _sample_rss(pid: int, level: NativeLevel) -> None:
     while True:
-        try:
-            for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-                if line.startswith("VmRSS:"):
-                    level.rss_mib = max(level.rss_mib, int(line.split()[1]) / 1024)
-        except OSError:
+        rss = rss_mib(pid)
+        if rss is None:
             return
+        level.rss_mib = max(level.rss_mib, rss)
         await asyncio.sleep(0.5)
-
-
-def _cpu(pid: int) -> float:
-    try:
-        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    except OSError:
-        return 0.0
-    return (int(fields[11]) + int(fields[12])) / _TICK
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
 
 
 def table(title: str, rows: list[NativeLevel]) -> str:
     """The figures as a plain table (``--json`` prints one object per level instead)."""
-    head = ["sessions", "answers", "record p50 ms", "record p95 ms", "start p95 ms", "RSS MiB", "CPU %",
-            "client_rt err p50 ms", "|err| p95 ms", "failures", "load"]
-    lines = [f"benchlab bench serve: {title} sessions on the native page", " | ".join(head)]
+    head = ["sessions", "answers", "record p50 ms", "record p95 ms", "in p95 ms", "server p95 ms", "start p95 ms",
+            "RSS MiB", "CPU %", "client_rt err p50 ms", "|err| p95 ms", "failures", "generator CPU %",
+            "generator lag p95 ms", "load"]
+    data = rows[0].dataset if rows else ""
+    lines = [f"benchlab bench serve: {title} sessions on the native page (data set {data})", " | ".join(head)]
     for row in rows:
         f = row.figures()
-        cells = [f["sessions"], f["answers"], f["record_p50_ms"], f["record_p95_ms"], f["start_p95_ms"],
-                 f["rss_mib"], f["cpu_pct"], f["client_rt_error_p50_ms"], f["client_rt_error_p95_ms"],
-                 f["failures"], f["load_avg_1min"]]
+        cells = [f["sessions"], f["answers"], f["record_p50_ms"], f["record_p95_ms"], f["inbound_p95_ms"],
+                 f["server_p95_ms"], f["start_p95_ms"], f["rss_mib"], f["cpu_pct"], f["client_rt_error_p50_ms"],
+                 f["client_rt_error_p95_ms"], f["failures"], f["generator_cpu_pct"], f["generator_lag_p95_ms"],
+                 f["load_avg_1min"]]
         lines.append(" | ".join("-" if c is None else str(c) for c in cells))
     return "\n".join(lines) + "\n"

@@ -35,6 +35,7 @@ from benchlab.annotations.session.runner import (
     wall_clock_now,
 )
 from benchlab.tui.web.markup import markdown
+from benchlab.tui.web.native_page import declined_html
 from benchlab.tui.web.web_trials import Stamp, WebTrial, WebView, web_trial
 
 #: Slack for a page's RT against the server's own bound (timer granularity of ``event.timeStamp``).
@@ -127,8 +128,16 @@ class LiveSession:
             last = self.page >= n - 1
             label = "Start" if last else "Next"
             count = f"<p class=count>Page {self.page + 1} of {n}</p>" if n > 1 else ""
+            keys = _continue_keys("next")
+            if not last:
+                keys["arrowright"] = ["next", ""]
+            back = ""
+            if self.page > 0:  # as the terminal's instructions: back with the left arrow (or the button)
+                keys["arrowleft"] = ["back", ""]
+                back = ("<button type=button class=secondary data-act=back>Back "
+                        "<span class=key aria-hidden=true>←</span></button>")
             v = {"kind": "instructions", "html": f"<div class=doc>{markdown(pages[self.page])}</div>{count}"
-                 + _continue_button(label, act="next"), "keys": _continue_keys("next")}
+                 + _continue_button(label, act="next", before=back), "keys": keys}
         elif r.stage is Stage.BREAK:
             if r.break_kind is BreakKind.PRACTICE_DONE:
                 text = "<h1>Practice finished</h1><p>The real questions start now. Take your time.</p>"
@@ -198,8 +207,7 @@ class LiveSession:
     def _end_html(self) -> str:
         r = self.runner
         if r.end_reason is EndReason.DECLINED:
-            return ("<h1>Thank you</h1><p>You chose not to take part. Nothing was recorded. You may now close this "
-                    "tab.</p>")
+            return declined_html()
         if r.end_reason is EndReason.COMPLETED:
             return ("<h1>Thank you!</h1><p>All your answers are saved. You may now close this tab.</p>")
         return ("<h1>The session has ended</h1><p>Your answers so far are saved. You may now close this tab.</p>")
@@ -267,7 +275,15 @@ class LiveSession:
             if act == "accept":
                 r.accept_consent()
             else:
+                # only that it was declined (no plan, no answers): a reopened link says so instead of asking again,
+                # and the Sessions screen shows it (as the terminal page logs it)
+                r.log_event("declined", task=r.plan.task)
                 r.decline_consent()
+            return True
+        if kind == "instructions" and act == "back":
+            if self.page == 0:
+                return False
+            self.page -= 1
             return True
         if kind == "instructions" and act == "next":
             if self.page < len(r.text.instructions) - 1:
@@ -344,8 +360,8 @@ class LiveSession:
         run.pending_reshow = True
 
 
-def _continue_button(label: str, act: str = "continue") -> str:
-    return (f"<div class=actions><button type=button class=primary data-act={act}>{escape(label)} "
+def _continue_button(label: str, act: str = "continue", before: str = "") -> str:
+    return (f"<div class=actions>{before}<button type=button class=primary data-act={act}>{escape(label)} "
             "<span class=key aria-hidden=true>Enter</span></button></div>")
 
 

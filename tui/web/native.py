@@ -44,8 +44,9 @@ from typing import Any
 
 from aiohttp import WSMsgType, web
 
-from benchlab.annotations.session.runner import SessionRunner, wall_clock_now
+from benchlab.annotations.session.runner import SessionRunner, Stage, wall_clock_now
 from benchlab.data.errors import BenchlabError
+from benchlab.data.jsonl import complete_events
 from benchlab.tui.web import native_page
 from benchlab.tui.web.hooks import Joiner, ServerHooks, SessionEnd
 from benchlab.tui.web.live import LiveSession, Refused
@@ -117,6 +118,12 @@ def _read_events(path: Path) -> list[dict[str, Any]]:
             if isinstance(event, dict):
                 out.append(event)
     return out
+
+
+def declined_before(path: Path) -> bool:
+    """The session's events log ends with a declined consent (and so the link's consent was declined)."""
+    events = complete_events(path)
+    return bool(events) and events[-1].get("event") == "declined"
 
 
 def _number(value: Any) -> float | None:
@@ -266,7 +273,16 @@ class NativeSessions:
             await send_json(ws, ["page", native_page.cannot_start_html()])
             await close_socket(ws, 1000, b"cannot start")
             return True
-        history = (await asyncio.get_running_loop().run_in_executor(self._openers, _read_events, runner.files.events)
+        loop = asyncio.get_running_loop()
+        if runner.stage is Stage.CONSENT and await loop.run_in_executor(self._openers, declined_before,
+                                                                        runner.files.events):
+            # the consent was declined on an earlier visit: never asked again, nothing recorded now either
+            runner.close()
+            log.info("%s: the link's consent was declined before; the page says so", pid)
+            await send_json(ws, ["page", native_page.declined_html()])
+            await close_socket(ws, 1000, b"declined")
+            return True
+        history = (await loop.run_in_executor(self._openers, _read_events, runner.files.events)
                    if runner.resume else [])
         self.sessions[pid] = LiveSession(pid, runner, self.kind, history=history)
         return False

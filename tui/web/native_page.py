@@ -44,6 +44,12 @@ def device_html(why: str, rule: object) -> str:
             "same link on a computer or a tablet. Nothing has been recorded.</p>")
 
 
+def declined_html() -> str:
+    """The end of a declined consent, and what a link whose consent was declined shows when opened again."""
+    return ("<h1>Thank you</h1><p>You chose not to take part. Nothing was recorded. You may now close this "
+            "tab.</p>")
+
+
 def refusal_html(refusal: Refusal) -> str:
     if refusal.html is not None:
         return refusal.html

@@ -24,10 +24,11 @@ from typing import IO, Any
 
 from aiohttp import web
 
-from benchlab.annotations.session.opening import session_options
+from benchlab.annotations.session.opening import plan_ahead, session_options
+from benchlab.annotations.session.plan import SessionPlan
 from benchlab.annotations.session.runner import SessionRunner
 from benchlab.annotations.session.status import StatusCache, read_statuses
-from benchlab.annotations.task import Task
+from benchlab.annotations.task import Preloads, Task
 from benchlab.data.errors import BenchlabError
 from benchlab.tui.web import status_table
 from benchlab.tui.web.app_process import AppSpec, app_argv
@@ -43,6 +44,7 @@ from benchlab.tui.web.participants import (
     read_participants,
     write_links,
 )
+from benchlab.tui.web.plan_ahead import PlanAhead
 from benchlab.tui.web.serve_options import column_names, participant_args
 from benchlab.tui.web.server import Limits, SessionServer
 from benchlab.tui.web.web_runner import prepare_web_session
@@ -97,12 +99,22 @@ def native_sessions(config: ServeConfig, participants: Mapping[str, Participant]
     if not config.native or not has_web_trial(config.task.trial_kind):
         return None
 
-    def open_runner(pid: str) -> SessionRunner:
-        participant = participants[pid]
-        values = {**config.values, **participant.options, "participant": pid, "out": str(config.out)}
-        session, plan = session_options(config.task, values)
-        return prepare_web_session(config.task, session, plan)
+    def values_of(pid: str) -> dict[str, Any]:
+        return {**config.values, **participants[pid].options, "participant": pid, "out": str(config.out)}
 
+    def build(pid: str) -> SessionPlan | None:
+        return plan_ahead(config.task, *session_options(config.task, values_of(pid)))
+
+    ahead = PlanAhead(build, lambda pid: repr(sorted(values_of(pid).items(), key=lambda kv: kv[0])))
+
+    def open_runner(pid: str) -> SessionRunner:
+        session, plan = session_options(config.task, values_of(pid))
+        return prepare_web_session(config.task, session, plan, planned=ahead.take(pid))
+
+    if isinstance(config.task, Preloads):  # the shared data (WorldSense: the test set's index) once, now
+        session, _ = session_options(config.task, {**config.values, "participant": "preload", "out": str(config.out)})
+        config.task.preload(session)
+    ahead.start(list(participants))
     return NativeSessions(open_runner=open_runner, kind=config.task.trial_kind, title=config.title,
                           hooks=config.hooks, device=config.device)
 

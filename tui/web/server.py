@@ -421,7 +421,8 @@ class SessionServer:
         gone = asyncio.ensure_future(wait_closed(conn.ws))
         try:
             while True:
-                await send_json(conn.ws, ["queued", self._waiting.index(conn.participant) + 1])
+                # how many wait before this page (0: it is next; the sessions starting now are not "ahead")
+                await send_json(conn.ws, ["queued", self._waiting.index(conn.participant)])
                 await asyncio.wait({acquire, gone}, timeout=1.0, return_when=asyncio.FIRST_COMPLETED)
                 if acquire.done():
                     break

@@ -10,6 +10,7 @@ import dataclasses
 from typing import Any
 
 from benchlab.annotations.session.opening import open_session
+from benchlab.annotations.session.plan import SessionPlan
 from benchlab.annotations.session.runner import SessionRunner
 from benchlab.annotations.session.texts import session_text
 from benchlab.annotations.task import SessionOptions, Task
@@ -23,12 +24,14 @@ def welcome_back(runner: SessionRunner) -> str:
             f"{left} to go.\n\nYou continue where you left off.")
 
 
-def prepare_web_session(task: Task, session: SessionOptions, plan: Any) -> SessionRunner:
-    """The opened runner: a new session, or (this participant's session was started before) the resumed one."""
+def prepare_web_session(task: Task, session: SessionOptions, plan: Any,
+                        planned: SessionPlan | None = None) -> SessionRunner:
+    """The opened runner: a new session (with ``planned``, the plan built ahead for it), or (this participant's
+    session was started before) the resumed one."""
     text = session_text(task, session, plan)
     returning = dataclasses.replace(text, consent=None, instructions=["# Welcome back"])
     runner = open_session(task, session.model_copy(update={"resume": True}), plan,
-                          dataclasses.replace(text, returning=returning))
+                          dataclasses.replace(text, returning=returning), planned=planned)
     if runner.resume:
         runner.text.instructions = [welcome_back(runner)]  # with the counts, now that the answers are read back
     return runner

@@ -64,7 +64,8 @@
       switch (msg[0]) {
         case "pong": onPong(msg[1], msg[2]); break;
         case "queued":
-          show("Please wait", "Your session starts in a moment (" + msg[1] + " ahead of you). Keep this page open.");
+          show("Please wait", "Your session starts in a moment (" + (msg[1] > 0 ? msg[1] + (msg[1] === 1 ?
+               " person" : " people") + " ahead of you" : "you are next") + "). Keep this page open.");
           break;
         case "started":
           started = true; retries = 0;
