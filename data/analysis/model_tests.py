@@ -30,7 +30,7 @@ def on_units(frame: pd.DataFrame, units: pd.Index) -> np.ndarray:
     condition and participant: pandas' string ``isin`` turns each of the model's units into a pyarrow scalar on
     every call (most of a SORT comparison's time)."""
     if units.is_unique:
-        return np.asarray(units.get_indexer(frame["unit"]) >= 0)
+        return np.asarray(units.get_indexer(pd.Index(frame["unit"])) >= 0)
     return frame["unit"].isin(units).to_numpy(dtype=bool)
 
 

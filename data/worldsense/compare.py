@@ -28,6 +28,7 @@ import math
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -128,7 +129,7 @@ def _read_human(file: ResultsFile) -> HumanAnswers:
                         np.asarray(rts, dtype=float), simulated)
 
 
-def _labels(column: pd.Series) -> list[object]:
+def _labels(column: pd.Series) -> list[Any]:
     """``column.astype(object).tolist()``; a categorical column through its categories (one Python string per
     category, then a list lookup per row: converting 160k pyarrow-backed strings one by one cost ~0.1 s a call)."""
     if isinstance(column.dtype, pd.CategoricalDtype):
