@@ -26,21 +26,9 @@ from benchlab.data.key_lines import json_line, toml_line
 from benchlab.data.sort import loaders
 from benchlab.data.sort import results as sort_results
 from benchlab.tui.cli import main
+from tests.test_study import STUDY as TWO_ARMS
 
-STUDY = """title = "lines"
-benchmark = "sort"
-
-[options]
-trials = 4
-practice = 0
-
-[[arms]]
-name = "stm"
-options = { condition = "stm" }
-
-[assignment]
-rule = "balanced"
-"""
+STUDY = TWO_ARMS.replace("{rule}", "balanced")
 ONLINE = """
 [online]
 platform = "prolific"
@@ -58,12 +46,12 @@ def _study(tmp: Path, text: str) -> Path:
 
 def study_unknown_outcome(tmp: Path) -> tuple[Callable[[], object], Path, int]:
     folder = _study(tmp, STUDY + ONLINE + '\n[online.completion.finished]\ncode = "X"\n')
-    return lambda: load_study(folder, registry()), folder / "study.toml", 21  # its table header
+    return lambda: load_study(folder, registry()), folder / "study.toml", 25  # its table header
 
 
 def study_online_rule(tmp: Path) -> tuple[Callable[[], object], Path, int]:
     folder = _study(tmp, STUDY + ONLINE.replace('code = "DONE1"', ""))
-    return lambda: load_study(folder, registry()), folder / "study.toml", 15  # [online]: completed needs a code
+    return lambda: load_study(folder, registry()), folder / "study.toml", 19  # [online]: completed needs a code
 
 
 def study_unknown_table(tmp: Path) -> tuple[Callable[[], object], Path, int]:
@@ -178,7 +166,7 @@ def test_the_study_command_prints_the_line(tmp_path: Path, capsys: pytest.Captur
     with pytest.raises(SystemExit) as exited:
         main(["study", "show", str(folder)])
     err = capsys.readouterr().err
-    assert exited.value.code == 2 and f"{folder / 'study.toml'}:21: online.completion" in err
+    assert exited.value.code == 2 and f"{folder / 'study.toml'}:25: online.completion" in err
     assert "Traceback" not in err and "'finished'" in err
 
 
