@@ -18,6 +18,7 @@ from benchlab.annotations.fastbook.review import Review
 from benchlab.annotations.registry import registry
 from benchlab.annotations.session.plan import SessionPlan
 from benchlab.annotations.study import load_study
+from benchlab.annotations.trial_export import ExportTrialsOptions, export_trials
 from benchlab.data.errors import BenchlabError
 from benchlab.data.fastbook import locate
 from benchlab.data.fastbook.benchmark import load_benchmark, loads_benchmark
@@ -145,9 +146,21 @@ def damaged_plan_in_a_study(tmp: Path) -> tuple[Callable[[], object], Path, int]
     return lambda: load_data([folder]), plan, 3
 
 
+def export_with_a_damaged_plan(tmp: Path) -> tuple[Callable[[], object], Path, int]:
+    results, sessions = tmp / "lab" / "results", tmp / "lab" / "sessions"
+    results.mkdir(parents=True)
+    sessions.mkdir()
+    (results / "basic___human-P01___results.jsonl").write_text("")
+    plan = sessions / "human-P01_session-1.plan.json"
+    plan.write_text('{\n  "task": "worldsense",\n  "seed": "x"\n}\n')  # cut: no participant (its object's line)
+
+    return lambda: export_trials(ExportTrialsOptions(benchmark="worldsense", paths=(results,))), plan, 1
+
+
 CASES = [study_unknown_outcome, study_online_rule, study_unknown_table, participants_bad_bytes, assignments_bad_bytes,
          plan_bad_field, fastbook_bad_field, fastbook_results_item, fastbook_progress, fastbook_plan_bytes,
-         review_other_question, booksort_csv_row, sort_results_no_truth, damaged_plan_in_a_study]
+         review_other_question, booksort_csv_row, sort_results_no_truth, damaged_plan_in_a_study,
+         export_with_a_damaged_plan]
 
 
 @pytest.mark.parametrize("case", CASES, ids=[c.__name__ for c in CASES])
