@@ -136,29 +136,36 @@ class ExportTrialsOptions(Options):
                               help="Write to FILE: .csv or .parquet (default: CSV on stdout).")
 
 
-def planned_dataset(benchmark: str, paths: list[Path]) -> Path | None:
+def planned_dataset(benchmark: str, paths: list[Path]) -> tuple[Path | None, list[BenchlabError]]:
     """The data set the sessions under ``paths`` ran on, as their saved plans record it (the ``sessions/`` folder
-    beside a ``results/`` folder, or inside a folder given): one data set for all of them, else ``None``."""
+    beside a ``results/`` folder, or inside a folder given): one data set for all of them, else ``None``; and the
+    errors of plans that could not be read (each naming its file and line, for the message when none is found)."""
     folders: list[Path] = []
     for p in paths:
         base = p.parent if p.is_file() else p
         folders += [base / "sessions", base.parent / "sessions", *base.glob("**/sessions")]
     datasets: set[str] = set()
+    damaged: list[BenchlabError] = []
     for folder in dict.fromkeys(f for f in folders if f.is_dir()):
         for plan_path in folder.glob("*.plan.json"):
             try:
                 plan = SessionPlan.load(plan_path)
-            except BenchlabError:
+            except BenchlabError as exc:
+                damaged.append(exc)
                 continue
             if plan.task == benchmark:
                 datasets.add(plan.dataset)
-    return Path(datasets.pop()) if len(datasets) == 1 else None
+    return (Path(datasets.pop()) if len(datasets) == 1 else None), damaged
 
 
 def export_trials(opts: ExportTrialsOptions) -> str | None:
     export = exporter(opts.benchmark)
     if export.testset_needed is not None and opts.testset is None:
-        found = planned_dataset(opts.benchmark, list(opts.paths))  # the plans record the data set
+        found, damaged = planned_dataset(opts.benchmark, list(opts.paths))  # the plans record the data set
+        if found is None and damaged:  # the plan that would have named it is damaged: say which, and where
+            first = damaged[0]
+            raise BenchlabError(f"export trials {opts.benchmark} needs the test set (-t/--testset), and this session "
+                                f"plan, which would name it, cannot be read: {first.message}", first.path, first.line)
         if found is None:
             raise BenchlabError(f"export trials {opts.benchmark} needs the test set (-t/--testset): "
                                 f"{export.testset_needed} (the sessions' plans name none, or several)")

@@ -18,6 +18,7 @@ from benchlab.annotations.fastbook.review import Review
 from benchlab.annotations.registry import registry
 from benchlab.annotations.session.plan import SessionPlan
 from benchlab.annotations.study import load_study
+from benchlab.annotations.trial_export import ExportTrialsOptions, export_trials
 from benchlab.data.errors import BenchlabError
 from benchlab.data.fastbook import locate
 from benchlab.data.fastbook.benchmark import load_benchmark, loads_benchmark
@@ -26,21 +27,9 @@ from benchlab.data.key_lines import json_line, toml_line
 from benchlab.data.sort import loaders
 from benchlab.data.sort import results as sort_results
 from benchlab.tui.cli import main
+from tests.test_study import STUDY as TWO_ARMS
 
-STUDY = """title = "lines"
-benchmark = "sort"
-
-[options]
-trials = 4
-practice = 0
-
-[[arms]]
-name = "stm"
-options = { condition = "stm" }
-
-[assignment]
-rule = "balanced"
-"""
+STUDY = TWO_ARMS.replace("{rule}", "balanced")
 ONLINE = """
 [online]
 platform = "prolific"
@@ -58,12 +47,12 @@ def _study(tmp: Path, text: str) -> Path:
 
 def study_unknown_outcome(tmp: Path) -> tuple[Callable[[], object], Path, int]:
     folder = _study(tmp, STUDY + ONLINE + '\n[online.completion.finished]\ncode = "X"\n')
-    return lambda: load_study(folder, registry()), folder / "study.toml", 21  # its table header
+    return lambda: load_study(folder, registry()), folder / "study.toml", 25  # its table header
 
 
 def study_online_rule(tmp: Path) -> tuple[Callable[[], object], Path, int]:
     folder = _study(tmp, STUDY + ONLINE.replace('code = "DONE1"', ""))
-    return lambda: load_study(folder, registry()), folder / "study.toml", 15  # [online]: completed needs a code
+    return lambda: load_study(folder, registry()), folder / "study.toml", 19  # [online]: completed needs a code
 
 
 def study_unknown_table(tmp: Path) -> tuple[Callable[[], object], Path, int]:
@@ -157,9 +146,21 @@ def damaged_plan_in_a_study(tmp: Path) -> tuple[Callable[[], object], Path, int]
     return lambda: load_data([folder]), plan, 3
 
 
+def export_with_a_damaged_plan(tmp: Path) -> tuple[Callable[[], object], Path, int]:
+    results, sessions = tmp / "lab" / "results", tmp / "lab" / "sessions"
+    results.mkdir(parents=True)
+    sessions.mkdir()
+    (results / "basic___human-P01___results.jsonl").write_text("")
+    plan = sessions / "human-P01_session-1.plan.json"
+    plan.write_text('{\n  "task": "worldsense",\n  "seed": "x"\n}\n')  # cut: no participant (its object's line)
+
+    return lambda: export_trials(ExportTrialsOptions(benchmark="worldsense", paths=(results,))), plan, 1
+
+
 CASES = [study_unknown_outcome, study_online_rule, study_unknown_table, participants_bad_bytes, assignments_bad_bytes,
          plan_bad_field, fastbook_bad_field, fastbook_results_item, fastbook_progress, fastbook_plan_bytes,
-         review_other_question, booksort_csv_row, sort_results_no_truth, damaged_plan_in_a_study]
+         review_other_question, booksort_csv_row, sort_results_no_truth, damaged_plan_in_a_study,
+         export_with_a_damaged_plan]
 
 
 @pytest.mark.parametrize("case", CASES, ids=[c.__name__ for c in CASES])
@@ -178,7 +179,7 @@ def test_the_study_command_prints_the_line(tmp_path: Path, capsys: pytest.Captur
     with pytest.raises(SystemExit) as exited:
         main(["study", "show", str(folder)])
     err = capsys.readouterr().err
-    assert exited.value.code == 2 and f"{folder / 'study.toml'}:21: online.completion" in err
+    assert exited.value.code == 2 and f"{folder / 'study.toml'}:25: online.completion" in err
     assert "Traceback" not in err and "'finished'" in err
 
 

@@ -16,6 +16,7 @@ from online_helpers import answer, finish, joins, online_study, open_runner, stu
 
 from benchlab.annotations.exclusions.dataset import load_data
 from benchlab.annotations.online import places
+from benchlab.annotations.online.commands import online_summary
 from benchlab.annotations.online.completion import complete, given
 from benchlab.annotations.online.private import COMPLETIONS_FILE, PRIVATE_DIR, read_jsonl
 from benchlab.annotations.report.flow import online_outcomes
@@ -84,6 +85,8 @@ def test_the_quota_counts_crowd_joins_and_never_refuses_an_invited_person(tmp_pa
     late = study_of(folder).assign("INV02", "1")  # invited people are never refused by the quota
     study_of(folder).record(late, source="link")
     assert "INV02" in places.counted(study_of(folder))
+    assert "1 of 1 places held (stm 1, ltm 0) + 2 invited (outside the quotas)" in online_summary(study_of(folder)) \
+        or "1 of 1 places held (stm 0, ltm 1) + 2 invited (outside the quotas)" in online_summary(study_of(folder))
 
 
 def test_a_returning_person_whose_place_was_taken_cannot_go_over_the_quota(tmp_path: Path) -> None:

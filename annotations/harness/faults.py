@@ -348,7 +348,7 @@ def cases_table(tallies: dict[str, dict[str, Any]], kills: dict[str, Tally] | No
             total.add(tally)
         rows.append(("session kills (-9)", total.kills, total.lost, total.duplicated, len(total.problems)))
     widths = [max(len(str(r[i])) for r in [head, *rows]) for i in range(len(head))]
-    lines = ["benchlab bench faults: damaged and hostile inputs to study files, exports, review and serve"]
+    lines = [f"benchlab bench faults: damaged and hostile inputs ({', '.join(tallies) or 'no group declared'})"]
     lines += ["  ".join(str(c).ljust(w) if i == 0 else str(c).rjust(w) for i, (c, w) in enumerate(zip(r, widths,
                                                                                                       strict=True)))
               for r in [head, *rows]]
@@ -360,7 +360,7 @@ def faults(opts: FaultsOptions) -> str:
     tallies = run_faults(opts.kills, opts.seed, opts.sim_delay, opts.keep, progress=err, tasks=opts.tasks)
     text = faults_table(tallies, opts.seed)
     if opts.case_rounds:
-        err("bench faults: the file cases (study files, exports, review, serve)...")
+        err("bench faults: the file cases the benchmarks declare...")
         with tempfile.TemporaryDirectory(prefix="benchlab-fault-cases-") as tmp:
             root = opts.keep / "file-cases" if opts.keep is not None else Path(tmp)
             text += "\n\n" + cases_table(run_file_cases(root, opts.seed, opts.case_rounds), tallies)

@@ -62,7 +62,8 @@ def set_password_command(opts: SetPasswordOptions) -> str:
 
 
 def online_summary(study: Study) -> str:
-    """``study show``'s line for an online study: places held against the quotas, freed and declined places."""
+    """``study show``'s line for an online study: the study link's places held against the quotas, invited places
+    (private links, terminal seats: outside the quotas) apart, freed and declined places."""
     # deferred: the places module reads session files; `benchlab --help` imports this module
     from benchlab.annotations.online import places
     from benchlab.annotations.online.joins import paused
@@ -70,13 +71,15 @@ def online_summary(study: Study) -> str:
     online = study.spec.online
     assert online is not None
     rows = places.places(study)
-    held = Counter(p.arm for p in rows if p.counts)
+    held = Counter(p.arm for p in rows if p.on_quota)
+    invited = sum(1 for p in rows if p.counts and not p.on_quota)
     arms = ", ".join(f"{a.name} {held[a.name]}" + (f"/{online.arm_quotas[a.name]}" if a.name in online.arm_quotas
                                                    else "") for a in study.spec.arms)
     total = f"{sum(held.values())}" + (f" of {online.quota}" if online.quota else "")
     freed = sum(1 for p in rows if p.abandoned)
-    return (f"  online ({online.platform}{', paused' if paused(study) else ''}): {total} places held ({arms}); "
-            f"{freed} abandoned, {sum(1 for p in rows if p.state == 'declined')} declined (no place)")
+    outside = f" + {invited} invited (outside the quotas)" if invited else ""
+    return (f"  online ({online.platform}{', paused' if paused(study) else ''}): {total} places held ({arms})"
+            f"{outside}; {freed} abandoned, {sum(1 for p in rows if p.state == 'declined')} declined (no place)")
 
 
 def commands(study_group: ToolGroup) -> tuple[Command, ...]:
