@@ -129,3 +129,39 @@ def test_killed_run_resumes_without_a_repeated_request(smollm2: Server, tmp_path
     frame = pd.read_csv(path, index_col=0)
     assert len(frame) == 8 and not frame.duplicated(["book_idx", "excerpt_idx", "distance_bin"]).any()
     assert len({json.loads(x)["id"] for x in cache.read_text().splitlines()}) == 8
+
+
+STUDY = """\
+title = "Order memory against a model"
+benchmark = "sort"
+
+[options]
+trials = 4
+practice = 0
+
+[[arms]]
+name = "ltm"
+options = { condition = "ltm" }
+"""
+
+
+def test_a_study_against_smollm2_from_one_command_each(smollm2: Server, tmp_path: Path) -> None:
+    """What a researcher with only a model endpoint does: people run the study, then one command puts the model on
+    exactly their items (`models run --study`), and `compare` shows both with the hashes' verdict. LTM items (no
+    excerpt in the prompt) keep the model's time short."""
+    study = tmp_path / "study"
+    study.mkdir()
+    (study / "study.toml").write_text(STUDY)
+    done = benchlab("run", "--study", str(study), "--participant", "P01", "--simulate", "random", cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    before = smollm2.requests()
+    done = benchlab("models", "run", "sort", "--model", MODEL, "--model-base-url", smollm2.url, "--study",
+                    str(study), "--max-connections", "1", cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert "4 items (4 asked, 0 from the cache)" in done.stdout and smollm2.requests() - before == 4
+    assert len(list((study / "results").glob("*-smollm2-ltm_results.csv"))) == 1  # the SORT code's LTM naming
+    prov = RunProvenance.model_validate_json(next((study / "models").glob("*.run.json")).read_text())
+    assert [str(p) for p in prov.plans] and len(prov.items) == 4
+    compared = benchlab("compare", "sort", str(study / "results"), "--boot", "300", cwd=tmp_path)
+    assert compared.returncode == 0, compared.stderr
+    assert "smollm2: same prompts as the people's items on all 4 shared items (SHA-256)" in compared.stdout
