@@ -1,6 +1,7 @@
 """A fake OpenAI-compatible chat server on 127.0.0.1 for the bad-input tests: it answers HTTP 429 (rate limited)
-to its first ``fail_first`` chat requests (or to all of them), then a fixed completion; it counts the requests.
-It runs in a thread of the test process and is shut down when the ``with`` block ends."""
+to its first ``fail_first`` chat requests (or to all of them), then a fixed completion, or (``hang``) never
+answers until the test ends; it counts the requests. It runs in a thread of the test process and is shut down
+when the ``with`` block ends (a hanging request is released then, every wait bounded)."""
 
 from __future__ import annotations
 
@@ -18,8 +19,10 @@ class FakeServer:
     url: str
     fail_first: int  # -1: every request is rate limited
     answer: str
+    hang: bool = False
     requests: int = 0
     lock: threading.Lock = field(default_factory=threading.Lock)
+    released: threading.Event = field(default_factory=threading.Event)
 
     def next_is_limited(self) -> bool:
         with self.lock:
@@ -34,6 +37,10 @@ def _handler(state: FakeServer) -> type[BaseHTTPRequestHandler]:
 
         def do_POST(self) -> None:
             self.rfile.read(int(self.headers.get("content-length", 0)))
+            if state.hang:
+                state.next_is_limited()  # counted
+                state.released.wait(timeout=60)
+                return
             if state.next_is_limited():
                 self._json(429, {"error": {"message": "Rate limit reached", "type": "rate_limit_exceeded",
                                            "code": "rate_limit_exceeded"}})
@@ -57,16 +64,18 @@ def _handler(state: FakeServer) -> type[BaseHTTPRequestHandler]:
 
 
 @contextmanager
-def fake_openai(fail_first: int, answer: str = "TRUE") -> Iterator[FakeServer]:
-    """The server, rate limiting its first ``fail_first`` requests (``-1``: all of them)."""
-    state = FakeServer(url="", fail_first=fail_first, answer=answer)
+def fake_openai(fail_first: int = 0, answer: str = "TRUE", hang: bool = False) -> Iterator[FakeServer]:
+    """The server, rate limiting its first ``fail_first`` requests (``-1``: all of them), or hanging on every one."""
+    state = FakeServer(url="", fail_first=fail_first, answer=answer, hang=hang)
     server = ThreadingHTTPServer(("127.0.0.1", 0), _handler(state))
+    server.daemon_threads = True
     state.url = f"http://127.0.0.1:{server.server_address[1]}/v1"
     thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
     thread.start()
     try:
         yield state
     finally:
+        state.released.set()
         server.shutdown()
         server.server_close()
         thread.join(timeout=10)

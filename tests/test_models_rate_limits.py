@@ -1,7 +1,8 @@
-"""Rate limits (issue 20, bad input): a model endpoint that answers HTTP 429 is retried with backoff as inspect does
-(``--max-retries``; ``--retry-wait`` shortens the backoff here) and the run goes on when the endpoint recovers; an
-endpoint that never recovers ends the run in one line naming the model, bounded in time, with every answer given
-before kept. The endpoint is a fake OpenAI-compatible server on 127.0.0.1 (tests/fake_openai.py)."""
+"""Rate limits and timeouts (issue 20, bad input): a model endpoint that answers HTTP 429 is retried with backoff as
+inspect does (``--max-retries``; ``--retry-wait`` shortens the backoff here) and the run goes on when the endpoint
+recovers; an endpoint that never recovers, or never answers within ``--timeout``, ends the run in one line naming
+the model, bounded in time, with every answer given before kept. The endpoint is a fake OpenAI-compatible server
+on 127.0.0.1 (tests/fake_openai.py)."""
 
 from __future__ import annotations
 
@@ -16,9 +17,9 @@ MODEL = "openai-api/fake/m"
 QUICK = ("--max-connections", "1", "--retry-wait", "0.05")
 
 
-def _run(plans: Path, url: str, limit: int, retries: int) -> tuple[int, str]:
+def _run(plans: Path, url: str, limit: int, retries: int, *extra: str) -> tuple[int, str]:
     return cli("models", "run", "worldsense", "--model", MODEL, "--model-base-url", url, "--plans", str(plans),
-               "--limit", str(limit), "--max-retries", str(retries), *QUICK)
+               "--limit", str(limit), "--max-retries", str(retries), *QUICK, *extra)
 
 
 def _answers(plans: Path) -> list[dict[str, object]]:
@@ -50,3 +51,13 @@ def test_an_endpoint_that_always_rate_limits_ends_in_one_line_keeping_earlier_an
     assert "Traceback" not in output and len(output.strip().splitlines()) <= 2  # the progress line and the error
     assert server.requests - before <= 2 * 3  # two tries of inspect's, each with the client's three, then it stops
     assert _answers(plans) == kept  # what was answered before is still there
+
+
+def test_an_endpoint_that_never_answers_times_out_per_try_and_ends_in_one_line(tmp_path: Path) -> None:
+    plans = simulate("worldsense", tmp_path / "ws")
+    with fake_openai(hang=True) as server:
+        code, output = _run(plans, server.url, 2, 1, "--timeout", "1")
+    assert code == 2 and "Traceback" not in output
+    assert (f"model {MODEL} at {server.url} failed: no answer within --timeout: gave up after retrying with backoff "
+            "(--max-retries) (no answers yet; run again to resume)") in output
+    assert server.requests == 2  # one try and one retry, each abandoned after --timeout

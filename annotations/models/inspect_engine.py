@@ -101,7 +101,8 @@ def run_inspect(task_name: str, model: str, base_url: str, items: Sequence[Model
     try:
         logs = eval(task, model=inspect_model if inspect_model is not None else model,
                     model_base_url=base_url or None, log_dir=str(log_dir), display="none",
-                    log_level="error", max_connections=max_connections, timeout=timeout_s, max_retries=max_retries,
+                    log_level="error", max_connections=max_connections, attempt_timeout=timeout_s,
+                    max_retries=max_retries,
                     fail_on_error=True, **generation)
     except Exception as exc:  # inspect_ai raises for a provider it cannot start (unknown name, missing package)
         raise BenchlabError(f"model {model}: {_first_line(exc)}") from None
@@ -148,7 +149,7 @@ def default_api_key(model: str, base_url: str) -> None:
 #: What the providers' retried errors mean, for the one line a failed run ends with.
 RETRIED = {"RateLimitError": "rate limited (HTTP 429)", "APITimeoutError": "timed out",
            "APIConnectionError": "connection failed", "InternalServerError": "server error (HTTP 5xx)",
-           "TimeoutError": "timed out"}
+           "TimeoutError": "timed out", "AttemptTimeoutError": "no answer within --timeout"}
 
 
 def _first_line(value: object) -> str:
