@@ -20,6 +20,7 @@ import pandas as pd
 from benchlab.data.models.provenance import RunProvenance
 from benchlab.data.samples import sample_path
 from tests.models_server import Server, smollm2_server  # noqa: F401  (the smollm2 fixture)
+from tests.test_study import STUDY
 
 MODEL = "openai-api/llamacpp/smollm2"
 RUN_TIMEOUT_S = 900
@@ -131,18 +132,10 @@ def test_killed_run_resumes_without_a_repeated_request(smollm2: Server, tmp_path
     assert len({json.loads(x)["id"] for x in cache.read_text().splitlines()}) == 8
 
 
-STUDY = """\
-title = "Order memory against a model"
-benchmark = "sort"
 
-[options]
-trials = 4
-practice = 0
-
-[[arms]]
-name = "ltm"
-options = { condition = "ltm" }
-"""
+#: The study of tests/test_study.py with its LTM arm only (LTM prompts hold no excerpt: the model answers quickly).
+LTM_STUDY = STUDY.replace('[[arms]]\nname = "stm"\noptions = { condition = "stm" }\n\n', "").replace("{rule}",
+                                                                                               "balanced")
 
 
 def test_a_study_against_smollm2_from_one_command_each(smollm2: Server, tmp_path: Path) -> None:
@@ -151,7 +144,8 @@ def test_a_study_against_smollm2_from_one_command_each(smollm2: Server, tmp_path
     excerpt in the prompt) keep the model's time short."""
     study = tmp_path / "study"
     study.mkdir()
-    (study / "study.toml").write_text(STUDY)
+    (study / "study.toml").write_text(LTM_STUDY)
+    assert 'name = "stm"' not in LTM_STUDY
     done = benchlab("run", "--study", str(study), "--participant", "P01", "--simulate", "random", cwd=tmp_path)
     assert done.returncode == 0, done.stderr
     before = smollm2.requests()
