@@ -20,6 +20,7 @@ import pandas as pd
 from benchlab.data.models.provenance import RunProvenance
 from benchlab.data.samples import sample_path
 from tests.models_server import Server, smollm2_server  # noqa: F401  (the smollm2 fixture)
+from tests.test_study import STUDY
 
 MODEL = "openai-api/llamacpp/smollm2"
 RUN_TIMEOUT_S = 900
@@ -129,3 +130,32 @@ def test_killed_run_resumes_without_a_repeated_request(smollm2: Server, tmp_path
     frame = pd.read_csv(path, index_col=0)
     assert len(frame) == 8 and not frame.duplicated(["book_idx", "excerpt_idx", "distance_bin"]).any()
     assert len({json.loads(x)["id"] for x in cache.read_text().splitlines()}) == 8
+
+
+
+#: The study of tests/test_study.py with its LTM arm only (LTM prompts hold no excerpt: the model answers quickly).
+LTM_STUDY = STUDY.replace('[[arms]]\nname = "stm"\noptions = { condition = "stm" }\n\n', "").replace("{rule}",
+                                                                                               "balanced")
+
+
+def test_a_study_against_smollm2_from_one_command_each(smollm2: Server, tmp_path: Path) -> None:
+    """What a researcher with only a model endpoint does: people run the study, then one command puts the model on
+    exactly their items (`models run --study`), and `compare` shows both with the hashes' verdict. LTM items (no
+    excerpt in the prompt) keep the model's time short."""
+    study = tmp_path / "study"
+    study.mkdir()
+    (study / "study.toml").write_text(LTM_STUDY)
+    assert 'name = "stm"' not in LTM_STUDY
+    done = benchlab("run", "--study", str(study), "--participant", "P01", "--simulate", "random", cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    before = smollm2.requests()
+    done = benchlab("models", "run", "sort", "--model", MODEL, "--model-base-url", smollm2.url, "--study",
+                    str(study), "--max-connections", "1", cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert "4 items (4 asked, 0 from the cache)" in done.stdout and smollm2.requests() - before == 4
+    assert len(list((study / "results").glob("*-smollm2-ltm_results.csv"))) == 1  # the SORT code's LTM naming
+    prov = RunProvenance.model_validate_json(next((study / "models").glob("*.run.json")).read_text())
+    assert [str(p) for p in prov.plans] and len(prov.items) == 4
+    compared = benchlab("compare", "sort", str(study / "results"), "--boot", "300", cwd=tmp_path)
+    assert compared.returncode == 0, compared.stderr
+    assert "smollm2: same prompts as the people's items on all 4 shared items (SHA-256)" in compared.stdout

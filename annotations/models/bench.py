@@ -24,7 +24,7 @@ from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
 
-from benchlab.annotations.models.items import select_items
+from benchlab.annotations.models.items import prompting_of, select_items
 from benchlab.annotations.models.run import ModelRunRequest, run_model
 from benchlab.annotations.registry import registry
 from benchlab.annotations.task import ModelItem, PromptsModels, Task
@@ -127,7 +127,7 @@ def _timed_command(args: list[str], cwd: Path) -> tuple[float, float, float, int
 def bench_models(say: Callable[[str], None], *, task_name: str | None = None, base_url: str | None = None,
                  model: str | None = None, items: int = 8, big: int = 10_000, testset: Path | None = None) -> None:
     task = bench_task(task_name)
-    template = next(iter(task.model_prompting.templates))
+    template = next(iter(prompting_of(task).templates))
     policy = "random" if "random" in task.simulated_policies else task.simulated_policies[0]
     with tempfile.TemporaryDirectory(prefix="benchlab-bench-models-") as raw:
         tmp = Path(raw)

@@ -49,6 +49,8 @@ class ModelRunRequest:
     max_connections: int = 4
     timeout_s: int = 120
     max_retries: int = 4
+    #: First wait (seconds) before a retry, doubling after; ``None``: inspect's own backoff (3 s, jittered).
+    retry_wait_s: float | None = None
     temperature: float | None = None
     max_tokens: int | None = None
     #: A ready inspect ``Model`` to use instead of resolving ``model`` (tests: ``mockllm`` with custom outputs).
@@ -124,7 +126,7 @@ def run_model(request: ModelRunRequest, say: Callable[[str], None] = lambda _s: 
             logs = run_inspect(request.task.name, request.model, base_url, pending, hashes, prompting, generation,
                                cache, models_dir / "logs", max_connections=request.max_connections,
                                timeout_s=request.timeout_s, max_retries=request.max_retries,
-                               inspect_model=request.inspect_model)
+                               inspect_model=request.inspect_model, retry_wait_s=request.retry_wait_s)
         except BenchlabError as exc:
             failure = exc
     answers: list[ModelAnswer] = []
@@ -150,6 +152,8 @@ def run_model(request: ModelRunRequest, say: Callable[[str], None] = lambda _s: 
         requests=len(pending), cached=len(items) - len(pending), invalid_answers=invalid,
         plans=[str(p) for p in request.selection.plans], correct=correct,
     )
+    if failure is not None and not answers:  # nothing to record: an earlier run's files stay as they were
+        raise BenchlabError(f"{failure} (no answers yet; run again to resume)")
     models_dir.mkdir(parents=True, exist_ok=True)
     path = prov.save(models_dir)
     if failure is not None:

@@ -14,16 +14,17 @@ import csv
 import json
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeVar
 
 from benchlab.data.models.provenance import MODELS_FOLDER, read_runs
 
 if TYPE_CHECKING:
     import pandas as pd
 
+U = TypeVar("U")
 
-def shared_units(name: str, units: set[object], people: set[object], what: str = "items"
-                 ) -> tuple[set[object], str | None]:
+
+def shared_units(name: str, units: set[U], people: set[U], what: str = "items") -> tuple[set[U], str | None]:
     """The units a model keeps (those people also answered; all its own when it shares none) and the note saying
     what was left out on each side (``None`` when both sides answered exactly the same units)."""
     shared = units & people

@@ -66,12 +66,14 @@ def _task_and_selection(task_name: str, template: str | None, study: Path | None
               help="Seconds per request before inspect retries it.")
 @click.option("--max-retries", type=click.IntRange(min=0), default=4, show_default=True,
               help="Retries (with backoff) per request before the run stops with an error.")
+@click.option("--retry-wait", "retry_wait_s", type=click.FloatRange(min=0.01), default=None,
+              help="Seconds before the first retry, doubling after (default: inspect's backoff, 3 s, jittered).")
 @click.option("--temperature", type=float, help="Override the benchmark's sampling temperature.")
 @click.option("--max-tokens", type=click.IntRange(min=1), help="Override the benchmark's max tokens.")
 def run_cmd(task: str, model: str, model_base_url: str | None, model_name: str | None, study: Path | None,
             plans: Path | None, every: bool, limit: int | None, dataset: Path | None, out: Path | None,
             template: str | None, max_connections: int, timeout_s: int, max_retries: int,
-            temperature: float | None, max_tokens: int | None) -> None:
+            retry_wait_s: float | None, temperature: float | None, max_tokens: int | None) -> None:
     """Ask a model the items of TASK people saw (a study's or results folder's plans), with the benchmark's own
     prompts, through inspect_ai; write the benchmark's results format and an inspect log. Cached: a rerun asks
     only what is not answered yet."""
@@ -81,8 +83,8 @@ def run_cmd(task: str, model: str, model_base_url: str | None, model_name: str |
     chosen_task, selection, chosen = _task_and_selection(task, template, study, plans, every, limit, dataset, out)
     request = ModelRunRequest(task=chosen_task, model=model, selection=selection, template=chosen,
                               base_url=model_base_url, model_name=model_name, max_connections=max_connections,
-                              timeout_s=timeout_s, max_retries=max_retries, temperature=temperature,
-                              max_tokens=max_tokens)
+                              timeout_s=timeout_s, max_retries=max_retries, retry_wait_s=retry_wait_s,
+                              temperature=temperature, max_tokens=max_tokens)
     summary = run_model(request, say=lambda line: click.echo(line, err=True))
     click.echo(summary.line(task, model))
     click.echo(f"provenance: {summary.provenance}")
