@@ -10,8 +10,10 @@ import pytest
 
 from benchlab.annotations.registry import registry
 from benchlab.data.errors import BenchlabError
+from benchlab.data.settings import reset_settings
 from benchlab.tui.cli import main
 from benchlab.tui.harness.driven_task import dataset_flag, driven_task, plan_flags
+from benchlab.tui.harness.serve_level import bench_dataset
 
 
 def test_the_default_is_the_first_registered_task_with_choice_trials() -> None:
@@ -66,3 +68,20 @@ def test_the_harness_help_says_which_task_is_the_default(capsys: pytest.CaptureF
         code, out, _ = cli(capsys, *command, "--help")
         assert code == 0
         assert "--task NAME" in out and "first registered task with choice trials" in " ".join(out.split())
+
+
+def test_bench_serve_measures_on_the_full_data_set_when_this_machine_has_it(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Capacity measured on a bundled sample hid what a real test set costs (issue 24): the full one when present."""
+    task = registry().get("worldsense")
+    monkeypatch.setenv("BENCHLAB_SHARED_DATASETS", str(tmp_path))
+    reset_settings()
+    try:
+        assert bench_dataset(task) == task.default_dataset()  # not here: the bundled sample
+        full = tmp_path / "worldsense" / "test_set"
+        full.mkdir(parents=True)
+        (full / "trials.jsonl.bz2").write_bytes(b"")
+        assert bench_dataset(task) == full.resolve()
+    finally:
+        monkeypatch.undo()
+        reset_settings()

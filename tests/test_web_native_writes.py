@@ -27,16 +27,22 @@ def events(tmp_path: Path) -> list[dict[str, Any]]:
     return [json.loads(line) for line in path.read_text().splitlines()]
 
 
-async def test_one_fsync_per_answer_and_page_events_logged_in_order(client: TestClient, tmp_path: Path,
-                                                                     monkeypatch: pytest.MonkeyPatch) -> None:
-    synced: list[int] = []
+@pytest.fixture
+def synced(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """Every fsync from now on (the file descriptors, in order)."""
+    done: list[int] = []
     real = os.fsync
 
     def counting(fd: int) -> None:
-        synced.append(fd)
+        done.append(fd)
         real(fd)
 
     monkeypatch.setattr(os, "fsync", counting)
+    return done
+
+
+async def test_one_fsync_per_answer_and_page_events_logged_in_order(client: TestClient, tmp_path: Path,
+                                                                     synced: list[int]) -> None:
     ws, view = await join(client)
     await answer(ws, view, "TRUE")  # the first answer creates the results file (its folder is fsynced too)
     view = await receive(ws, "show")
@@ -57,16 +63,8 @@ async def test_one_fsync_per_answer_and_page_events_logged_in_order(client: Test
     assert [e["item_id"] for e in log if e["event"] == "trial_onset"][:2] == [str(r["Key"]) for r in recs]
 
 
-async def test_a_practice_answer_costs_one_fsync_and_still_logs_its_correctness(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    synced: list[int] = []
-    real = os.fsync
-
-    def counting(fd: int) -> None:
-        synced.append(fd)
-        real(fd)
-
-    monkeypatch.setattr(os, "fsync", counting)
+async def test_a_practice_answer_costs_one_fsync_and_still_logs_its_correctness(tmp_path: Path,
+                                                                                 synced: list[int]) -> None:
     async with TestClient(TestServer(make_server(tmp_path, practice=3).make_app())) as client:
         ws, view = await join(client)
         assert view["kind"] == "trial" and view["progress"].startswith("Practice")

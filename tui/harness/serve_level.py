@@ -57,11 +57,11 @@ class Served:
 
 
 @contextlib.asynccontextmanager
-async def served(task: Task, dataset: Path, folder: Path, people: list[str], *,
-                 warm: bool = False) -> AsyncIterator[Served]:
+async def served(task: Task, dataset: Path, folder: Path, people: list[str], *, warm: bool = False,
+                 extra: tuple[str, ...] = ()) -> AsyncIterator[Served]:
     """``benchlab serve`` for ``people`` in ``folder`` (until the block ends: SIGTERM, then SIGKILL after 15 s).
     ``warm``: wait until the server has built its participants' plans ahead (as a server started before its
-    participants arrive has), and say how long that took."""
+    participants arrive has), and say how long that took. ``extra``: more ``serve`` flags."""
     folder.mkdir(parents=True, exist_ok=True)
     (folder / "people.csv").write_text("id\n" + "".join(p + "\n" for p in people))
     port = free_port()
@@ -69,7 +69,7 @@ async def served(task: Task, dataset: Path, folder: Path, people: list[str], *,
     server = subprocess.Popen([sys.executable, "-c", "from benchlab.tui.cli import main; main()", "serve",
                                task.name, *dataset_flag(task, dataset), *plan(task),
                                "--participants", str(folder / "people.csv"), "--out", str(out), "--port",
-                               str(port)], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+                               str(port), *extra], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     try:
         links = await _links(out, port, server)
         warm_s = await _planned_ahead(out) if warm else None

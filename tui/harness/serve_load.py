@@ -136,7 +136,7 @@ async def _level(task: Task, dataset: Path, folder: Path, n: int, keys: int, gap
                  chromium: str | None) -> Level:
     people = [f"L{i:03d}" for i in range(1, n + 1)] + (["PROBE"] if chromium else [])
     level = Level(n)
-    async with served(task, dataset, folder, people) as server:
+    async with served(task, dataset, folder, people, extra=("--terminal-page",)) as server:
         watch = _Inotify(server.out / "results")
         cpu0 = cpu_seconds(server.pid)
         t0 = time.monotonic()
