@@ -105,11 +105,14 @@ def _dashboard_body(study: Study, hooks: SessionHooks, csrf: str) -> str:
     online = study.spec.online
     assert online is not None
     held = places.places(study)
-    counts = Counter(p.arm for p in held if p.counts)
+    counts = Counter(p.arm for p in held if p.on_quota)  # the study link's places: what the quotas count
+    invited = sum(1 for p in held if p.counts and not p.on_quota)
     is_paused = bool(read_state(study.folder).get("paused"))
     arms = "".join(f"<tr><td>{escape(a.name)}</td><td>{counts[a.name]}</td>"
                    f"<td>{online.arm_quotas.get(a.name, '') or '-'}</td></tr>" for a in study.spec.arms)
     total = f"{sum(counts.values())} of {online.quota}" if online.quota else str(sum(counts.values()))
+    if invited:
+        total += f" + {invited} invited (outside the quotas)"
     rows = "".join(_row(study, hooks, status_row) for status_row in online_rows(study))
     action = "resume" if is_paused else "pause"
     return (f"<p>Recruitment: <b id=recruitment>{'paused' if is_paused else 'open'}</b>; places held: "
