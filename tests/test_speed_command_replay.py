@@ -70,3 +70,17 @@ def test_a_changed_or_added_results_file_or_other_environment_is_computed_again(
     assert _run(args, cache)[2]
     assert not _run(args, cache, ("BENCHLAB_SOMETHING", "1"))[2]
     assert not _run([*args, "--no-cache"], cache)[2] and not _run([*args, "--no-cache"], cache)[2]
+
+
+def test_a_replay_to_a_reader_that_stopped_early_ends_quietly(tmp_path: Path) -> None:
+    folder, cache = _testset(tmp_path), tmp_path / "cache"
+    args = ["score", "worldsense", "-t", str(folder), "--format", "json"]
+    assert not _run(args, cache)[2]
+    env = {**os.environ, "BENCHLAB_CACHE_DIR": str(cache)}
+    proc = subprocess.Popen([sys.executable, "-c", "import sys; from benchlab.tui.entry import main; "
+                             "main(sys.argv[1:])", *args], env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    assert proc.stdout is not None and proc.stderr is not None
+    proc.stdout.close()  # like `| head -c 0`: the reader is gone before anything is written
+    err = proc.stderr.read()
+    assert proc.wait(timeout=120) == 0
+    assert b"Traceback" not in err and b"BrokenPipe" not in err

@@ -9,6 +9,7 @@ declaration (see :mod:`benchlab.tui.help_cache`); ``python -m benchlab.tui.cli``
 from __future__ import annotations
 
 import io
+import os
 import sys
 from collections.abc import Sequence
 from contextlib import redirect_stderr, redirect_stdout
@@ -39,14 +40,26 @@ def _help_through_cli(argv: Sequence[str]) -> int:
     return code if isinstance(code, int) else (0 if code is None else 1)
 
 
+def _print(out: str, err: str = "") -> None:
+    """Write a stored text as the CLI would have; a reader that stopped early (``| head``) ends it quietly, as the
+    CLI does (exit 0, no traceback)."""
+    try:
+        sys.stderr.write(err)
+        sys.stdout.write(out)
+        sys.stdout.flush()
+    except BrokenPipeError:
+        # the interpreter flushes stdout again at exit: point it at /dev/null so that flush cannot fail
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        sys.exit(0)
+
+
 def main(argv: Sequence[str] | None = None) -> None:
     """Entry point of the ``benchlab`` command."""
     args = list(sys.argv[1:] if argv is None else argv)
     if is_help_request(args):
         text = cached_help(args)
         if text is not None:
-            sys.stdout.write(text)
-            sys.stdout.flush()
+            _print(text)
             return
         code = _help_through_cli(args)
         if code:
@@ -54,9 +67,7 @@ def main(argv: Sequence[str] | None = None) -> None:
         return
     hit = replayed(args)  # a command whose inputs did not change since it printed (data/command_replay.py)
     if hit is not None:
-        sys.stderr.write(hit[1])
-        sys.stdout.write(hit[0])
-        sys.stdout.flush()
+        _print(hit[0], hit[1])
         return
     begin(args)
     # deferred: the CLI loads only for a command that is neither a cached help text nor a replay

@@ -1,11 +1,12 @@
 """Bootstrap intervals remembered between comparisons, by the content of what was resampled.
 
 Why: a comparison draws thousands of resamples for every participant, model and condition (most of its compute),
-and when the Results screen or a lab reruns ``compare`` after one more person joined, nearly every row is the one
-computed before. A percentile interval is a pure function of the values per stratum (in order), the stratum
-weights, the number of resamples, the seed and the level, so it is keyed by exactly those (SHA-256) and the
-stored pair is returned as computed (JSON keeps every bit of a float). Nothing is remembered unless a caller opens
-:func:`remembered_intervals` (the ``compare`` commands do): library calls and tests compute every time.
+and when a lab reruns ``compare`` after one more person joined, nearly every row is the one computed before. A
+percentile interval is a pure function of the values per stratum (in order), the stratum weights, the number of
+resamples, the seed, the level and numpy's version (its generators draw the resamples), so it is keyed by exactly
+those (SHA-256) and the stored pair is returned as computed (JSON keeps every bit of a float). Nothing is
+remembered unless a caller opens :func:`remembered_intervals` (the ``compare`` commands do): library calls, the
+Results screen and tests compute every time.
 
 One file in the cache folder, read once at the start and written once at the end (atomically; a concurrent writer
 may drop the other's new entries, which only means computing them again), holding at most :data:`MAX_ENTRIES`
@@ -36,7 +37,8 @@ def interval_key(x: np.ndarray, groups: Mapping[Hashable, np.ndarray], weights: 
     """The content key of one stratified percentile bootstrap, or ``None`` when no memo is open."""
     if _memo.get() is None:
         return None
-    digest = hashlib.sha256(f"boot v{MEMO_VERSION} {n_boot} {seed} {level!r}\n".encode())
+    # numpy's version too: its generators' streams may change between releases, and then so do the intervals
+    digest = hashlib.sha256(f"boot v{MEMO_VERSION} numpy {np.__version__} {n_boot} {seed} {level!r}\n".encode())
     for k, idx in groups.items():
         vals = np.ascontiguousarray(x[idx], dtype=float)
         digest.update(f"{weights[k]!r} {vals.size}\n".encode())
