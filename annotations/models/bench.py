@@ -13,6 +13,7 @@ Figures are printed; nothing is asserted (speed targets live here, not in tests)
 
 from __future__ import annotations
 
+import json
 import os
 import socket
 import subprocess
@@ -109,19 +110,27 @@ def _load() -> str:
     return " ".join(f"{x:.2f}" for x in os.getloadavg())
 
 
-def _timed_command(args: list[str], cwd: Path) -> tuple[float, float, float, int, str, str]:
-    """Wall and CPU seconds (user + system), peak memory (MiB) of one command run as a user runs it (its own
-    rusage, from ``wait4``), its exit status and output."""
-    start = time.perf_counter()
-    with tempfile.TemporaryFile("w+") as out, tempfile.TemporaryFile("w+") as err:
-        proc = subprocess.Popen(args, stdout=out, stderr=err, text=True, cwd=cwd)
-        _pid, status, usage = os.wait4(proc.pid, 0)
-        proc.returncode = os.waitstatus_to_exitcode(status)
-        wall = time.perf_counter() - start
-        out.seek(0)
-        err.seek(0)
-        return (wall, usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024, proc.returncode, out.read(),
-                err.read())
+#: Runs a command and prints its own wall, CPU and peak memory: launched from a small fresh process, so the peak
+#: is the command's (a child forked from this grown process would carry this one's high-water mark through exec).
+_MEASURE = """
+import json, os, subprocess, sys, time
+start = time.perf_counter()
+proc = subprocess.Popen(sys.argv[1:], stdout=open(os.environ["BENCH_OUT"], "w"), stderr=subprocess.STDOUT)
+_pid, status, usage = os.wait4(proc.pid, 0)
+print(json.dumps({"wall": time.perf_counter() - start, "cpu": usage.ru_utime + usage.ru_stime,
+                  "peak_mib": usage.ru_maxrss / 1024, "code": os.waitstatus_to_exitcode(status)}))
+"""
+
+
+def _timed_command(args: list[str], cwd: Path) -> tuple[dict[str, float], str]:
+    """Wall and CPU seconds (user + system), peak memory (MiB) and exit status of one command run as a user runs it,
+    and its output."""
+    output = cwd / "command-output.txt"
+    done = subprocess.run([sys.executable, "-c", _MEASURE, *args], capture_output=True, text=True, timeout=600,
+                          cwd=cwd, env={**os.environ, "BENCH_OUT": str(output)})
+    if done.returncode != 0:
+        raise BenchlabError(f"could not time the command: {done.stderr.strip()[-300:]}")
+    return json.loads(done.stdout), output.read_text(errors="replace")
 
 
 def bench_models(say: Callable[[str], None], *, task_name: str | None = None, base_url: str | None = None,
@@ -168,11 +177,12 @@ def bench_models(say: Callable[[str], None], *, task_name: str | None = None, ba
         say(f"inspect log of {len(read.answers)} samples ({min(big, len(every.items))} items of {data} x epochs): "
             f"read alone {read_s:.2f} s wall, {read_cpu:.2f} s CPU")
         load = _load()
-        wall, cpu, peak, code, stdout, stderr = _timed_command(
+        figures, output = _timed_command(
             [*CLI, "models", "import", task.name, str(log), "--all", "--dataset", str(data), "--out",
              str(tmp / "big" / "results"), "--model-name", "big"], tmp)
-        if code != 0:
-            raise BenchlabError(f"the import failed: {stderr.strip()[-300:]}")
-        say(f"`benchlab models import {task.name} LOG --all` (its own process, start-up included): {wall:.2f} s wall, "
-            f"{cpu:.2f} s CPU, peak {peak:.0f} MiB (target <= 2 s); load average before {load}, after {_load()}")
-        say(stdout.strip())
+        if figures["code"] != 0:
+            raise BenchlabError(f"the import failed: {output.strip()[-300:]}")
+        say(f"`benchlab models import {task.name} LOG --all` (its own process, start-up included): "
+            f"{figures['wall']:.2f} s wall, {figures['cpu']:.2f} s CPU, peak {figures['peak_mib']:.0f} MiB "
+            f"(target <= 2 s wall); load average before {load}, after {_load()}")
+        say(output.strip())
