@@ -20,6 +20,7 @@ from session_helpers import write_testset
 from benchlab.annotations.registry import registry
 from benchlab.annotations.session.status import read_statuses
 from benchlab.tui.web.hooks import EndOutcome, Joiner, Refusal, ServerHooks, SessionEnd
+from benchlab.tui.web.native import NativeLimits
 from benchlab.tui.web.participants import Participant
 from benchlab.tui.web.serve_main import ServeConfig, native_sessions
 from benchlab.tui.web.server import SessionServer
@@ -241,3 +242,20 @@ async def test_a_link_whose_consent_was_declined_never_asks_again(tmp_path: Path
     assert results(tmp_path) == [] and not list((tmp_path / "out" / "sessions").glob("*P01*.plan.json"))
     (state,) = [s.state for s in read_statuses(tmp_path / "out") if s.participant == "P01"]
     assert state == "declined"  # the Sessions screen and serve's table say so
+
+
+async def test_a_page_that_stops_pinging_is_closed_and_the_others_are_not(tmp_path: Path) -> None:
+    server = make_server(tmp_path)
+    assert server.native is not None
+    server.native.limits = NativeLimits(silent_s=0.5)
+    async with TestClient(TestServer(server.make_app())) as c:
+        quiet, _ = await join(c)
+        alive, _ = await join(c, "P02")
+        silent = asyncio.ensure_future(closed(quiet, timeout=5.0))
+        while not silent.done():
+            await alive.send_json(["ping", 1.0])
+            await receive(alive, "pong")
+            await asyncio.sleep(0.1)
+        assert await silent == 4408  # silent: closed (the page reconnects when it is alive)
+        assert not alive.closed
+        await alive.close()

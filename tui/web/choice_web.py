@@ -31,12 +31,16 @@ class ChoiceWebTrial:
         if not options or len(options) > 9:
             raise ValueError("a choice trial needs 1 to 9 options")
         self.text, self.options = text, options
+        self._view: WebView | None = None
 
     def view(self) -> WebView:
-        buttons = answer_buttons([(o, str(i + 1), o) for i, o in enumerate(self.options)])
-        html = f"<div class=stimulus id=question>{plain(self.text)}</div>{buttons}"
-        return WebView("question", html, {str(i + 1): ("answer", o) for i, o in enumerate(self.options)},
-                       answers=True)
+        """The question view, rendered once per trial (it is asked for again on every showing)."""
+        if self._view is None:
+            buttons = answer_buttons([(o, str(i + 1), o) for i, o in enumerate(self.options)])
+            html = f"<div class=stimulus id=question>{plain(self.text)}</div>{buttons}"
+            self._view = WebView("question", html, {str(i + 1): ("answer", o) for i, o in enumerate(self.options)},
+                                 answers=True)
+        return self._view
 
     def proceed(self, stamp: Stamp) -> None:
         """A choice trial has only its answer view."""

@@ -159,6 +159,10 @@ class NativeSessions:
         self._pool = ThreadPoolExecutor(max_workers=self.limits.writers, thread_name_prefix="benchlab-write")
         self._openers = ThreadPoolExecutor(max_workers=self.limits.openers, thread_name_prefix="benchlab-open")
         self._timers: dict[str, asyncio.TimerHandle] = {}
+        #: Each open connection's last message time, and the one task closing those gone silent.
+        self._alive: dict[web.WebSocketResponse, list[float]] = {}
+        self._sweeper: asyncio.Future[None] | None = None
+        self._closing: set[asyncio.Future[None]] = set()
         #: Per session, the last of its page events still being appended (the next write of the session waits
         #: for it, so the log keeps its order).
         self._tails: dict[str, asyncio.Future[None]] = {}
@@ -291,7 +295,9 @@ class NativeSessions:
         lim = self.limits
         bucket = TokenBucket(lim.rate_per_s, lim.burst)
         last = [time.monotonic()]
-        watchdog = asyncio.ensure_future(self._watch(ws, last))
+        self._alive[ws] = last
+        if self._sweeper is None:
+            self._sweeper = asyncio.ensure_future(self._sweep())
         try:
             async for msg in ws:
                 if msg.type != WSMsgType.TEXT:
@@ -322,7 +328,7 @@ class NativeSessions:
         except Exception:  # never a traceback to the page, never another session hurt
             log.exception("session of %s failed", pid)
         finally:
-            watchdog.cancel()
+            self._alive.pop(ws, None)
             await close_socket(ws)
             async with self.lock(pid):
                 if self.sockets.get(pid) is ws:
@@ -343,13 +349,19 @@ class NativeSessions:
                 await self._in_order(live, live.runner.close)
                 log.info("%s: idle, session closed on this node", pid)
 
-    async def _watch(self, ws: web.WebSocketResponse, last: list[float]) -> None:
-        """Close a connection the page stopped pinging (it reconnects when it is alive)."""
-        while not ws.closed:
+    async def _sweep(self) -> None:
+        """Close every connection its page stopped pinging (it reconnects when it is alive): one timer for all of
+        them (a watchdog task per connection woke the loop 1,000 times a second at 500 participants)."""
+        while self._alive:
             await asyncio.sleep(0.5)
-            if time.monotonic() - last[0] > self.limits.silent_s:
-                await close_socket(ws, 4408, b"silent")
-                return
+            now = time.monotonic()
+            for ws, last in list(self._alive.items()):
+                if not ws.closed and now - last[0] > self.limits.silent_s:
+                    self._alive.pop(ws, None)
+                    closing = asyncio.ensure_future(close_socket(ws, 4408, b"silent"))  # not waited: one slow page
+                    self._closing.add(closing)  # would hold up the others
+                    closing.add_done_callback(self._closing.discard)
+        self._sweeper = None
 
     async def _handle(self, live: LiveSession, ws: web.WebSocketResponse, data: list[Any], now: float) -> None:
         kind = data[0]
@@ -449,6 +461,8 @@ class NativeSessions:
 
     async def close(self) -> None:
         """The server stops: close every page (they reconnect) and release every session's lock."""
+        if self._sweeper is not None:
+            self._sweeper.cancel()
         for ws in list(self.sockets.values()):
             await close_socket(ws, 1001, b"server shutting down")
         await asyncio.gather(*self._tails.values(), return_exceptions=True)  # page events still being appended

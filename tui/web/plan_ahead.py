@@ -37,7 +37,8 @@ class PlanAhead:
         self._key = options_key  # pid -> what its plan depends on (its options)
         self._plans: dict[str, tuple[object, SessionPlan]] = {}
         self._taken: set[str] = set()
-        self._lock = threading.Lock()
+        self._building: str | None = None  # the participant whose plan the thread is building now
+        self._lock = threading.Condition()
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
 
@@ -51,6 +52,8 @@ class PlanAhead:
         """The plan built ahead for ``pid`` if its options are still the same (once: a later opening builds its
         own, as a resumed session loads its saved plan anyway)."""
         with self._lock:
+            # being built right now: wait for it rather than build it a second time beside it
+            self._lock.wait_for(lambda: self._building != pid, timeout=2.0)
             self._taken.add(pid)
             found = self._plans.pop(pid, None)
         if found is None:
@@ -73,15 +76,17 @@ class PlanAhead:
             with self._lock:
                 if pid in self._taken:
                     continue
+                self._building = pid
+            plan = None
             try:
                 key, plan = self._key(pid), self._build(pid)
             except Exception as exc:  # a participant whose session cannot open: opening says so to the page
                 log.info("%s: no plan built ahead (%s)", pid, exc)
-                continue
-            if plan is None:
-                continue
-            with self._lock:
-                if pid not in self._taken:
-                    self._plans[pid] = (key, plan)
-                    built += 1
+            finally:
+                with self._lock:
+                    if plan is not None and pid not in self._taken:
+                        self._plans[pid] = (key, plan)
+                        built += 1
+                    self._building = None
+                    self._lock.notify_all()
         log.info("planned ahead: %d sessions in %.1f s", built, time.monotonic() - started)
