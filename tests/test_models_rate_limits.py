@@ -51,6 +51,13 @@ def test_an_endpoint_that_always_rate_limits_ends_in_one_line_keeping_earlier_an
     assert "Traceback" not in output and len(output.strip().splitlines()) <= 2  # the progress line and the error
     assert server.requests - before <= 2 * 3  # two tries of inspect's, each with the client's three, then it stops
     assert _answers(plans) == kept  # what was answered before is still there
+    # another endpoint (no cached answer for it) that refuses everything: the earlier run's files stay as they were
+    run_file = next((plans / "models").glob("*.run.json"))
+    recorded = run_file.read_text()
+    with fake_openai(fail_first=-1) as other:
+        code, output = _run(plans, other.url, limit=1, retries=0)
+    assert code == 2 and "(no answers yet; run again to resume)" in output
+    assert run_file.read_text() == recorded and _answers(plans) == kept
 
 
 def test_an_endpoint_that_never_answers_times_out_per_try_and_ends_in_one_line(tmp_path: Path) -> None:

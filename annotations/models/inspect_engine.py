@@ -127,7 +127,8 @@ def _with_retry_wait(model: str, base_url: str, first_wait_s: float) -> Any:
     except Exception as exc:  # inspect_ai raises for a provider it cannot start (unknown name, missing package)
         raise BenchlabError(f"model {model}: {_first_line(exc)}") from None
     wait = wait_exponential(multiplier=first_wait_s, max=64 * first_wait_s) + wait_random(0, first_wait_s)
-    resolved.api.retry_wait = lambda: wait  # the provider's hook for its backoff (ModelAPI.retry_wait)
+    # the provider's hook for its backoff (ModelAPI.retry_wait), set on this one instance
+    resolved.api.retry_wait = lambda: wait  # type: ignore[method-assign]
     return resolved
 
 

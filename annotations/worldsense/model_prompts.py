@@ -102,8 +102,12 @@ class WorldSensePrompting:
         path = datasets.pop()
         if ids is not None and not plans:
             return [_model_item(t, path) for t in _trials_by_id(path, ids)]
-        trials = _trials(path)
-        wanted = [i for p in plans for i in p.main_items] if plans else list(trials)
+        if plans:  # a plan's few hundred trials, from the index sessions use (not the whole test set)
+            wanted = [i for p in plans for i in p.main_items]
+            trials = {str(t.Key): t for t in _trials_by_id(path, wanted)}
+        else:
+            trials = _trials(path)
+            wanted = list(trials)
         out: list[ModelItem] = []
         seen: set[str] = set()
         for item_id in wanted:
