@@ -8,11 +8,13 @@ import random
 
 import numpy as np
 import pytest
+from scipy import optimize
 from scipy import stats as sps
 from statsmodels.stats.inter_rater import fleiss_kappa as sm_fleiss
 
 from benchlab.data.analysis.stats import distributions
 from benchlab.data.analysis.stats.agreement import fleiss_kappa
+from benchlab.data.analysis.stats.paired_score import _score
 
 
 def _same(a: float, b: float) -> bool:
@@ -44,10 +46,6 @@ def test_fleiss_kappa_equal_raters_matches_statsmodels_bit_for_bit() -> None:
 
 
 def test_brentq_matches_scipy_bit_for_bit_on_the_paired_test_and_other_roots() -> None:
-    from scipy import optimize
-
-    from benchlab.data.analysis.stats.paired_score import _score
-
     cases = []
     for n in (5, 20, 40, 137, 400):
         for n10 in range(0, n + 1, max(1, n // 7)):

@@ -6,6 +6,7 @@ from __future__ import annotations
 import click
 
 from benchlab.annotations.harness.startup_bench import GROUP_HELP_REQUESTS, help_requests, startup_figures
+from benchlab.annotations.registry import registry
 from benchlab.tui.cli import build_cli
 
 
@@ -26,8 +27,6 @@ def test_bench_startup_is_a_command_of_the_bench_group() -> None:
 
 
 def test_bench_startup_times_a_score_command_found_through_the_registry() -> None:
-    from benchlab.annotations.registry import registry
-
     requests = help_requests()
     assert set(GROUP_HELP_REQUESTS) <= set(requests)
     scores = [r for r in requests if r[0] == "score" and len(r) == 3]

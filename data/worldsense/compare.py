@@ -151,8 +151,9 @@ def _weights(frame: pd.DataFrame, condition: str) -> tuple[list[object], dict[ob
         for p, _z in cells:
             sizes_per_problem[p] = sizes_per_problem.get(p, 0) + 1
         n_problems = len(sizes_per_problem)
-        weights: dict[object, float] = {f"{p}|{z}": 1.0 / (n_problems * sizes_per_problem[p]) for p, z in cells}
-        return [f"{p}|{z}" for p, z in pairs], weights
+        label = {cell: f"{cell[0]}|{cell[1]}" for cell in cells}  # formatted once per cell, not once per row
+        weights: dict[object, float] = {label[(p, z)]: 1.0 / (n_problems * sizes_per_problem[p]) for p, z in cells}
+        return [label[pair] for pair in pairs], weights
     sizes = frame["problemsize"].to_numpy()
     uniq = set(sizes.tolist())
     return list(sizes.tolist()), {z: 1.0 / len(uniq) for z in uniq}
