@@ -152,6 +152,26 @@ def test_compare_csv_of_several_tables_reads_into_one_frame(env: dict[str, str],
     assert only.stdout.startswith("# Which number is larger: accuracy per row")  # one table: as it always was
 
 
+def test_score_cuts_each_model_to_the_items_people_answered_unless_all_items(env: dict[str, str],
+                                                                           tmp_path: Path) -> None:
+    out = tmp_path / "lab"
+    run = benchlab(env, tmp_path, "run", "numbers", "--participant", "P01", "--simulate", "oracle", "--out", str(out))
+    assert run.returncode == 0, run.stderr
+    answered = {json.loads(line)["item"] for line in (out / "results" / "P01.jsonl").read_text().splitlines()
+                if not json.loads(line).get("practice")}
+
+    def model_n(*extra: str) -> tuple[int, str]:
+        score = benchlab(env, tmp_path, "score", "numbers", str(out / "results"), "--format", "csv", *extra)
+        assert score.returncode == 0, score.stderr
+        rows = pd.read_csv(io.StringIO(score.stdout), comment="#").set_index(["who", "stratum"])
+        return int(rows.loc[("more-digits", "overall"), "n"]), score.stderr
+
+    shared, warned = model_n()
+    assert shared == len(answered) < 24  # the bundled model answered all 24 items; scored on the person's
+    assert "more-digits" in warned and "left out" in warned
+    assert model_n("--all-items")[0] == 24
+
+
 def test_compare_worldsense_csv_reads_into_one_frame(capsys: pytest.CaptureFixture[str]) -> None:
     from benchlab.tui.cli import main
 

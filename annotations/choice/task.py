@@ -260,8 +260,8 @@ def prepare_choice_session(
 # -- the commands -----------------------------------------------------------------------------------------------
 
 
-class ChoiceScoreOptions(Options):
-    """``benchlab score NAME``."""
+class ChoiceScoreOptions(SameItemsOptions):
+    """``benchlab score NAME`` (``--all-items`` as on ``compare``)."""
 
     results: tuple[Path, ...] = option((), label="Results", argument=True, widget="path",
                                        help="Results files or folders (people and models alike). Default: where "
@@ -273,7 +273,7 @@ class ChoiceScoreOptions(Options):
     fmt: Format = option("table", label="Format", flag="--format", help="Output format of the tables.")
 
 
-class ChoiceCompareOptions(SameItemsOptions, ChoiceScoreOptions):
+class ChoiceCompareOptions(ChoiceScoreOptions):
     """``benchlab compare NAME``: the score options plus the attention criterion, bootstrap and table choice (the
     field names and flags of the other benchmarks' ``compare``), and ``--all-items``."""
 
@@ -409,7 +409,7 @@ class ChoiceTask:
         items = load_items(opts.items or self.items_path)
         paths = self.result_paths(opts.results, opts.items, opts.no_models)
         return render([score_choice(items, paths, title=self.title, numeric=opts.fmt in ("csv", "json"),
-                                    on_warning=warn)], opts.fmt).rstrip("\n")
+                                    on_warning=warn, same_items=not opts.all_items)], opts.fmt).rstrip("\n")
 
     def _compare(self, opts: ChoiceCompareOptions) -> str:
         # deferred: pandas and scipy load only when `_compare` runs (annotations.session.status loads this module

@@ -39,7 +39,7 @@ from benchlab.data.analysis.pipeline import (
 )
 from benchlab.data.analysis.stats import AttentionCriterion, FigureCell
 from benchlab.data.choice.items import ChoiceItem, ChoiceItems, items_of, load_choice_items
-from benchlab.data.choice.results import ResultsInput, Warn, read_choice_results, results_files
+from benchlab.data.choice.results import ResultsInput, Warn, prompt_hashes, read_choice_results, results_files
 from benchlab.data.errors import BenchlabError
 from benchlab.data.models.same_items import prompt_hash_notes, restrict_to_shared
 
@@ -157,17 +157,8 @@ def compare_choice(
         models, notes = restrict_to_shared(readings.humans, readings.models)
         readings = replace(readings, models=models)
         given = [results] if isinstance(results, str | Path) else list(results)
-        notes += prompt_hash_notes(given, _prompt_hashes(readings.humans))
+        notes += prompt_hash_notes(given, prompt_hashes(readings.humans))
     comp = run_comparison(ChoiceDesign(title, options, chance), readings, options)
     comp.notes.extend(notes)
     comp.models_same_items = same_items
     return comp
-
-
-def _prompt_hashes(humans: pd.DataFrame) -> dict[str, set[str]]:
-    """Item id -> the model-prompt hashes the participants' records carry."""
-    out: dict[str, set[str]] = {}
-    for item, digest in zip(humans["item"], humans["prompt_sha256"], strict=True):
-        if digest:
-            out.setdefault(str(item), set()).add(str(digest))
-    return out

@@ -190,11 +190,15 @@ def label(who: str, simulated: str) -> str:
 
 
 def score_choice(items: ChoiceItems | Sequence[ChoiceItem] | str | Path, results: ResultsInput | pd.DataFrame,
-                 *, title: str = "choice task", numeric: bool = False, on_warning: Warn | None = None) -> Table:
+                 *, title: str = "choice task", numeric: bool = False, on_warning: Warn | None = None,
+                 same_items: bool = False) -> Table:
     """Accuracy of every participant and model per stratum and overall, with Wilson 95% CIs and n.
 
     ``overall`` is the share correct over all of one's trials (not a mean of strata), so its n is the number of
     trials. ``numeric`` gives proportions in separate columns (for csv/json) instead of formatted cells.
+    ``same_items`` (``benchlab score`` without ``--all-items``): each model is scored on the items people answered
+    only, as ``compare`` does; what was left out on each side and any item whose model prompt differs from the
+    people's go to ``on_warning``.
     """
     # deferred: pandas and scipy load only when `score_choice` runs (annotations.choice.power loads this module without
     # them)
@@ -205,6 +209,8 @@ def score_choice(items: ChoiceItems | Sequence[ChoiceItem] | str | Path, results
     pool = _items(items)
     frame = results if isinstance(results, pd.DataFrame) else read_choice_results(pool, results,
                                                                                   on_warning=on_warning)
+    if same_items:
+        frame = _on_shared_items(frame, results, on_warning)
     strata = list(dict.fromkeys(item.stratum for item in pool))
     rows: list[dict[str, Any]] = []
     pairs: list[tuple[str, str]] = list(dict.fromkeys(zip(frame["kind"].astype(str), frame["who"].astype(str),
@@ -239,3 +245,31 @@ def write_model_results(path: str | Path, model: str, responses: Iterable[tuple[
         include={"item", "response", "model"}) for item, response in responses]
     atomic_write_text(path, "".join(line + "\n" for line in lines))
     return len(lines)
+
+
+def prompt_hashes(humans: pd.DataFrame) -> dict[str, set[str]]:
+    """Item id -> the model-prompt hashes the participants' records carry."""
+    out: dict[str, set[str]] = {}
+    for item, digest in zip(humans["item"], humans["prompt_sha256"], strict=True):
+        if digest:
+            out.setdefault(str(item), set()).add(str(digest))
+    return out
+
+
+def _on_shared_items(frame: pd.DataFrame, results: ResultsInput | pd.DataFrame, on_warning: Warn | None
+                     ) -> pd.DataFrame:
+    """The people's rows and each model's rows on the items people answered; the notes to ``on_warning``."""
+    # deferred: pandas and the provenance reader load only when scoring runs
+    import pandas as pd
+
+    from benchlab.data.models.same_items import prompt_hash_notes, restrict_to_shared
+
+    humans = frame[frame["kind"] == "participant"]
+    models, notes = restrict_to_shared(humans, frame[frame["kind"] == "model"], unit="item")
+    if not isinstance(results, pd.DataFrame):
+        given = [results] if isinstance(results, str | Path) else list(results)
+        notes += prompt_hash_notes(given, prompt_hashes(humans))
+    for note in notes:
+        if on_warning is not None:
+            on_warning(note)
+    return pd.concat([humans, models]) if not models.empty else humans
