@@ -12,6 +12,7 @@ from scipy import optimize
 from scipy import stats as sps
 from statsmodels.stats.inter_rater import fleiss_kappa as sm_fleiss
 
+from benchlab.data.analysis.crossed import _codes
 from benchlab.data.analysis.stats import distributions
 from benchlab.data.analysis.stats.agreement import fleiss_kappa
 from benchlab.data.analysis.stats.paired_score import _score
@@ -70,3 +71,14 @@ def test_brentq_matches_scipy_bit_for_bit_on_the_paired_test_and_other_roots() -
                 assert distributions.brentq(f, lo, hi, xtol=xtol) == expected
             compared += 1
     assert compared > 100
+
+
+def test_crossed_label_codes_are_the_sorted_codes_of_numpy_unique() -> None:
+    rng = np.random.default_rng(8)
+    pool = np.array(["a", "B", "é", "tuple_09-20-2023_07h33m35s_3774", "tuple_09-20-2023_07h33m35s_12", 7, 3.5, "7"],
+                    dtype=object)
+    for size in (1, 2, 50, 3000):
+        labels = pool[rng.integers(0, len(pool), size)]
+        uniq, inv = np.unique(np.asarray([str(x) for x in labels]), return_inverse=True)
+        codes, n = _codes(labels)
+        assert n == uniq.size and np.array_equal(codes, inv.ravel())

@@ -60,9 +60,17 @@ class CrossedEstimate:
 
 
 def _codes(labels: Sequence[Hashable] | np.ndarray) -> tuple[np.ndarray, int]:
+    """Codes of the labels in sorted order (as ``np.unique(..., return_inverse=True)``) and how many there are.
+
+    Labels that are objects are compared as text. They are hashed (``pandas.factorize``), not sorted as a
+    fixed-width unicode array: the same codes, without sorting thousands of long tuple ids per test."""
     arr = np.asarray(labels)
     if arr.dtype == object:
-        arr = np.asarray([str(x) for x in arr])
+        # deferred: pandas loads only when object labels are coded (this module loads without it)
+        import pandas as pd
+
+        codes, uniq = pd.factorize(np.asarray([str(x) for x in arr], dtype=object), sort=True)
+        return codes.astype(np.intp), len(uniq)
     uniq, inv = np.unique(arr, return_inverse=True)
     return inv.ravel(), int(uniq.size)
 
