@@ -66,6 +66,15 @@ def test_every_page_fits_the_width_and_9_inches_with_no_overlapping_or_clipped_t
             assert " ".join(panel.title.split()) in joined
         if len(figures) > 1:
             assert any("(page 2 of" in " ".join(t.split()) for t in drawn)
+        close_all(figures)
+
+
+def close_all(figures: list[Any]) -> None:
+    """pyplot keeps every figure until it is closed: close the pages once checked."""
+    import matplotlib.pyplot as plt
+
+    for fig in figures:
+        plt.close(fig)
 
 
 def test_overlap_check_finds_overlapping_and_clipped_text() -> None:
