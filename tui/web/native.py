@@ -79,9 +79,9 @@ class NativeLimits:
     #: Threads opening sessions: an opening is ~3 ms of CPU and 5 fsyncs (lock, plan, folder, first event), so a
     #: few in flight keep 50 links a second from queueing without crowding the answers' writers.
     openers: int = 4
-    #: Threads opening new sessions behind their consent page (building the plan is CPU: more threads than cores
-    #: only take the event loop's share of the GIL).
-    planners: int = 2
+    #: Threads opening new sessions behind their consent page (building a plan is pure-Python CPU, so more threads
+    #: build no faster under the GIL; each one more only takes the event loop's turns at it).
+    planners: int = 1
 
 
 @dataclass(frozen=True)
@@ -278,10 +278,10 @@ class NativeSessions:
                 return True
         loop = asyncio.get_running_loop()
         try:
-            opening = await loop.run_in_executor(self._openers, self.opener, pid)
-            if opening.consent_first and opening.files is not None:
-                if await loop.run_in_executor(self._openers, declined_before, opening.files.events):
-                    return await _declined(ws, pid)
+            opening, declined = await loop.run_in_executor(self._openers, self._prepare, pid)
+            if declined:
+                return await _declined(ws, pid)
+            if opening.consent_first:
                 live = LiveSession(pid, None, self.kind, consent=opening.text.consent or "")
                 live.opening = asyncio.ensure_future(self._open_behind_consent(live, opening))
                 self.sessions[pid] = live
@@ -298,6 +298,12 @@ class NativeSessions:
                    if runner.resume else [])
         self.sessions[pid] = LiveSession(pid, runner, self.kind, history=history)
         return False
+
+    def _prepare(self, pid: str) -> tuple[Opening, bool]:
+        """``pid``'s session about to open, and whether it is a new one whose consent was declined before (one
+        call in a worker: each hop between the loop and a worker waits for the GIL behind the plans being built)."""
+        opening = self.opener(pid)
+        return opening, opening.consent_first and opening.files is not None and declined_before(opening.files.events)
 
     async def _open_behind_consent(self, live: LiveSession, opening: Opening) -> SessionRunner | None:
         """Open ``live``'s session (build its plan, take its lock) in a worker while its consent is on screen;

@@ -92,6 +92,10 @@ class ServeConfig:
         return AppSpec(app_argv(self.task.name, args, participant.id, str(self.out), self.python), self.extra_env)
 
 
+#: The server's GIL switch interval while it serves the native page (see :func:`native_sessions`).
+SWITCH_INTERVAL_S = 0.0005
+
+
 def native_sessions(config: ServeConfig, participants: Mapping[str, Participant]) -> NativeSessions | None:
     """The in-process sessions of the native page, when the task's trial kind has a web renderer (else ``None``:
     the terminal-in-browser page, one app process per participant)."""
@@ -113,6 +117,10 @@ def native_sessions(config: ServeConfig, participants: Mapping[str, Participant]
     if isinstance(config.task, Preloads):  # the shared data (WorldSense: the test set's index) once, now
         session, _ = session_options(config.task, {**config.values, "participant": "preload", "out": str(config.out)})
         config.task.preload(session)
+    # Plans are built in pure Python beside the event loop: each time the loop gives up the GIL (every socket send
+    # or poll) it waits up to the switch interval to get it back from a thread building a plan; 5 ms by default
+    # makes every view sent during a burst of new sessions slower by several such waits.
+    sys.setswitchinterval(SWITCH_INTERVAL_S)
     ahead.start(list(participants))
     return NativeSessions(opener=opening, kind=config.task.trial_kind, title=config.title,
                           hooks=config.hooks, device=config.device)
