@@ -299,3 +299,23 @@ async def test_the_consent_is_shown_before_the_plan_is_built_and_the_answer_wait
     assert [p.name for p in sessions.glob("*.plan.json")] == ["human-P01_session-1.plan.json"]
     states = {s.participant: s.state for s in read_statuses(tmp_path / "out")}
     assert states["P02"] == "declined"
+
+
+async def test_a_session_live_on_another_node_replaces_its_consent_with_the_busy_page(tmp_path: Path) -> None:
+    """Two nodes on one results folder: the second opens the same new link behind its consent, finds the session
+    live on the first (its lock), and the page gets "busy" (it retries) instead of a consent that cannot start."""
+    node_a, node_b = make_server(tmp_path, consent=True), make_server(tmp_path, consent=True)
+    async with TestClient(TestServer(node_a.make_app())) as a, TestClient(TestServer(node_b.make_app())) as b:
+        ws_a, consent_a = await join(a)
+        assert consent_a["kind"] == "consent"
+        deadline = time.monotonic() + 10.0
+        while not list((tmp_path / "out").rglob("*.lock")) and time.monotonic() < deadline:
+            await asyncio.sleep(0.02)  # node A's opening behind its consent has taken the participant's lock
+        ws_b, consent_b = await join(b)
+        assert consent_b["kind"] == "consent"
+        msg = await ws_b.receive(timeout=10.0)
+        assert msg.type == WSMsgType.TEXT and json.loads(msg.data) == ["busy"]
+        assert await closed(ws_b) == 4409
+        await ws_a.send_json(["act", {"seq": consent_a["seq"], "act": "accept"}])
+        assert (await receive(ws_a, "show"))["kind"] == "trial"  # the first node's session goes on
+        await ws_a.close()
