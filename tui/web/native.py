@@ -52,11 +52,11 @@ from aiohttp import WSMsgType, web
 from benchlab.annotations.session.opening import Opening
 from benchlab.annotations.session.runner import SessionRunner, Stage, wall_clock_now
 from benchlab.data.errors import BenchlabError
-from benchlab.data.jsonl import complete_events
 from benchlab.tui.web import native_page
 from benchlab.tui.web.hooks import Joiner, ServerHooks, SessionEnd
 from benchlab.tui.web.live import LiveSession, Refused
 from benchlab.tui.web.page_socket import TokenBucket, close_socket, send_json
+from benchlab.tui.web.refused_opening import cannot_open, declined_before, declined_page
 
 log = logging.getLogger("benchlab.serve")
 
@@ -127,12 +127,6 @@ def _read_events(path: Path) -> list[dict[str, Any]]:
             if isinstance(event, dict):
                 out.append(event)
     return out
-
-
-def declined_before(path: Path) -> bool:
-    """The session's events log ends with a declined consent (and so the link's consent was declined)."""
-    events = complete_events(path)
-    return bool(events) and events[-1].get("event") == "declined"
 
 
 def _number(value: Any) -> float | None:
@@ -280,7 +274,7 @@ class NativeSessions:
         try:
             opening, declined = await loop.run_in_executor(self._openers, self._prepare, pid)
             if declined:
-                return await _declined(ws, pid)
+                return await declined_page(ws, pid)
             if opening.consent_first:
                 live = LiveSession(pid, None, self.kind, consent=opening.text.consent or "")
                 live.opening = asyncio.ensure_future(self._open_behind_consent(live, opening))
@@ -288,12 +282,12 @@ class NativeSessions:
                 return False
             runner = await loop.run_in_executor(self._openers, opening.open)
         except BenchlabError as exc:
-            await _cannot_open(ws, pid, exc)
+            await cannot_open(ws, pid, exc)
             return True
         if runner.stage is Stage.CONSENT and await loop.run_in_executor(self._openers, declined_before,
                                                                         runner.files.events):
             runner.close()
-            return await _declined(ws, pid)
+            return await declined_page(ws, pid)
         history = (await loop.run_in_executor(self._openers, _read_events, runner.files.events)
                    if runner.resume else [])
         self.sessions[pid] = LiveSession(pid, runner, self.kind, history=history)
@@ -318,7 +312,7 @@ class NativeSessions:
                     del self.sessions[pid]
                     ws = self.sockets.pop(pid, None)
                     if ws is not None:
-                        await _cannot_open(ws, pid, exc)
+                        await cannot_open(ws, pid, exc)
             return None
 
     async def _opened(self, live: LiveSession) -> bool:
@@ -518,22 +512,3 @@ class NativeSessions:
         self._openers.shutdown(wait=True)
         self._planners.shutdown(wait=True)
 
-
-async def _cannot_open(ws: web.WebSocketResponse, pid: str, exc: BenchlabError) -> None:
-    """The page of a session that could not be opened: live on another node (the page retries) or not at all."""
-    if "are in use by" in str(exc):  # live on another node (or its lock not yet released): retry
-        log.info("%s: the session is live elsewhere; the page retries", pid)
-        await send_json(ws, ["busy"])
-        await close_socket(ws, 4409, b"busy")
-        return
-    log.warning("%s: the session cannot start: %s", pid, exc)
-    await send_json(ws, ["page", native_page.cannot_start_html()])
-    await close_socket(ws, 1000, b"cannot start")
-
-
-async def _declined(ws: web.WebSocketResponse, pid: str) -> bool:
-    """The consent was declined on an earlier visit: never asked again, nothing recorded now either."""
-    log.info("%s: the link's consent was declined before; the page says so", pid)
-    await send_json(ws, ["page", native_page.declined_html()])
-    await close_socket(ws, 1000, b"declined")
-    return True
