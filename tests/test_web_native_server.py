@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import threading
 import time
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -18,6 +19,7 @@ from aiohttp.test_utils import TestClient, TestServer
 from session_helpers import write_testset
 
 from benchlab.annotations.registry import registry
+from benchlab.annotations.session import opening
 from benchlab.annotations.session.status import read_statuses
 from benchlab.tui.web.hooks import EndOutcome, Joiner, Refusal, ServerHooks, SessionEnd
 from benchlab.tui.web.native import NativeLimits
@@ -259,3 +261,61 @@ async def test_a_page_that_stops_pinging_is_closed_and_the_others_are_not(tmp_pa
         assert await silent == 4408  # silent: closed (the page reconnects when it is alive)
         assert not alive.closed
         await alive.close()
+
+
+async def test_the_consent_is_shown_before_the_plan_is_built_and_the_answer_waits_for_it(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A link opened before its plan is built (a cold server, a crowd join) gets its consent at once (issue 18 item
+    5): the plan is built behind it; accepting waits for it, declining still records nothing but ``declined``."""
+    release, calls = threading.Event(), []
+    original = opening.new_plan
+
+    def slow_planner(*args: Any, **kw: Any) -> Any:
+        calls.append(args[0].participant)
+        release.wait(20.0)  # a planner stuck far longer than receive() waits for the consent
+        return original(*args, **kw)
+
+    monkeypatch.setattr(opening, "new_plan", slow_planner)
+    sessions = tmp_path / "out" / "sessions"
+    async with TestClient(TestServer(make_server(tmp_path, consent=True).make_app())) as c:
+        ws1, consent1 = await join(c, "P01")
+        ws2, consent2 = await join(c, "P02")
+        assert consent1["kind"] == consent2["kind"] == "consent" and "agree" in consent1["html"]
+        assert not release.is_set() and not list(sessions.glob("*.plan.json"))  # shown while no plan exists
+        await ws1.send_json(["act", {"seq": consent1["seq"], "act": "accept"}])
+        await ws2.send_json(["act", {"seq": consent2["seq"], "act": "decline"}])
+        await asyncio.sleep(0.2)
+        assert not list(sessions.glob("*.plan.json"))  # accepting waited for the plan: nothing written before it
+        release.set()
+        trial = await receive(ws1, "show")
+        assert trial["kind"] == "trial" and sorted(calls) == ["P01", "P02"]
+        end = await receive(ws2, "show")
+        assert end["kind"] == "end" and "Nothing was recorded" in end["html"]
+        await answer(ws1, trial, "TRUE")
+        await receive(ws1, "show")
+        await ws1.close()
+        await ws2.close()
+    assert [r["client_rt_ms"] for r in results(tmp_path)] == [20.0]  # P01's answer, after its plan was saved
+    assert [p.name for p in sessions.glob("*.plan.json")] == ["human-P01_session-1.plan.json"]
+    states = {s.participant: s.state for s in read_statuses(tmp_path / "out")}
+    assert states["P02"] == "declined"
+
+
+async def test_a_session_live_on_another_node_replaces_its_consent_with_the_busy_page(tmp_path: Path) -> None:
+    """Two nodes on one results folder: the second opens the same new link behind its consent, finds the session
+    live on the first (its lock), and the page gets "busy" (it retries) instead of a consent that cannot start."""
+    node_a, node_b = make_server(tmp_path, consent=True), make_server(tmp_path, consent=True)
+    async with TestClient(TestServer(node_a.make_app())) as a, TestClient(TestServer(node_b.make_app())) as b:
+        ws_a, consent_a = await join(a)
+        assert consent_a["kind"] == "consent"
+        deadline = time.monotonic() + 10.0
+        while not list((tmp_path / "out").rglob("*.lock")) and time.monotonic() < deadline:
+            await asyncio.sleep(0.02)  # node A's opening behind its consent has taken the participant's lock
+        ws_b, consent_b = await join(b)
+        assert consent_b["kind"] == "consent"
+        msg = await ws_b.receive(timeout=10.0)
+        assert msg.type == WSMsgType.TEXT and json.loads(msg.data) == ["busy"]
+        assert await closed(ws_b) == 4409
+        await ws_a.send_json(["act", {"seq": consent_a["seq"], "act": "accept"}])
+        assert (await receive(ws_a, "show"))["kind"] == "trial"  # the first node's session goes on
+        await ws_a.close()

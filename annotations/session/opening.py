@@ -21,14 +21,15 @@ from __future__ import annotations
 
 import dataclasses
 import secrets
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from typing import Any
 
 from benchlab.annotations.ids import check_id
 from benchlab.annotations.options import OptionError, Options, parse_options
 from benchlab.annotations.session.parts import SessionParts
 from benchlab.annotations.session.plan import SessionPlan
-from benchlab.annotations.session.runner import SessionRunner, SessionText
+from benchlab.annotations.session.runner import SessionFiles, SessionRunner, SessionText
 from benchlab.annotations.session.state import SessionState, session_state
 from benchlab.annotations.session.texts import session_text
 from benchlab.annotations.task import OpensSessions, SessionOptions, Task
@@ -57,20 +58,54 @@ def open_session(task: Task, session: SessionOptions, plan: Options, text: Sessi
     this session, used if the session is new (a started one continues its saved plan as always). Raises
     :class:`~benchlab.annotations.options.OptionError` naming a field, or ``BenchlabError``.
     """
+    return prepare_opening(task, session, plan, text, planned=lambda: planned).open()
+
+
+@dataclass(frozen=True)
+class Opening:
+    """A session about to open, before its plan is built (the CPU-heavy part) and before its lock is taken: what a
+    front end may show at once (a new session's consent needs no plan), and :attr:`open` to open it, which may run
+    later in a worker while the participant reads the consent."""
+
+    text: SessionText
+    #: The session's files (``None`` for a task that opens its runner itself).
+    files: SessionFiles | None
+    #: Its plan was saved when this was made (:attr:`open` resumes it, or refuses it without ``resume``).
+    started: bool
+    open: Callable[[], SessionRunner]
+
+    @property
+    def consent_first(self) -> bool:
+        """A new session that asks for consent: its consent can be shown before :attr:`open` has run."""
+        return self.files is not None and not self.started and bool(self.text.consent)
+
+
+def prepare_opening(task: Task, session: SessionOptions, plan: Options, text: SessionText | None = None, *,
+                    planned: Callable[[], SessionPlan | None] | None = None) -> Opening:
+    """What :func:`open_session` does, split in two: the options checked and the texts read now (cheap), the plan
+    built and the runner opened by the returned :attr:`Opening.open`. ``planned`` is asked for the plan built
+    ahead when the session opens (not now: it may wait for the plan being built)."""
     if session.simulate is not None and session.simulate not in task.simulated_policies:
         raise OptionError("simulate", f"must be one of {', '.join(task.simulated_policies)}",
                           label="simulated participant")
     if text is None:
         text = session_text(task, session, plan)
+    checked = text
     if not isinstance(task, OpensSessions):
         # A task that opens its runner itself (a plug-in written against Task.prepare alone); the built-in tasks
         # and the choice kit declare session_parts, so their sessions share the steps above and below.
-        return task.prepare(session, plan, text)
+        return Opening(text, None, False, lambda: task.prepare(session, plan, checked))
     parts = task.session_parts(session, plan)
-    if planned is not None and (planned.task, planned.participant, planned.session) == (
-            parts.task, parts.participant, parts.session):
-        parts = dataclasses.replace(parts, build=lambda _seed: planned)
-    return open_parts(parts, seed=session.seed, resume=session.resume, text=text, simulated=session.simulate)
+
+    def open_now() -> SessionRunner:
+        ahead = planned() if planned is not None else None
+        chosen = parts
+        if ahead is not None and (ahead.task, ahead.participant, ahead.session) == (
+                parts.task, parts.participant, parts.session):
+            chosen = dataclasses.replace(parts, build=lambda _seed: ahead)
+        return open_parts(chosen, seed=session.seed, resume=session.resume, text=checked, simulated=session.simulate)
+
+    return Opening(text, parts.files, session_state(parts.files, parts.task_session).started, open_now)
 
 
 def plan_ahead(task: Task, session: SessionOptions, plan: Options) -> SessionPlan | None:

@@ -132,9 +132,12 @@ def serve_command(task: Task) -> click.Command:
 @click.option("--cold", is_flag=True, default=False,
               help="Open the links as soon as the server listens, before it has planned its participants' sessions "
               "ahead (default: after, as for a server started before its participants arrive).")
+@click.option("--consent", is_flag=True, default=False,
+              help="Serve a consent page first, as a study does: each client reads it for a key gap, then agrees "
+              "(start is then link -> consent; consent_to_trial_p95_ms: agree -> the first question).")
 def bench_serve(sessions: str, keys: int, min_gap: float, max_gap: float, probe: bool,
                 keep: Path | None, task: str | None, as_json: bool, terminal_page: bool, dataset: Path | None,
-                cold: bool) -> None:
+                cold: bool, consent: bool) -> None:
     """Load test of ``benchlab serve`` (sessions of a choice task, by default the first, on its full data set when
     present, else its bundled sample): answer -> record latency, start time, CPU and memory, and a Chromium
     probe's client_rt_ms error."""
@@ -148,4 +151,5 @@ def bench_serve(sessions: str, keys: int, min_gap: float, max_gap: float, probe:
     if not levels or min(levels) < 1:
         raise BenchlabError("--sessions: every level must be at least 1")
     click.echo(run_bench(levels, keys=keys, gap=(min_gap, max_gap), probe=probe, keep=keep, task=task,
-                         terminal_page=terminal_page, as_json=as_json, dataset=dataset, cold=cold), nl=False)
+                         terminal_page=terminal_page, as_json=as_json, dataset=dataset, cold=cold,
+                         consent=consent), nl=False)

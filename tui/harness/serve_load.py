@@ -65,7 +65,7 @@ class Level:
 
 def run_bench(levels: Sequence[int], *, keys: int, gap: tuple[float, float], probe: bool, keep: Path | None,
               task: str | None = None, terminal_page: bool = False, as_json: bool = False,
-              dataset: Path | None = None, cold: bool = False) -> str:
+              dataset: Path | None = None, cold: bool = False, consent: bool = False) -> str:
     """Run every level and return the table (``as_json``: one JSON object per level). ``task``: the choice task
     served (default: the first registered one; a task with other trials is refused, the light clients answer one
     key per question). The native page by default (:mod:`benchlab.tui.harness.serve_native_load`);
@@ -73,6 +73,8 @@ def run_bench(levels: Sequence[int], *, keys: int, gap: tuple[float, float], pro
     task_served = driven_task(task, "bench serve")
     if terminal_page and as_json:
         raise BenchlabError("--json reports the native page's figures; the terminal page prints its table")
+    if terminal_page and consent:
+        raise BenchlabError("--consent measures the native page only")
     chromium = shutil.which("chromium") or shutil.which("chromium-browser")
     if probe and chromium is None:
         raise BenchlabError("the probe needs Chromium (apt-get install chromium) or --no-probe")
@@ -87,7 +89,7 @@ def run_bench(levels: Sequence[int], *, keys: int, gap: tuple[float, float], pro
                 rows.append(asyncio.run(_level(task_served, dataset, folder, n, keys, gap, browser)))
             else:
                 native.append(asyncio.run(run_level(task_served, dataset, folder, n, keys, gap, browser,
-                                                    warm=not cold)))
+                                                    warm=not cold, consent=consent)))
                 if as_json:  # each level as soon as it is measured (a long run shows progress)
                     print(json.dumps(native[-1].figures()), flush=True)
     finally:

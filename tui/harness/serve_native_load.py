@@ -7,6 +7,8 @@ answer one question every 2.5-5 s as a page would (onset stamp, then the answer 
 
 - ``start_p95_ms``: GET of the link -> the first view received (the consent or first page; painting it is the
   browser's, a few ms more);
+- ``consent_to_trial_p95_ms`` (``--consent``: a consent page first, read for a key gap, then agreed to): agree ->
+  the first question received (it waits for the session's plan if that is not built yet);
 - ``record_p50_ms``/``record_p95_ms``: answer sent -> the next view received. The server sends the next view only
   after the answer's record is fsynced, so this bounds answer -> fsynced record from above;
 - ``start_painted_ms``: the Chromium probe's link -> first view painted (navigation start to the first animation
@@ -44,6 +46,7 @@ from benchlab.tui.harness.serve_level import cpu_seconds, pct, rss_mib, served
 
 COMPUTER = {"width": 1280, "height": 720, "screen_w": 1920, "screen_h": 1080, "fine": True, "coarse": False}
 OPEN_RATE = 50.0  # links opened per second
+CONSENT = "# Taking part\n\nYou answer short reasoning questions. Your answers are stored without your name.\n"
 _WATCHER = """
 window.__bench = {onsets: [], downs: []};
 addEventListener('keydown', e => window.__bench.downs.push(e.timeStamp), true);
@@ -59,6 +62,7 @@ class NativeLevel:
     sessions: int
     dataset: str = ""
     start_ms: list[float] = field(default_factory=list)
+    consent_ms: list[float] = field(default_factory=list)  # agree sent -> the first question received
     record_ms: list[float] = field(default_factory=list)
     rss_mib: float = 0.0
     cpu_pct: float = 0.0
@@ -78,7 +82,7 @@ class NativeLevel:
     def figures(self) -> dict[str, Any]:
         return {"sessions": self.sessions, "dataset": self.dataset, "answers": len(self.record_ms),
                 "record_p50_ms": pct(self.record_ms, 50), "record_p95_ms": pct(self.record_ms, 95),
-                "start_p95_ms": pct(self.start_ms, 95),
+                "start_p95_ms": pct(self.start_ms, 95), "consent_to_trial_p95_ms": pct(self.consent_ms, 95),
                 "start_painted_ms": None if self.painted_ms is None else round(self.painted_ms, 1),
                 "rss_mib": round(self.rss_mib, 1),
                 "cpu_pct": round(self.cpu_pct, 1), "client_rt_error_p50_ms": pct(self.probe_err_ms, 50),
@@ -92,12 +96,18 @@ class NativeLevel:
 
 
 async def run_level(task: Task, dataset: Path, out: Path, n: int, keys: int, gap: tuple[float, float],
-                    chromium: str | None, *, warm: bool = True) -> NativeLevel:
+                    chromium: str | None, *, warm: bool = True, consent: bool = False) -> NativeLevel:
     """One level: a server, ``n`` light clients (and a Chromium probe), the figures. ``warm``: the links are
-    opened once the server has planned its participants' sessions ahead (``cold``: as soon as it listens)."""
+    opened once the server has planned its participants' sessions ahead (``cold``: as soon as it listens).
+    ``consent``: the server shows a consent page first."""
     people = [f"L{i:03d}" for i in range(1, n + 1)] + (["PROBE"] if chromium else [])
     level = NativeLevel(n, dataset=str(dataset))
-    async with served(task, dataset, out, people, warm=warm) as server:
+    extra: tuple[str, ...] = ()
+    if consent:
+        out.mkdir(parents=True, exist_ok=True)
+        (out / "consent.md").write_text(CONSENT, encoding="utf-8")
+        extra = ("--consent", str(out / "consent.md"))
+    async with served(task, dataset, out, people, warm=warm, extra=extra) as server:
         level.warm_s = server.warm_s
         cpu0, t0, own0 = cpu_seconds(server.pid), time.monotonic(), time.process_time()
         watchers = [asyncio.ensure_future(_sample_rss(server.pid, level)),
@@ -107,7 +117,8 @@ async def run_level(task: Task, dataset: Path, out: Path, n: int, keys: int, gap
             clients = [_client(http, p, server.links[p], i / OPEN_RATE, keys, gap, level)
                        for i, p in enumerate(q for q in people if q != "PROBE")]
             if chromium:
-                clients.append(_probe(chromium, server.links["PROBE"], min(keys, 10), level, server.out))
+                clients.append(_probe(chromium, server.links["PROBE"], min(keys, 10), level, server.out,
+                                      consent))
             await asyncio.gather(*clients)
         for watcher in watchers:
             watcher.cancel()
@@ -153,6 +164,12 @@ async def _client(http: aiohttp.ClientSession, person: str, url: str, delay: flo
             level.start_ms.append((time.monotonic() - t0) * 1000)
             pinger = asyncio.ensure_future(_ping(ws))
             try:
+                if view.get("kind") == "consent":  # read, then agreed to
+                    await asyncio.sleep(rng.uniform(*gap))
+                    agreed = time.monotonic()
+                    await ws.send_json(["act", {"seq": view["seq"], "act": "accept"}])
+                    view = await _next_view(ws)
+                    level.consent_ms.append((time.monotonic() - agreed) * 1000)
                 for _ in range(keys):
                     if view.get("kind") != "trial":
                         break
@@ -204,7 +221,7 @@ async def _loop_lag(level: NativeLevel) -> None:
         level.generator_lag_ms.append(max(0.0, (time.monotonic() - before - 0.05) * 1000))
 
 
-async def _probe(chromium: str, url: str, keys: int, level: NativeLevel, out: Path) -> None:
+async def _probe(chromium: str, url: str, keys: int, level: NativeLevel, out: Path, consent: bool) -> None:
     """A real page pressing keys at scripted times; the recorded ``client_rt_ms`` against the page's own event
     and frame times seen by an independent watcher."""
     # deferred: Playwright is a test extra; only the probe needs it
@@ -219,6 +236,8 @@ async def _probe(chromium: str, url: str, keys: int, level: NativeLevel, out: Pa
             page = await browser.new_page(viewport={"width": 1280, "height": 720}, bypass_csp=True)
             await page.add_init_script(_WATCHER)
             await page.goto(url)
+            if consent:  # a consent page first: agreed to
+                await page.click("button[data-act=accept]", timeout=30_000)
             seen = ""
             for _ in range(keys):
                 await page.wait_for_function(f"document.getElementById('view').className.includes('view-trial') && "

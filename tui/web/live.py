@@ -19,6 +19,7 @@ Validity rules (issue 18):
 
 from __future__ import annotations
 
+import asyncio
 import time
 from dataclasses import dataclass, field
 from html import escape
@@ -89,7 +90,9 @@ class LiveSession:
     """A participant's session on the native page (see the module docstring)."""
 
     participant: str
-    runner: SessionRunner
+    #: The opened runner; ``None`` while a new session is still being opened (its plan built) in a worker: only
+    #: its consent is shown meanwhile, and the caller awaits :attr:`opening` before passing on an answer to it.
+    opened: SessionRunner | None
     kind: str  # the task's trial kind
     seq: int = 0
     page: int = 0  # instruction page
@@ -104,21 +107,37 @@ class LiveSession:
     history: list[dict[str, Any]] = field(default_factory=list)
     #: Events the last message produced, for the caller to log (fsynced) after it.
     notes: list[tuple[str, dict[str, Any]]] = field(default_factory=list)
+    #: The consent shown while :attr:`opened` is ``None``, and the opening under way (it sets :attr:`opened`).
+    consent: str = ""
+    opening: asyncio.Future[SessionRunner | None] | None = None
+
+    @property
+    def runner(self) -> SessionRunner:
+        """The opened runner (only once :attr:`opening` is done: every step after consent needs the plan)."""
+        if self.opened is None:
+            raise RuntimeError(f"the session of {self.participant} is still being opened")
+        return self.opened
+
+    @property
+    def started(self) -> bool:
+        """Its plan is saved (consent given): page events are logged from now on."""
+        return self.opened is not None and self.opened.files.plan.exists()
 
     # -- views -----------------------------------------------------------------------------------------------
 
     def view(self) -> dict[str, Any]:
         """The view to show now (a new sequence number each time: a re-sent view is a new showing)."""
         self.seq += 1
-        r = self.runner
+        r = self.opened
         v: dict[str, Any]
         if self.feedback is not None:
             fb = self.feedback
             cls = "correct" if fb.correct else "incorrect"
             v = {"kind": "feedback", "html": f"<p class=\"feedback {cls}\" role=status>{escape(fb.message)}</p>"
                  + _continue_button("Continue"), "keys": _continue_keys()}
-        elif r.stage is Stage.CONSENT:
-            html = (f"<div class=doc>{markdown(r.text.consent or '', top=1)}</div><div class=actions>"
+        elif r is None or r.stage is Stage.CONSENT:
+            consent = self.consent if r is None else r.text.consent
+            html = (f"<div class=doc>{markdown(consent or '', top=1)}</div><div class=actions>"
                     "<button type=button class=primary data-act=accept>I agree</button>"
                     "<button type=button class=secondary data-act=decline>I do not agree</button></div>")
             v = {"kind": "consent", "html": html, "keys": {}}
@@ -214,7 +233,7 @@ class LiveSession:
 
     @property
     def ended(self) -> bool:
-        return self.runner.stage is Stage.END
+        return self.opened is not None and self.opened.stage is Stage.END
 
     # -- messages (each returns whether a new view must be sent) ---------------------------------------------
 
@@ -238,7 +257,7 @@ class LiveSession:
         what = msg.get("what")
         if what not in CONDUCT_EVENTS:
             return None
-        run = self.trial if self.runner.stage is Stage.TRIAL else None
+        run = self.trial if self.opened is not None and self.opened.stage is Stage.TRIAL else None
         on_trial = run is not None and run.visit is not None and msg.get("seq") == run.visit.seq
         if run is not None and on_trial:
             if what == "visible":
@@ -272,6 +291,8 @@ class LiveSession:
             self.feedback = None
             return True
         if kind == "consent" and act in ("accept", "decline"):
+            if r.stage is not Stage.CONSENT:
+                return True  # opened meanwhile as a resumed session (started from another page): show where it is
             if act == "accept":
                 r.accept_consent()
             else:

@@ -16,6 +16,11 @@ Rules this module keeps:
   ms; more in flight only add latency); opening a session (its lock, plan and first event: 5 fsyncs) runs in its
   own small pool, so that 50 links opened in one second do not queue behind the answers' fsyncs, nor the answers
   behind them.
+* **Consent before the plan.** A new session's consent needs no plan, so it is shown as soon as the link's options
+  and texts are read; the plan (the CPU-heavy part of opening: ~17 ms on the full WorldSense test set) is built and
+  the session opened (its lock taken) in a worker meanwhile, or taken from the plans built ahead. The answer to the
+  consent waits for that opening only if it is not done yet; nothing is written before it, as before. An opening
+  that fails meanwhile (live on another node, unreadable files) replaces the consent with the page it gets now.
 * **Take-over, never a dead end.** A second connection for the same link (a reload, a reopened link, a second
   tab) takes the session over: the old page is told and closed, the new one gets the current view, marked as a
   re-showing when it is a trial.
@@ -44,13 +49,14 @@ from typing import Any
 
 from aiohttp import WSMsgType, web
 
+from benchlab.annotations.session.opening import Opening
 from benchlab.annotations.session.runner import SessionRunner, Stage, wall_clock_now
 from benchlab.data.errors import BenchlabError
-from benchlab.data.jsonl import complete_events
 from benchlab.tui.web import native_page
 from benchlab.tui.web.hooks import Joiner, ServerHooks, SessionEnd
 from benchlab.tui.web.live import LiveSession, Refused
 from benchlab.tui.web.page_socket import TokenBucket, close_socket, send_json
+from benchlab.tui.web.refused_opening import cannot_open, declined_before, declined_page
 
 log = logging.getLogger("benchlab.serve")
 
@@ -73,6 +79,9 @@ class NativeLimits:
     #: Threads opening sessions: an opening is ~3 ms of CPU and 5 fsyncs (lock, plan, folder, first event), so a
     #: few in flight keep 50 links a second from queueing without crowding the answers' writers.
     openers: int = 4
+    #: Threads opening new sessions behind their consent page (building a plan is pure-Python CPU, so more threads
+    #: build no faster under the GIL; each one more only takes the event loop's turns at it).
+    planners: int = 1
 
 
 @dataclass(frozen=True)
@@ -120,12 +129,6 @@ def _read_events(path: Path) -> list[dict[str, Any]]:
     return out
 
 
-def declined_before(path: Path) -> bool:
-    """The session's events log ends with a declined consent (and so the link's consent was declined)."""
-    events = complete_events(path)
-    return bool(events) and events[-1].get("event") == "declined"
-
-
 def _number(value: Any) -> float | None:
     if isinstance(value, bool) or not isinstance(value, int | float):
         return None
@@ -139,15 +142,16 @@ def _int(value: Any) -> int:
         return 0
 
 
-Opener = Callable[[str], SessionRunner]
+#: A participant id -> their session about to open (cheap: options and texts; in a worker, it may read files).
+Opener = Callable[[str], Opening]
 
 
 class NativeSessions:
     """The live sessions of a server and the WebSocket handler of the native page."""
 
-    def __init__(self, *, open_runner: Opener, kind: str, title: str, hooks: ServerHooks | None = None,
+    def __init__(self, *, opener: Opener, kind: str, title: str, hooks: ServerHooks | None = None,
                  device: DeviceRule | None = None, limits: NativeLimits | None = None) -> None:
-        self.open_runner = open_runner
+        self.opener = opener
         self.kind = kind
         self.title = title
         self.hooks = hooks or ServerHooks()
@@ -158,6 +162,7 @@ class NativeSessions:
         self._locks: dict[str, asyncio.Lock] = {}
         self._pool = ThreadPoolExecutor(max_workers=self.limits.writers, thread_name_prefix="benchlab-write")
         self._openers = ThreadPoolExecutor(max_workers=self.limits.openers, thread_name_prefix="benchlab-open")
+        self._planners = ThreadPoolExecutor(max_workers=self.limits.planners, thread_name_prefix="benchlab-plan")
         self._timers: dict[str, asyncio.TimerHandle] = {}
         #: Each open connection's last message time, and the one task closing those gone silent.
         self._alive: dict[web.WebSocketResponse, list[float]] = {}
@@ -186,7 +191,7 @@ class NativeSessions:
 
     def _later(self, live: LiveSession, event: str, fields: dict[str, Any]) -> None:
         """Append a page event without fsync and without waiting for it (after the session's earlier ones)."""
-        if not live.runner.files.plan.exists() or live.ended:
+        if not live.started or live.ended:
             return
         prev = self._tails.get(live.participant)
 
@@ -265,31 +270,63 @@ class NativeSessions:
                 await send_json(ws, ["page", native_page.refusal_html(refusal)])
                 await close_socket(ws, 1000, b"refused")
                 return True
-        try:
-            runner = await asyncio.get_running_loop().run_in_executor(self._openers, self.open_runner, pid)
-        except BenchlabError as exc:
-            if "are in use by" in str(exc):  # live on another node (or its lock not yet released): retry
-                log.info("%s: the session is live elsewhere; the page retries", pid)
-                await send_json(ws, ["busy"])
-                await close_socket(ws, 4409, b"busy")
-                return True
-            log.warning("%s: the session cannot start: %s", pid, exc)
-            await send_json(ws, ["page", native_page.cannot_start_html()])
-            await close_socket(ws, 1000, b"cannot start")
-            return True
         loop = asyncio.get_running_loop()
+        try:
+            opening, declined = await loop.run_in_executor(self._openers, self._prepare, pid)
+            if declined:
+                return await declined_page(ws, pid)
+            if opening.consent_first:
+                live = LiveSession(pid, None, self.kind, consent=opening.text.consent or "")
+                live.opening = asyncio.ensure_future(self._open_behind_consent(live, opening))
+                self.sessions[pid] = live
+                return False
+            runner = await loop.run_in_executor(self._openers, opening.open)
+        except BenchlabError as exc:
+            await cannot_open(ws, pid, exc)
+            return True
         if runner.stage is Stage.CONSENT and await loop.run_in_executor(self._openers, declined_before,
                                                                         runner.files.events):
-            # the consent was declined on an earlier visit: never asked again, nothing recorded now either
             runner.close()
-            log.info("%s: the link's consent was declined before; the page says so", pid)
-            await send_json(ws, ["page", native_page.declined_html()])
-            await close_socket(ws, 1000, b"declined")
-            return True
+            return await declined_page(ws, pid)
         history = (await loop.run_in_executor(self._openers, _read_events, runner.files.events)
                    if runner.resume else [])
         self.sessions[pid] = LiveSession(pid, runner, self.kind, history=history)
         return False
+
+    def _prepare(self, pid: str) -> tuple[Opening, bool]:
+        """``pid``'s session about to open, and whether it is a new one whose consent was declined before (one
+        call in a worker: each hop between the loop and a worker waits for the GIL behind the plans being built)."""
+        opening = self.opener(pid)
+        return opening, opening.consent_first and opening.files is not None and declined_before(opening.files.events)
+
+    async def _open_behind_consent(self, live: LiveSession, opening: Opening) -> SessionRunner | None:
+        """Open ``live``'s session (build its plan, take its lock) in a worker while its consent is on screen;
+        ``None`` when it failed, then its page gets what a failed opening gets (the page of the moment is gone)."""
+        pid = live.participant
+        try:
+            live.opened = await asyncio.get_running_loop().run_in_executor(self._planners, opening.open)
+            return live.opened
+        except BenchlabError as exc:
+            async with self.lock(pid):
+                if self.sessions.get(pid) is live:
+                    del self.sessions[pid]
+                    ws = self.sockets.pop(pid, None)
+                    if ws is not None:
+                        await cannot_open(ws, pid, exc)
+            return None
+
+    async def _opened(self, live: LiveSession) -> bool:
+        """Wait for ``live``'s opening behind its consent, if it is still under way; ``False`` when it failed."""
+        if live.opened is None and live.opening is not None:
+            await asyncio.shield(live.opening)
+        return live.opened is not None
+
+    async def close_runner(self, live: LiveSession) -> None:
+        """Close ``live``'s session here (its lock released), once its opening behind the consent is done."""
+        with contextlib.suppress(Exception):
+            await self._opened(live)
+        if live.opened is not None:
+            await self._in_order(live, live.opened.close)
 
     async def _serve(self, live: LiveSession, ws: web.WebSocketResponse, pid: str) -> None:
         lim = self.limits
@@ -346,7 +383,7 @@ class NativeSessions:
         async with self.lock(pid):
             if self.sockets.get(pid) is None and self.sessions.get(pid) is live:
                 del self.sessions[pid]
-                await self._in_order(live, live.runner.close)
+                await self.close_runner(live)
                 log.info("%s: idle, session closed on this node", pid)
 
     async def _sweep(self) -> None:
@@ -388,7 +425,9 @@ class NativeSessions:
                 if event is not None:
                     self._later(live, "page_" + str(event.pop("what")), event)
             elif kind == "act":
-                started = live.runner.files.plan.exists()
+                if not await self._opened(live):
+                    return  # its opening failed: the page is told so
+                started = live.started
                 moved = await self._in_order(live, live.act, arg, now)
                 if not started and live.participant in self.devices:  # consent given: the device goes on record
                     self._later(live, "page_device", dict(self.devices[live.participant]))
@@ -454,7 +493,7 @@ class NativeSessions:
     async def _event(self, live: LiveSession, event: str, **fields: Any) -> None:
         """One event in the session's log (fsynced, in a thread); only once the session has started (a page
         refused or still at consent writes nothing)."""
-        if not live.runner.files.plan.exists() or live.ended:
+        if not live.started or live.ended:
             return
         with contextlib.suppress(BenchlabError, OSError):
             await self._in_order(live, lambda: live.runner.log_event(event, **fields))
@@ -466,8 +505,10 @@ class NativeSessions:
         for ws in list(self.sockets.values()):
             await close_socket(ws, 1001, b"server shutting down")
         await asyncio.gather(*self._tails.values(), return_exceptions=True)  # page events still being appended
-        for live in self.sessions.values():
+        for live in list(self.sessions.values()):
             with contextlib.suppress(Exception):
-                live.runner.close()
+                await self.close_runner(live)
         self._pool.shutdown(wait=True)
         self._openers.shutdown(wait=True)
+        self._planners.shutdown(wait=True)
+

@@ -24,9 +24,8 @@ from typing import IO, Any
 
 from aiohttp import web
 
-from benchlab.annotations.session.opening import plan_ahead, session_options
+from benchlab.annotations.session.opening import Opening, plan_ahead, session_options
 from benchlab.annotations.session.plan import SessionPlan
-from benchlab.annotations.session.runner import SessionRunner
 from benchlab.annotations.session.status import StatusCache, read_statuses
 from benchlab.annotations.task import Preloads, Task
 from benchlab.data.errors import BenchlabError
@@ -47,7 +46,7 @@ from benchlab.tui.web.participants import (
 from benchlab.tui.web.plan_ahead import PlanAhead
 from benchlab.tui.web.serve_options import column_names, participant_args
 from benchlab.tui.web.server import Limits, SessionServer
-from benchlab.tui.web.web_runner import prepare_web_session
+from benchlab.tui.web.web_runner import web_opening
 from benchlab.tui.web.web_trials import has_web_trial
 
 SERVE_LOCK = ".serve.lock"
@@ -93,6 +92,10 @@ class ServeConfig:
         return AppSpec(app_argv(self.task.name, args, participant.id, str(self.out), self.python), self.extra_env)
 
 
+#: The server's GIL switch interval while it serves the native page (see :func:`native_sessions`).
+SWITCH_INTERVAL_S = 0.0005
+
+
 def native_sessions(config: ServeConfig, participants: Mapping[str, Participant]) -> NativeSessions | None:
     """The in-process sessions of the native page, when the task's trial kind has a web renderer (else ``None``:
     the terminal-in-browser page, one app process per participant)."""
@@ -107,15 +110,19 @@ def native_sessions(config: ServeConfig, participants: Mapping[str, Participant]
 
     ahead = PlanAhead(build, lambda pid: repr(sorted(values_of(pid).items(), key=lambda kv: kv[0])))
 
-    def open_runner(pid: str) -> SessionRunner:
+    def opening(pid: str) -> Opening:
         session, plan = session_options(config.task, values_of(pid))
-        return prepare_web_session(config.task, session, plan, planned=ahead.take(pid))
+        return web_opening(config.task, session, plan, planned=lambda: ahead.take(pid))
 
     if isinstance(config.task, Preloads):  # the shared data (WorldSense: the test set's index) once, now
         session, _ = session_options(config.task, {**config.values, "participant": "preload", "out": str(config.out)})
         config.task.preload(session)
+    # Plans are built in pure Python beside the event loop: each time the loop gives up the GIL (every socket send
+    # or poll) it waits up to the switch interval to get it back from a thread building a plan; 5 ms by default
+    # makes every view sent during a burst of new sessions slower by several such waits.
+    sys.setswitchinterval(SWITCH_INTERVAL_S)
     ahead.start(list(participants))
-    return NativeSessions(open_runner=open_runner, kind=config.task.trial_kind, title=config.title,
+    return NativeSessions(opener=opening, kind=config.task.trial_kind, title=config.title,
                           hooks=config.hooks, device=config.device)
 
 

@@ -34,8 +34,7 @@ from benchlab.annotations.online import places
 from benchlab.annotations.online.completion import complete, redirect_for
 from benchlab.annotations.online.joins import joined
 from benchlab.annotations.online.private import COMPLETIONS_FILE, append_record
-from benchlab.annotations.session.opening import session_options
-from benchlab.annotations.session.runner import SessionRunner
+from benchlab.annotations.session.opening import Opening, session_options
 from benchlab.annotations.study import Study
 from benchlab.annotations.withdraw import withdraw_participant, withdrawal_code
 from benchlab.data.errors import BenchlabError
@@ -48,7 +47,7 @@ from benchlab.tui.web.online.routes import SessionHooks, end_code, gate_refusal,
 from benchlab.tui.web.page_socket import close_socket, send_json
 from benchlab.tui.web.participants import Participant, ensure_tokens
 from benchlab.tui.web.server import SessionServer
-from benchlab.tui.web.web_runner import prepare_web_session
+from benchlab.tui.web.web_runner import web_opening
 from benchlab.tui.web.web_trials import has_web_trial
 
 log = logging.getLogger("benchlab.serve")
@@ -64,14 +63,14 @@ class NativeStudy:
         online = study.spec.online
         self.rule = DeviceRule(require_computer=bool(online is not None and online.require_computer))
         self.server = SessionServer(participants={}, tokens={}, app_spec=_no_app, title=study.spec.title)
-        self.native = NativeSessions(open_runner=self.open_runner, kind=study.task.trial_kind,
+        self.native = NativeSessions(opener=self.opening, kind=study.task.trial_kind,
                                      title=study.spec.title, hooks=ServerHooks(gate=self.gate, on_end=self.on_end))
         self.server.native = self.native
 
     # -- the session server's side -----------------------------------------------------------------------------
 
-    def open_runner(self, pid: str) -> SessionRunner:
-        """The participant's session with their arm's options (runs in a writer thread)."""
+    def opening(self, pid: str) -> Opening:
+        """The participant's session with their arm's options (runs in a worker thread)."""
         study = self.study
         if pid not in self.arms:  # a private link: the arm by the study's rule, when the session starts
             assignment = study.assign(pid, "1")
@@ -79,7 +78,7 @@ class NativeStudy:
             self.arms[pid] = assignment.arm
         values = {**study.arm_values(self.arms[pid]), "participant": pid}
         session, plan = session_options(study.task, values)
-        return prepare_web_session(study.task, session, plan)
+        return web_opening(study.task, session, plan)
 
     async def gate(self, joiner: Joiner) -> Refusal | None:
         refused = await gate_refusal(self.study, joiner.participant)
@@ -160,7 +159,7 @@ class NativeStudy:
                 await close_socket(ws, 1000, b"time limit")
             if live is not None:
                 with contextlib.suppress(Exception):
-                    await asyncio.to_thread(live.runner.close)
+                    await self.native.close_runner(live)
 
     def live(self) -> set[str]:
         return set(self.native.sockets)
