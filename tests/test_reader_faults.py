@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import bz2
 import contextlib
+import csv
 import json
 import shutil
 from collections.abc import Callable
@@ -191,6 +192,31 @@ def test_sort_malformed_row_in_the_middle_is_an_error_naming_its_line(tmp_path: 
     path.write_bytes(b"\n".join(lines))
     code, _out, err = run(["score", "sort", str(path)], capsys)
     assert_one_line_error(code, err, f"{path}:6", "malformed CSV row")
+
+
+def test_an_answer_score_refuses_is_refused_by_export_too_naming_its_line(tmp_path: Path,
+                                                                           capsys: pytest.CaptureFixture[str]) -> None:
+    """An export used to carry `zz\x01` as a response with exit 0 while `score sort` refused the same file."""
+    path = sort_human_file(tmp_path)
+    with open(path, newline="", encoding="utf-8") as handle:
+        reader = csv.reader(handle)
+        rows, starts = [], []
+        while True:
+            starts.append(reader.line_num + 1)
+            try:
+                rows.append(next(reader))
+            except StopIteration:
+                break
+    answer = rows[0].index("answer")
+    assert rows[4][answer] in ("A", "B")
+    rows[4][answer] = "zz"
+    with open(path, "w", newline="", encoding="utf-8") as handle:
+        csv.writer(handle, lineterminator="\n").writerows(rows)
+    line = starts[4]
+    for command in (["score", "sort", str(path)], ["export", "trials", "sort", str(path)]):
+        code, out, err = run(command, capsys)
+        assert_one_line_error(code, err, f"{path}:{line}", "field 'answer': 'zz' is not A, B or X")
+        assert out == ""
 
 
 # --------------------------------------------------------------------------------------------- bad bytes

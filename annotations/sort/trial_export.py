@@ -9,6 +9,7 @@ from typing import Any
 
 from benchlab.annotations.trial_rows import CLIENT_COLUMNS, TrialExport, client_values, flags_text, session_files
 from benchlab.data.errors import BenchlabError
+from benchlab.data.sort.results_format import answer_of
 from benchlab.data.text_io import read_csv_header, read_csv_records
 
 #: Columns of the human file that are mapped to export columns (or too large to export: the excerpt text).
@@ -75,8 +76,14 @@ def rows(paths: list[Path], testset: Path | None) -> list[dict[str, Any]]:
             raise BenchlabError("a participant's results file without the column 'answer'", path, 1)
         # Strict UTF-8 and every row as wide as the header (file:line otherwise); a torn last row is left out.
         records = read_csv_records(path, rows_end_with_newline=True, expected="a SORT results file")
-        table = [dict(zip(records.header, row, strict=True)) for _line, row in records.rows]
-        out += [_row(r, n, path) for n, r in enumerate(table) if r.get("participant")]
+        for n, (line, row) in enumerate(records.rows):
+            record = dict(zip(records.header, row, strict=True))
+            if not record.get("participant"):
+                continue
+            answer = answer_of(record.get("answer"))
+            if answer is None:  # `score sort` refuses it too: an export must not carry what scoring cannot read
+                raise BenchlabError(f"field 'answer': {record.get('answer')!r} is not A, B or X", path, line)
+            out.append(_row(record | {"answer": answer}, n, path))
     return out
 
 

@@ -22,7 +22,7 @@ import pandas as pd
 from benchlab.data.errors import BenchlabError
 from benchlab.data.record_log import first_records, torn_record_warning
 from benchlab.data.sort.records import distance_bin_edges
-from benchlab.data.sort.results_format import RESULTS_RE
+from benchlab.data.sort.results_format import ANSWERS, RESULTS_RE
 from benchlab.data.sort.results_format import human_model_name as human_model_name
 from benchlab.data.sort.results_format import results_filename as results_filename
 from benchlab.data.text_io import find_named_files, read_csv_records
@@ -149,7 +149,7 @@ def _distance_bins(frame: pd.DataFrame, p: Path, lines: list[int], le: pd.Series
 def _answers(frame: pd.DataFrame, p: Path, lines: list[int]) -> pd.Series:
     """A, B or X (no answer) per row; anything else is an error naming its line."""
     answer = frame["answer"].str.strip().str.upper().replace({"": "X"})
-    bad = ~answer.isin(["A", "B", "X"])
+    bad = ~answer.isin(ANSWERS)
     if bad.any():
         i, line = _bad_line(bad, lines)
         raise BenchlabError(f"field 'answer': {frame['answer'].iloc[i]!r} is not A, B or X", p, line)

@@ -20,6 +20,14 @@ DATASET_COLUMNS = [
 ]
 SCORE_COLUMNS = ["model_name", "A_is_first", "answer", "ground_truth", "correct"]
 Answer = Literal["A", "B", "X"]
+ANSWERS = ("A", "B", "X")
+
+
+def answer_of(text: str | None) -> str | None:
+    """An ``answer`` cell as the scorer reads it (trimmed, upper case, empty = X for no answer); ``None`` when it is
+    not A, B or X, so every reader refuses the same cells."""
+    answer = (text or "").strip().upper() or "X"
+    return answer if answer in ANSWERS else None
 
 
 def results_filename(excerpt_length: int, segment_length: int, model_name: str) -> str:
