@@ -24,6 +24,8 @@ from benchlab.data.fastbook import locate
 from benchlab.data.fastbook.benchmark import load_benchmark, loads_benchmark
 from benchlab.data.fastbook.imports import read_positional_json
 from benchlab.data.key_lines import json_line, toml_line
+from benchlab.data.models.inspect_logs import read_inspect_log
+from benchlab.data.models.provenance import read_runs
 from benchlab.data.sort import loaders
 from benchlab.data.sort import results as sort_results
 from benchlab.tui.cli import main
@@ -190,3 +192,22 @@ def test_the_locators_fall_back_to_the_enclosing_table_or_value() -> None:
     doc = '{\n "q": [\n  {"k": 1},\n  {\n   "k": "x\\"y"\n  }\n ]\n}'
     assert json_line(doc, ("q", 1, "k")) == 5 and json_line(doc, ("q", 1, "absent")) == 4
     assert json_line('{"q": [1,', ("q",)) is None  # cut JSON: no line rather than a wrong one
+
+
+def test_model_run_and_inspect_log_errors_name_the_line(tmp_path: Path) -> None:
+    """A model run file with a field of the wrong type, and an inspect ``.json`` log with a sample without an id:
+    both used to name the file only."""
+    runs = tmp_path / "models"
+    runs.mkdir()
+    (runs / "m.run.json").write_text('{\n "task": "t",\n "model": "p/m",\n "model_name": "m",\n'
+                                     ' "requests": "many"\n}\n', encoding="utf-8")
+    with pytest.raises(BenchlabError) as caught:
+        read_runs(runs)
+    assert caught.value.line == 5 and "requests" in str(caught.value)
+
+    log = tmp_path / "log.json"
+    log.write_text('{\n "eval": {"task": "t", "model": "p/m"},\n "samples": [\n  {"id": "a", "output": {}},\n'
+                   '  {"output": {}}\n ]\n}\n', encoding="utf-8")
+    with pytest.raises(BenchlabError) as caught:
+        read_inspect_log(log)
+    assert caught.value.line == 5 and "without an id" in str(caught.value)

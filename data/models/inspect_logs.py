@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from benchlab.data.errors import BenchlabError
+from benchlab.data.key_lines import json_line
 from benchlab.data.models.imported import ImportedAnswer, ImportedLog
 
 
@@ -40,9 +41,11 @@ def _messages(value: Any) -> tuple[tuple[str, str], ...] | None:
     return None
 
 
-def _answer(sample: dict[str, Any], path: Path) -> ImportedAnswer:
+def _answer(sample: dict[str, Any], path: Path, where: Callable[[], int | None] = lambda: None) -> ImportedAnswer:
+    """One sample's answer; ``where`` finds the sample's line for an error (a ``.json`` log; an ``.eval`` log's
+    samples are files of their own, named in the message)."""
     if "id" not in sample:
-        raise BenchlabError("an inspect sample without an id", path)
+        raise BenchlabError("an inspect sample without an id", path, where())
     output = sample.get("output") or {}
     choices = output.get("choices") or []
     completion, top = "", None
@@ -180,7 +183,8 @@ def _read_json_log(p: Path) -> ImportedLog:
         raise BenchlabError(f"cannot read the log ({exc.strerror or exc})", p) from exc
     if not isinstance(data, dict) or "eval" not in data:
         raise BenchlabError("not an inspect .json log (no 'eval' header)", p)
-    answers = [_answer(s, p) for s in data.get("samples") or []]
+    answers = [_answer(s, p, lambda i=i: json_line(p.read_text(encoding="utf-8"), ("samples", i)))
+               for i, s in enumerate(data.get("samples") or [])]
     return ImportedLog(kind="inspect", answers=answers, **_header_fields(data))
 
 

@@ -20,6 +20,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from benchlab.data.atomic import atomic_write_text
 from benchlab.data.errors import BenchlabError
 from benchlab.data.jsonl import describe_validation_error
+from benchlab.data.key_lines import json_line
 from benchlab.data.version import __version__
 
 RUN_SUFFIX = ".run.json"
@@ -95,6 +96,8 @@ def read_runs(folder: Path) -> list[tuple[Path, RunProvenance]]:
         except json.JSONDecodeError as exc:
             raise BenchlabError(f"not a model run file ({exc.msg})", path, exc.lineno) from exc
         except ValidationError as exc:
-            raise BenchlabError(describe_validation_error(exc), path) from exc
+            loc = exc.errors()[0]["loc"] if exc.errors() else ()
+            raise BenchlabError(describe_validation_error(exc), path,
+                                json_line(path.read_text(encoding="utf-8"), loc)) from exc
     out.sort(key=lambda pr: pr[1].created)
     return out
