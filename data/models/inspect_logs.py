@@ -16,6 +16,7 @@ import mmap
 import zipfile
 import zlib
 from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -174,6 +175,11 @@ def sample_ids(path: str | Path) -> tuple[set[str], str] | None:
         return {i for i in map(_id_of, entries.infos) if i is not None}, task
 
 
+def _sample_line(p: Path, index: int) -> int | None:
+    """The line where a ``.json`` log's sample ``index`` starts (read again only for an error)."""
+    return json_line(p.read_text(encoding="utf-8"), ("samples", index))
+
+
 def _read_json_log(p: Path) -> ImportedLog:
     try:
         data = json.loads(p.read_bytes())
@@ -183,8 +189,7 @@ def _read_json_log(p: Path) -> ImportedLog:
         raise BenchlabError(f"cannot read the log ({exc.strerror or exc})", p) from exc
     if not isinstance(data, dict) or "eval" not in data:
         raise BenchlabError("not an inspect .json log (no 'eval' header)", p)
-    answers = [_answer(s, p, lambda i=i: json_line(p.read_text(encoding="utf-8"), ("samples", i)))
-               for i, s in enumerate(data.get("samples") or [])]
+    answers = [_answer(s, p, partial(_sample_line, p, i)) for i, s in enumerate(data.get("samples") or [])]
     return ImportedLog(kind="inspect", answers=answers, **_header_fields(data))
 
 
