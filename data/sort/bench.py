@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from benchlab.data.errors import BenchlabError
+from benchlab.data.sort.native_draws import native_available
 from benchlab.data.sort.settings import booksort_texts_dir
 
 #: The published data set's configurations (L_E, L_S) that the published script's timing covers.
@@ -111,6 +112,8 @@ def bench_booksort(folder: Path | None, emit: Callable[[str], None], *, publishe
     emit(f"data set: {folder} ({len(files)} books), configurations "
          f"{', '.join(f'e{le}/s{ls}' for le, ls in STANDARD_CONFIGS)}; {os.cpu_count()} CPUs, load average "
          f"{os.getloadavg()[0]:.2f}; one run each, one after the other")
+    emit("the published draws run " + ("in compiled code (benchlab.data.sort.native_draws)" if native_available()
+                                       else "in numpy (no C compiler here: several times slower)"))
     with tempfile.TemporaryDirectory(prefix="benchlab-bench-booksort-") as tmp:
         ours = _ours(files, Path(tmp) / "ours")
         emit(ours.line("benchlab booksort make (streaming)"))

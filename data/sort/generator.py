@@ -13,12 +13,14 @@ from __future__ import annotations
 import itertools
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import Literal
 
 import numpy as np
 from scipy import stats
 
 from benchlab.data.errors import BenchlabError
 from benchlab.data.sort.books import PreparedBook
+from benchlab.data.sort.native_draws import LegacyStream
 from benchlab.data.sort.records import N_VALIDATION_EXCERPTS, BookSortRecord, distance_bin_edges
 from benchlab.data.sort.sentence_starts import (
     KS_THRESHOLD,
@@ -80,11 +82,12 @@ def generate(book: PreparedBook, excerpt_length: int, segment_length: int, seed:
     seed = default_seed(book.book_idx, excerpt_length, segment_length) if seed is None else seed
     report = GenerationReport(book.book_idx, excerpt_length, segment_length, seed)
     idx = _index_cache or index_book(book)
-    rs = np.random.RandomState(seed)
+    stream = LegacyStream(seed)
+    rs = stream.random_state
     n_total = n_excerpts + extra
-    starts = _draw_excerpts(rs, book, idx, excerpt_length, n_total, report)
+    starts = _draw_excerpts(stream, book, idx, excerpt_length, n_total, report)
     candidates = _segment_candidates(idx, starts, excerpt_length, segment_length)
-    bins, bad, pooled_candidates = _draw_bins(rs, candidates, distance_bin_edges(excerpt_length, segment_length))
+    bins, bad, pooled_candidates = _draw_bins(stream, candidates, distance_bin_edges(excerpt_length, segment_length))
     kept = _keep_excerpts(rs, book, bad, n_excerpts, extra, segment_length, excerpt_length, report)
     _check_segment_spread(book, bins, kept, pooled_candidates, excerpt_length, segment_length, report)
     records = _records(book, bins, kept, starts, excerpt_length, segment_length)
@@ -95,13 +98,14 @@ def generate(book: PreparedBook, excerpt_length: int, segment_length: int, seed:
     return records, report
 
 
-def _draw_excerpts(rs: np.random.RandomState, book: PreparedBook, idx: BookIndex, excerpt_length: int, n_total: int,
+def _draw_excerpts(stream: LegacyStream, book: PreparedBook, idx: BookIndex, excerpt_length: int, n_total: int,
                    report: GenerationReport) -> np.ndarray:
     """1. Excerpts: uniform start, moved back to a sentence start; redraw all if positions fail a KS test."""
     n_words = len(book.words)
     span = n_words - excerpt_length
     for attempt in range(1, MAX_KS_ATTEMPTS + 2):
-        starts = np.array([idx.prev_start[rs.permutation(span)[0]] for _ in range(n_total)], dtype=np.int64)
+        # The published `rs.permutation(span)[0]`, without shuffling the whole book for one number.
+        starts = np.array([idx.prev_start[stream.permutation_head(span)] for _ in range(n_total)], dtype=np.int64)
         positions = starts / n_words
         p = stats.kstest(positions, stats.uniform(loc=0.0, scale=span / n_words).cdf).pvalue
         if p > KS_THRESHOLD:
@@ -125,7 +129,7 @@ def _segment_candidates(idx: BookIndex, starts: np.ndarray, excerpt_length: int,
     return candidates
 
 
-def _draw_bins(rs: np.random.RandomState, candidates: list[np.ndarray],
+def _draw_bins(stream: LegacyStream, candidates: list[np.ndarray],
                edges: Sequence[int]) -> tuple[list[_Bin], set[int], list[np.ndarray]]:
     """2-3. Per distance bin: which segment is shown first, and a segment pair per excerpt (bad excerpts: none)."""
     n_total = len(candidates)
@@ -135,10 +139,10 @@ def _draw_bins(rs: np.random.RandomState, candidates: list[np.ndarray],
     pooled_candidates: list[np.ndarray] = []
     for lower, upper in itertools.pairwise(edges):
         # 0 = the earlier segment is presented first, 1 = the later one; exactly half each.
-        answers = rs.permutation(answers_base)
+        answers = stream.random_state.permutation(answers_base)
         shown = np.zeros((n_total, 2), dtype=np.int64)
         for i in range(n_total):
-            pair = _draw_pair(rs, candidates[i], lower, upper)
+            pair = _draw_pair(stream, candidates[i], lower, upper)
             if pair is None:
                 bad.add(i)
                 continue
@@ -183,55 +187,65 @@ def _records(book: PreparedBook, bins: list[_Bin], kept: list[int], starts: np.n
              segment_length: int) -> list[BookSortRecord]:
     """6. Relabel: segment_1 is the earlier segment; present_seg1_first says whether it is option A."""
     n_words = len(book.words)
+    # One list of words and one joined text per excerpt, shared by its records in every bin.
+    excerpts = {i: book.words[int(starts[i]):int(starts[i]) + excerpt_length] for i in kept}
+    texts = {i: " ".join(words) for i, words in excerpts.items()}
     records = []
     for upper, answers, shown in bins:
         for new_idx, i in enumerate(kept):
             start = int(starts[i])
-            words = book.words[start:start + excerpt_length]
+            words = excerpts[i]
             a, b = int(shown[i, 0]), int(shown[i, 1])
             early, late = (a, b) if a < b else (b, a)
-            records.append(BookSortRecord(
+            seg1_first: Literal[0, 1] = 0 if int(answers[i]) else 1
+            # Built from checked values without pydantic's validation (each costs as much as the draws behind
+            # it); check_trials below checks every record anyway.
+            records.append(BookSortRecord.model_construct(
                 book_idx=book.book_idx, book_title=book.title, num_words=book.num_words,
-                excerpt_idx=new_idx, excerpt_pos=start / n_words, excerpt_text=" ".join(words), segment_idx=0,
+                excerpt_idx=new_idx, excerpt_pos=start / n_words, excerpt_text=texts[i], segment_idx=0,
                 segment_1=" ".join(words[early:early + segment_length]),
                 segment_2=" ".join(words[late:late + segment_length]),
-                seg1_pos=early, seg2_pos=late, distance_bin=upper, present_seg1_first=1 - int(answers[i]),
+                seg1_pos=early, seg2_pos=late, distance_bin=upper, present_seg1_first=seg1_first,
                 excerpt_length=excerpt_length, segment_length=segment_length,
             ))
     return records
 
 
-def _draw_pair(rs: np.random.RandomState, cand: np.ndarray, lower: int, upper: int) -> tuple[int, int] | None:
+def _draw_pair(stream: LegacyStream, cand: np.ndarray, lower: int, upper: int) -> tuple[int, int] | None:
     """Two sentence starts at distance in (lower, upper), or None (a "bad sample") as the published sampler.
 
     The draws mirror the published sampler call for call (first start, then an offset among the allowed ones,
-    up to 10,001 tries); the feasibility mask only avoids recomputing offsets on every try.
+    up to 10,001 tries), in compiled code when it is available (:mod:`benchlab.data.sort.native_draws`).
     """
     if len(cand) == 0:
         return None
+    picked = (stream.pair(cand, lower, upper, MAX_PAIR_TRIES + 1) if stream.native
+              else _pick_pair(stream.random_state, cand, lower, upper))
+    if picked is None:
+        return None
+    first, second = int(cand[picked[0]]), int(cand[picked[1]])
+    if abs(second - first) >= upper:
+        return None  # the published sampler rejects a distance equal to the upper edge
+    return first, second
+
+
+def _pick_pair(rs: np.random.RandomState, cand: np.ndarray, lower: int, upper: int) -> tuple[int, int] | None:
+    """numpy's own calls for :func:`_draw_pair`: (first, partner) indices of ``cand`` or None.
+
+    ``cand`` is sorted, so the allowed partners of each start are two runs of it (before and after the start),
+    found for every start at once by binary search. The published sampler picks among the allowed offsets in
+    the candidates' order: earlier ones first.
+    """
     n = len(cand)
-    valid = None
-    if n <= 300:
-        diff = np.abs(cand[None, :] - cand[:, None])
-        valid = (diff > lower) & (diff <= upper)
-        if not valid.any():
-            for _ in range(MAX_PAIR_TRIES + 1):  # hopeless, but the published sampler spends these draws
-                rs.permutation(n)
-            return None
-    for _ in range(MAX_PAIR_TRIES + 1):
+    before_lo = np.searchsorted(cand, cand - upper, side="left")  # partners at offsets -upper .. -lower-1
+    n_before = np.searchsorted(cand, cand - lower, side="left") - before_lo
+    after_lo = np.searchsorted(cand, cand + lower, side="right")  # partners at offsets lower+1 .. upper
+    count = n_before + np.searchsorted(cand, cand + upper, side="right") - after_lo
+    for _ in range(MAX_PAIR_TRIES + 1):  # every try's draws are spent even when no start has a partner
         k = rs.permutation(n)[0]
-        first = int(cand[k])
-        if valid is not None:
-            ok = valid[k]
-        else:
-            d = np.abs(cand - first)
-            ok = (d > lower) & (d <= upper)
-        if ok.any():
-            offsets = (cand - first)[ok]
-            second = first + int(offsets[rs.randint(0, len(offsets))])
-            if abs(second - first) >= upper:
-                return None  # the published sampler rejects a distance equal to the upper edge
-            return first, second
+        if count[k]:
+            r = int(rs.randint(0, count[k]))
+            return int(k), int(before_lo[k] + r if r < n_before[k] else after_lo[k] + (r - n_before[k]))
     return None
 
 
@@ -249,9 +263,12 @@ def check_trials(records: Sequence[BookSortRecord], book_words: Sequence[str] | 
     if any(r.design != "excerpt" for r in records):
         return check_whole_book(records, book_words)
     by_bin: dict[int, list[BookSortRecord]] = {}
+    # An excerpt recurs in every bin: split it and look it up in the book once.
+    excerpt_words: dict[str, list[str]] = {}
+    found_in_book: set[tuple[int, str]] = set()
     for r in records:
         by_bin.setdefault(r.distance_bin, []).append(r)
-        words = r.excerpt_text.split()
+        words = excerpt_words.get(r.excerpt_text) or excerpt_words.setdefault(r.excerpt_text, r.excerpt_text.split())
         where = f"excerpt {r.excerpt_idx}, bin {r.distance_bin}"
         if len(words) != r.excerpt_length:
             problems.append(f"{where}: excerpt has {len(words)} words, not {r.excerpt_length}")
@@ -270,8 +287,12 @@ def check_trials(records: Sequence[BookSortRecord], book_words: Sequence[str] | 
                 problems.append(f"{where}: distance {r.distance} outside ({lower}, {r.distance_bin})")
         if book_words is not None:
             start = round(r.excerpt_pos * len(book_words))
+            if (start, r.excerpt_text) in found_in_book:
+                continue
             if " ".join(book_words[start:start + r.excerpt_length]) != r.excerpt_text:
                 problems.append(f"{where}: excerpt not found in the book at position {start}")
+            else:
+                found_in_book.add((start, r.excerpt_text))
     excerpt_sets = {b: sorted(r.excerpt_idx for r in rs) for b, rs in by_bin.items()}
     first = next(iter(excerpt_sets.values()))
     if any(v != first for v in excerpt_sets.values()):

@@ -36,7 +36,8 @@ class BookIndex:
 def index_book(book: PreparedBook) -> BookIndex:
     """Which words end a sentence and the nearest sentence start before each word: what both samplers draw from."""
     words = book.words
-    ends = np.fromiter((ends_sentence(w) for w in words), dtype=bool, count=len(words))
+    flags = {w: ends_sentence(w) for w in set(words)}  # a book has far fewer distinct words than words
+    ends = np.fromiter(map(flags.__getitem__, words), dtype=bool, count=len(words))
     is_start = np.empty(len(words), dtype=bool)
     if len(words):
         is_start[0] = True

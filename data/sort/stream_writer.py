@@ -121,8 +121,8 @@ class StreamingLayouts:
         frame = records_frame(records)
         for _key, part in frame.groupby(["excerpt_length", "segment_length", "book_idx"], sort=False):
             first = part.iloc[0]
-            path = self._spool / f"{len(os.listdir(self._spool)):06d}.parquet"
-            part.reset_index(drop=True).to_parquet(path, index=False)
+            path = self._spool / f"{len(os.listdir(self._spool)):06d}.arrow"
+            part.reset_index(drop=True).to_feather(path)  # Arrow IPC, LZ4: quicker to write and read than parquet
             config = (int(first["excerpt_length"]), int(first["segment_length"]))
             self._chunks.setdefault(config, []).append((int(first["book_idx"]), path))
         self._count += len(records)
@@ -133,7 +133,7 @@ class StreamingLayouts:
         for book, path in self._chunks[config]:
             by_book.setdefault(book, []).append(path)
         for book in sorted(by_book):
-            parts = [pd.read_parquet(p) for p in by_book[book]]
+            parts = [pd.read_feather(p) for p in by_book[book]]
             frame = parts[0] if len(parts) == 1 else pd.concat(parts, ignore_index=True)
             yield frame.sort_values(["book_idx", "distance_bin", "excerpt_idx"], kind="stable").reset_index(drop=True)
 

@@ -26,10 +26,10 @@ from benchlab.data.sort.records import (
 
 def records_frame(records: Sequence[BookSortRecord]) -> pd.DataFrame:
     """The 15 published columns; ``design`` is added only for whole-book trials, so excerpt files stay as published."""
-    frame = pd.DataFrame([r.model_dump() for r in records])
-    if (frame["design"] != "excerpt").any():
-        return frame[[*PARQUET_COLUMNS, "design"]]
-    return frame[PARQUET_COLUMNS]
+    whole_book = any(r.design != "excerpt" for r in records)
+    columns = [*PARQUET_COLUMNS, "design"] if whole_book else list(PARQUET_COLUMNS)
+    # Column by column from the attributes: a dict per record (model_dump) costs twice as much.
+    return pd.DataFrame({name: [getattr(r, name) for r in records] for name in columns}, columns=columns)
 
 
 def write_layout(records: Sequence[BookSortRecord], out: str | Path, layout: str) -> list[Path]:
