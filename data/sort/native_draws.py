@@ -23,6 +23,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import threading
 from pathlib import Path
 from typing import Any
 
@@ -149,6 +150,7 @@ int pair_draw(mt_state *s, const int64_t *cand, int64_t n, int64_t lower, int64_
 
 _lib: ctypes.CDLL | None = None
 _tried = False
+_loading = threading.RLock()  # _agrees builds streams, which ask for the library again
 _LIMIT = 2**31 - 1
 _NATIVE_FROM = 4096  # below this numpy's own shuffle is as quick as a call into the library
 
@@ -200,6 +202,11 @@ def _agrees(lib: ctypes.CDLL) -> bool:
 
 def _load() -> ctypes.CDLL | None:
     """The compiled helper, built on first use; None when it cannot be built, loaded or trusted."""
+    with _loading:
+        return _load_once()
+
+
+def _load_once() -> ctypes.CDLL | None:
     global _lib, _tried
     if _tried:
         return _lib
