@@ -20,7 +20,7 @@ from benchlab.data.settings import reset_settings
 from benchlab.data.sort import native_draws
 from benchlab.data.sort.generator import MAX_PAIR_TRIES, _pick_pair
 from benchlab.data.sort.native_draws import LegacyStream
-from benchlab.data.sort.settings import booksort_texts_dir
+from tests.conftest import full_data
 
 
 @pytest.fixture(autouse=True)
@@ -98,7 +98,7 @@ def _make(book: Path, cache: Path, **env: str) -> dict[str, object]:
 
 
 def test_without_a_compiler_or_with_a_damaged_library_the_trials_are_the_same(tmp_path: Path) -> None:
-    book = sorted(booksort_texts_dir().glob("*.txt"))[0]
+    book = sorted(full_data("booksort", "pg_full_text").glob("*.txt"))[0]
     compiled = _make(book, tmp_path / "a")
     assert compiled["native"] is True
     no_compiler = _make(book, tmp_path / "b", CC="false")  # the compiler fails: numpy draws
