@@ -7,7 +7,7 @@ archives, a torn last line after a crash, blank lines) the same everywhere.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -96,8 +96,15 @@ def complete_objects(path: Path) -> list[dict[str, Any]]:
         lines = path.read_bytes().split(b"\n")[:-1]
     except OSError:
         return []
+    return object_lines(lines)
+
+
+def object_lines(lines: Iterable[bytes]) -> list[dict[str, Any]]:
+    """The lines that are JSON objects, in order; blank, torn or foreign lines are left out."""
     out = []
     for line in lines:
+        if not line.strip():
+            continue
         try:
             record = json.loads(line)
         except ValueError:

@@ -28,6 +28,7 @@ from typing import Any
 from benchlab.annotations.online.platform_ids import PlatformId
 from benchlab.data.atomic import append_line, atomic_write_text, fsync_dir
 from benchlab.data.errors import BenchlabError
+from benchlab.data.jsonl import object_lines
 
 PRIVATE_DIR = ".online"
 SECRET_FILE = "secret.json"
@@ -130,17 +131,7 @@ def read_jsonl(path: Path) -> list[dict[str, Any]]:
         return []
     except OSError as exc:
         raise BenchlabError(f"cannot read ({exc.strerror or exc})", path) from exc
-    out = []
-    for line in raw.split(b"\n"):
-        if not line.strip():
-            continue
-        try:
-            record = json.loads(line)
-        except ValueError:
-            continue
-        if isinstance(record, dict):
-            out.append(record)
-    return out
+    return object_lines(raw.split(b"\n"))
 
 
 def append_record(study_folder: Path, name: str, record: dict[str, Any]) -> None:
