@@ -96,28 +96,29 @@ def _slot(argv: Sequence[str]) -> Path:
     return get_settings().cache_dir / "help" / f"help-v{CACHE_VERSION}-{name}.json"
 
 
-def cached_help(argv: Sequence[str]) -> str | None:
-    """The stored help text for ``argv`` when nothing it depends on changed, else ``None``."""
+def cached_help(argv: Sequence[str], now: str | None = None) -> str | None:
+    """The stored help text for ``argv`` when nothing it depends on changed, else ``None`` (``now``: the
+    fingerprint, when the caller made it already)."""
     try:
         data = json.loads(_slot(argv).read_text(encoding="utf-8"))
-        if data.get("fingerprint") != fingerprint() or not isinstance(data.get("text"), str):
+        if data.get("fingerprint") != (now or fingerprint()) or not isinstance(data.get("text"), str):
             return None
         return str(data["text"])
     except Exception:  # deliberately broad: a missing or damaged entry means "ask the real CLI"
         return None
 
 
-def store_help(argv: Sequence[str], text: str, fingerprint_before: str | None) -> None:
+def store_help(argv: Sequence[str], text: str, fingerprint_before: str | None) -> bool:
     """Store ``text`` if the fingerprint did not change while it was made; a cache that cannot be written is
-    skipped."""
+    skipped. Whether nothing changed (what the text was made from is what is installed now)."""
     if fingerprint_before is None:
-        return
+        return False
     try:
         if fingerprint() != fingerprint_before:
-            return
+            return False
         path = _slot(argv)
     except Exception:  # deliberately broad: an unusable cache setting or folder only means "not stored"
-        return
+        return False
     tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
@@ -126,3 +127,4 @@ def store_help(argv: Sequence[str], text: str, fingerprint_before: str | None) -
     except OSError:
         with contextlib.suppress(OSError):  # the folder itself may be unusable
             tmp.unlink()
+    return True
