@@ -1,25 +1,25 @@
-"""``benchlab GROUP --help`` without building the CLI: the command listing, recorded from a live build and rendered
-by click at the current width, until a file that build loaded changes.
+"""``benchlab ... --help`` without building the CLI: each page's parts, recorded from a live build and laid out
+by click at the current width, until a file that build loaded, a setting it read or an installed plug-in changes.
 
-A group's help page (``benchlab --help``, ``benchlab score --help``) is its usage line, its help text, its own
-options (only ``--help``/``--version`` for the groups recorded here) and one line per command: the name and the
-shortened help. All of that comes from the declarations, and reading them means importing every declaration
-module with its pydantic options (~0.25 CPU-seconds). The help cache (:mod:`benchlab.tui.help_cache`) replays a
-finished text, but any change of the environment, the width, or of any benchlab source invalidates it.
-
-The listing index here is what the help page is made of, not the page: recorded after a live build (never while a
-plug-in is broken: its warning must come from a live load), and valid while
+A help page is a usage line, a help text, the options' rows (flag and help with its default) and, for a group, one
+line per command (name and shortened help). All of that comes from the declarations, and reading them means
+importing every declaration module with its pydantic options (~0.25 CPU-seconds). The help cache
+(:mod:`benchlab.tui.help_cache`) replays a finished text, but any change of the environment, the terminal width or
+of any benchlab source invalidates it. The index here keeps what each page is made of (the parts click computes
+from the declarations, none of which depends on the width), recorded after a live build that printed a help page
+(never while a plug-in is broken: its warning must come from a live load), and is valid while
 
 * every file of every module the build imported (benchlab's, the plug-ins', click's, pydantic's ...) has the same
-  path, size and modification time (a file the CLI build never imports, such as a Textual screen, cannot change a
-  listing),
+  path, size and modification time: a file the CLI build never imports (a Textual screen, the web server, the
+  analysis code) cannot change a page,
+* every setting the build read (``$BENCHLAB_<NAME>`` through :func:`benchlab.data.settings.env`, which records
+  each read) and the ``XDG_*`` folders have the same values: other variables cannot change a page,
 * the ``benchlab.*`` entry points, the installed distributions and ``.pth`` files, the interpreter and
   ``sys.path`` are the same.
 
-Environment variables and the terminal width are not part of it: a group's listing does not depend on them, and
-the page is laid out by click's own formatter each time. A group whose own options are declared (``run``,
-``serve``: defaults may come from the environment) and every command's own page (``score NAME --help``) are never
-rendered from here; they go through the live CLI. Nothing here imports pydantic or a declaration module.
+Pages with declared options (a command's own page, ``run --help``) are recorded only when no plug-in is installed
+(a plug-in may read the environment directly); with one, only the listings (``--help``/``--version`` pages) are.
+Nothing here imports pydantic or a declaration module.
 """
 
 from __future__ import annotations
@@ -88,6 +88,19 @@ def _unchanged(files: list[list[Any]]) -> bool:
     return True
 
 
+def _environment() -> dict[str, str]:
+    """The ``XDG_*`` variables (the default folders come from them, read by platformdirs, not by benchlab)."""
+    return {k: v for k, v in os.environ.items() if k.startswith("XDG_")}
+
+
+def _same_settings(data: dict[str, Any]) -> bool:
+    """Whether every setting the recording process read has the same value now, and the ``XDG_*`` folders too."""
+    # deferred: the settings module loads only when a help page is looked up
+    from benchlab.data.settings import env
+
+    return data["settings"] == _environment() and all(env(name) == value for name, value in data["read"].items())
+
+
 def _path() -> Path:
     # deferred: the settings module loads only when a help page is looked up (a plain command never needs it)
     from benchlab.data.settings import get_settings
@@ -100,47 +113,68 @@ def _context(cmd: click.Command, name: str, parent: click.Context | None) -> cli
     return cmd.context_class(cmd, info_name=name, parent=parent, **cmd.context_settings)
 
 
-def _static(cmd: click.Command, ctx: click.Context) -> bool:
-    """Whether the page's options are only ``--help`` and ``--version`` (nothing that a setting could change)."""
+def _plain(cmd: click.Command, ctx: click.Context) -> bool:
+    """Whether the page's only options are ``--help`` and ``--version`` (no declared option, so no default)."""
     import click  # deferred: only a live build records, and it has click loaded already
 
     help_option = cmd.get_help_option(ctx)
-    helps = {help_option.name} if help_option is not None else set()
-
-    def plain(param: click.Parameter) -> bool:
-        return (isinstance(param, click.Option) and param.name in {*helps, "version"} and param.is_eager
-                and not param.expose_value)
-
-    return all(plain(p) for p in cmd.get_params(ctx))
+    names = {"version", *([help_option.name] if help_option is not None else [])}
+    return all(isinstance(p, click.Option) and p.name in names and p.is_eager and not p.expose_value
+               for p in cmd.get_params(ctx))
 
 
-def _node(group: click.Group, ctx: click.Context) -> dict[str, Any]:
-    children = []
-    for name in group.list_commands(ctx):
-        child = group.get_command(ctx, name)
-        if child is None:
-            continue
-        children.append({"name": name, "help": child.help, "short_help": child.short_help,
-                         "deprecated": child.deprecated, "hidden": child.hidden})
-    return {"command_path": ctx.command_path, "help": group.help, "short_help": group.short_help,
-            "epilog": group.epilog, "deprecated": group.deprecated, "usage": group.collect_usage_pieces(ctx),
-            "records": [list(r) for p in group.get_params(ctx) if (r := p.get_help_record(ctx)) is not None],
-            "children": children}
+def _node(cmd: click.Command, ctx: click.Context) -> dict[str, Any]:
+    """What ``cmd``'s page is made of, each part as click itself makes it (nothing that depends on the width)."""
+    import click  # deferred: see _plain
+
+    params = cmd.get_params(ctx)
+    arguments = [p for p in params if isinstance(p, click.Argument)]
+    node: dict[str, Any] = {
+        "command_path": ctx.command_path, "help": cmd.help, "short_help": cmd.short_help, "epilog": cmd.epilog,
+        "deprecated": cmd.deprecated, "usage": cmd.collect_usage_pieces(ctx),
+        "records": [list(r) for p in params if not isinstance(p, click.Argument)
+                    and (r := p.get_help_record(ctx)) is not None],
+        "arguments": ([list(a.get_help_record(ctx) or ("", "")) for a in arguments]
+                      if any(getattr(a, "help", None) is not None for a in arguments) else []),
+    }
+    if isinstance(cmd, click.Group):
+        node["children"] = []
+        for name in cmd.list_commands(ctx):
+            child = cmd.get_command(ctx, name)
+            if child is not None:
+                node["children"].append({"name": name, "help": child.help, "short_help": child.short_help,
+                                         "deprecated": child.deprecated, "hidden": child.hidden})
+    return node
+
+
+def _plugins_installed() -> bool:
+    """Whether any ``benchlab.*`` entry point comes from outside benchlab."""
+    from importlib import metadata  # deferred: see _key
+
+    scan = metadata.entry_points()
+    return any(not ep.value.startswith("benchlab.") for g in scan.groups if g.startswith("benchlab")
+               for ep in scan.select(group=g))
 
 
 def listing_nodes(root: click.Group, prog_name: str = "benchlab") -> dict[str, dict[str, Any]]:
-    """Every group of ``root`` whose page this module can render, by command path (``""`` for the root)."""
-    import click  # deferred: see _static
+    """The pages of ``root`` that can be laid out again from a record, by command path (``""`` for the root).
+
+    Every group's listing is recorded. A page with declared options (a command's own page, ``run --help``) is
+    recorded only when no plug-in is installed: benchlab's own options read the environment only through
+    :func:`benchlab.data.settings.env` (whose reads are part of the index's key), a plug-in may read it directly."""
+    import click  # deferred: see _plain
 
     nodes: dict[str, dict[str, Any]] = {}
+    pages = not _plugins_installed()
 
-    def walk(group: click.Group, ctx: click.Context, path: str) -> None:
-        if _static(group, ctx):
-            nodes[path] = _node(group, ctx)
-        for name in group.list_commands(ctx):
-            child = group.get_command(ctx, name)
-            if isinstance(child, click.Group):
-                walk(child, _context(child, name, ctx), f"{path} {name}".strip())
+    def walk(cmd: click.Command, ctx: click.Context, path: str) -> None:
+        if pages or _plain(cmd, ctx):
+            nodes[path] = _node(cmd, ctx)
+        if isinstance(cmd, click.Group):
+            for name in cmd.list_commands(ctx):
+                child = cmd.get_command(ctx, name)
+                if child is not None:
+                    walk(child, _context(child, name, ctx), f"{path} {name}".strip())
 
     walk(root, _context(root, prog_name, None), "")
     return nodes
@@ -150,7 +184,11 @@ def record_listing(root: click.Group) -> None:
     """Store the listing of ``root`` (a CLI that just printed a help page with no plug-in warning), stamped with the
     files loaded so far; a cache that cannot be written is skipped."""
     try:
-        data = {"key": _key(), "nodes": listing_nodes(root), "files": _loaded_files()}
+        # deferred: the settings module is loaded by now (the CLI reads its settings through it)
+        from benchlab.data.settings import READ
+
+        data = {"key": _key(), "nodes": listing_nodes(root), "files": _loaded_files(), "settings": _environment(),
+                "read": dict(READ)}
         path = _path()
     except Exception:  # deliberately broad: the index must never stand between a user and the help text
         return
@@ -164,23 +202,34 @@ def record_listing(root: click.Group) -> None:
             tmp.unlink()
 
 
-def _stand_in(node: dict[str, Any], name: str) -> click.Group:
-    """A click group that lays out ``node`` exactly as the recorded group laid out its own page."""
+def _stand_in(node: dict[str, Any]) -> click.Command:
+    """A click command (a group when ``node`` lists commands) that lays out ``node`` as the recorded one did."""
     import click  # deferred: click loads only when a page is rendered
 
-    class Listed(click.Group):
+    class Recorded(click.Command):
         def collect_usage_pieces(self, ctx: click.Context) -> list[str]:
             return list(node["usage"])
 
+        def format_arguments(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+            if node["arguments"]:
+                with formatter.section("Positional arguments"):
+                    formatter.write_dl([tuple(r) for r in node["arguments"]])
+
         def format_options(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
-            records = [tuple(r) for r in node["records"]]
-            if records:
+            if node["records"]:
                 with formatter.section("Options"):
-                    formatter.write_dl(records)
+                    formatter.write_dl([tuple(r) for r in node["records"]])
+
+    class RecordedGroup(Recorded, click.Group):
+        def format_options(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+            Recorded.format_options(self, ctx, formatter)
             self.format_commands(ctx, formatter)
 
-    group = Listed(name, help=node["help"], short_help=node["short_help"], epilog=node["epilog"],
-                   deprecated=node["deprecated"], add_help_option=False)
+    kwargs = {"help": node["help"], "short_help": node["short_help"], "epilog": node["epilog"],
+              "deprecated": node["deprecated"], "add_help_option": False}
+    if "children" not in node:
+        return Recorded(None, **kwargs)
+    group = RecordedGroup(None, **kwargs)
     for child in node["children"]:
         group.add_command(click.Command(child["name"], help=child["help"], short_help=child["short_help"],
                                         deprecated=child["deprecated"], hidden=child["hidden"],
@@ -189,14 +238,12 @@ def _stand_in(node: dict[str, Any], name: str) -> click.Group:
 
 
 def listed_help(argv: Sequence[str]) -> str | None:
-    """The help page of the group ``argv`` names (``[WORD ...] --help``) from a valid index, else ``None``."""
+    """The help page of the command ``argv`` names (``[WORD ...] --help``) from a valid index, else ``None``."""
     try:
         data = json.loads(_path().read_text(encoding="utf-8"))
-        path = " ".join(argv[:-1])
-        node = data["nodes"].get(path)
-        if node is None or not _unchanged(data["files"]) or data["key"] != _key():
+        node = data["nodes"].get(" ".join(argv[:-1]))
+        if node is None or not _unchanged(data["files"]) or not _same_settings(data) or data["key"] != _key():
             return None
-        group = _stand_in(node, argv[-2] if len(argv) > 1 else "benchlab")
-        return _context(group, node["command_path"], None).get_help() + "\n"
+        return _context(_stand_in(node), node["command_path"], None).get_help() + "\n"
     except Exception:  # deliberately broad: a missing or damaged index means "ask the real CLI"
         return None
