@@ -26,6 +26,7 @@ import os
 import shutil
 import sys
 from collections.abc import Sequence
+from functools import lru_cache
 from pathlib import Path
 
 from benchlab.data.command_replay import environment_digest, package_dirs, stamp_sources
@@ -57,33 +58,55 @@ def fingerprint() -> str:
     digest = environment_digest(f"help v{CACHE_VERSION}")
     digest.update(f"width {shutil.get_terminal_size().columns}\n".encode())
     stamp_sources(digest, package_dirs(_BENCHLAB_PACKAGES))
+    lines, plugins = _entry_points()
+    digest.update("".join(lines).encode())
+    stamp_sources(digest, package_dirs(plugins))
+    digest.update("".join(installed()).encode())
+    return digest.hexdigest()
+
+
+@lru_cache(maxsize=1)
+def _entry_points() -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """One line per entry point of a ``benchlab.*`` group (name, value, distribution and version), and the top-level
+    packages of the plug-ins among them; scanned once per process (the help cache and the help listing share it)."""
     # deferred: importlib.metadata (~50 ms) loads only when a help text is looked up, not for every command
     from importlib import metadata
 
+    lines: list[str] = []
     plugins: set[str] = set()
     scan = metadata.entry_points()  # one scan of the installed distributions
     for group in sorted(g for g in scan.groups if g.startswith("benchlab")):
         for ep in sorted(scan.select(group=group), key=lambda e: (e.name, e.value)):
             dist = ep.dist
             where = f"{dist.name} {dist.version}" if dist is not None else "?"
-            digest.update(f"ep {group}\0{ep.name}\0{ep.value}\0{where}\n".encode())
+            lines.append(f"ep {group}\0{ep.name}\0{ep.value}\0{where}\n")
             top = ep.module.split(".")[0]
             if top != "benchlab":
                 plugins.add(top)
-    stamp_sources(digest, package_dirs(sorted(plugins)))
-    _installed(digest)
-    return digest.hexdigest()
+    return tuple(lines), tuple(sorted(plugins))
 
 
-def _installed(digest: hashlib._Hash) -> None:
+def entry_point_lines() -> tuple[str, ...]:
+    """See :func:`_entry_points`."""
+    return _entry_points()[0]
+
+
+def plugin_packages() -> tuple[str, ...]:
+    """The top-level packages of the installed plug-ins (entry points of a ``benchlab.*`` group outside benchlab)."""
+    return _entry_points()[1]
+
+
+def installed() -> list[str]:
     """The distributions and ``.pth`` files on ``sys.path``: a plug-in whose dependency is removed breaks, and its
     warning must then show."""
+    lines = []
     for entry in sys.path:
         try:
             names = sorted(n for n in os.listdir(entry or ".") if n.endswith((".dist-info", ".egg-info", ".pth")))
         except OSError:
             continue
-        digest.update(f"path {entry}\0{names}\n".encode())
+        lines.append(f"path {entry}\0{names}\n")
+    return lines
 
 
 def _slot(argv: Sequence[str]) -> Path:

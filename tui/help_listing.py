@@ -33,6 +33,8 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from benchlab.tui.help_cache import entry_point_lines, installed, plugin_packages
+
 if TYPE_CHECKING:
     import click
 
@@ -41,24 +43,10 @@ INDEX_VERSION = "1"
 
 
 def _key() -> str:
-    """The ``benchlab.*`` entry points, the installed distributions, the interpreter and ``sys.path``, hashed (the
-    environment's ``BENCHLAB_*`` variables are left out: see the module docstring)."""
+    """The ``benchlab.*`` entry points, the installed distributions, the interpreter and ``sys.path``, hashed."""
     digest = hashlib.sha256(f"listing v{INDEX_VERSION}\0{sys.version}\0{sys.executable}\0{sys.path}\n".encode())
-    # deferred: importlib.metadata loads only when a help page is looked up, not for every command
-    from importlib import metadata
-
-    scan = metadata.entry_points()
-    for group in sorted(g for g in scan.groups if g.startswith("benchlab")):
-        for ep in sorted(scan.select(group=group), key=lambda e: (e.name, e.value)):
-            dist = ep.dist
-            where = f"{dist.name} {dist.version}" if dist is not None else "?"
-            digest.update(f"ep {group}\0{ep.name}\0{ep.value}\0{where}\n".encode())
-    for entry in sys.path:
-        try:
-            names = sorted(n for n in os.listdir(entry or ".") if n.endswith((".dist-info", ".egg-info", ".pth")))
-        except OSError:
-            continue
-        digest.update(f"path {entry}\0{names}\n".encode())
+    digest.update("".join(entry_point_lines()).encode())
+    digest.update("".join(installed()).encode())
     return digest.hexdigest()
 
 
@@ -147,15 +135,6 @@ def _node(cmd: click.Command, ctx: click.Context) -> dict[str, Any]:
     return node
 
 
-def _plugins_installed() -> bool:
-    """Whether any ``benchlab.*`` entry point comes from outside benchlab."""
-    from importlib import metadata  # deferred: see _key
-
-    scan = metadata.entry_points()
-    return any(not ep.value.startswith("benchlab.") for g in scan.groups if g.startswith("benchlab")
-               for ep in scan.select(group=g))
-
-
 def listing_nodes(root: click.Group, prog_name: str = "benchlab") -> dict[str, dict[str, Any]]:
     """The pages of ``root`` that can be laid out again from a record, by command path (``""`` for the root).
 
@@ -165,7 +144,7 @@ def listing_nodes(root: click.Group, prog_name: str = "benchlab") -> dict[str, d
     import click  # deferred: see _plain
 
     nodes: dict[str, dict[str, Any]] = {}
-    pages = not _plugins_installed()
+    pages = not plugin_packages()
 
     def walk(cmd: click.Command, ctx: click.Context, path: str) -> None:
         if pages or _plain(cmd, ctx):
