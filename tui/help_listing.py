@@ -164,10 +164,11 @@ def record_listing(root: click.Group) -> None:
     files loaded so far; a cache that cannot be written is skipped."""
     try:
         # deferred: the settings module is loaded by now (the CLI reads its settings through it)
-        from benchlab.data.settings import READ
+        from benchlab.data.settings import READ, env
 
-        data = {"key": _key(), "nodes": listing_nodes(root), "files": _loaded_files(), "settings": _environment(),
-                "read": dict(READ)}
+        nodes = listing_nodes(root)
+        data = {"key": _key(), "nodes": nodes, "files": _loaded_files(), "settings": _environment(),
+                "read": {name: env(name) for name in sorted(READ)}}
         path = _path()
     except Exception:  # deliberately broad: the index must never stand between a user and the help text
         return
