@@ -19,7 +19,6 @@ changes, so the cache does not grow with edits. Nothing here imports click, pyda
 
 from __future__ import annotations
 
-import contextlib
 import hashlib
 import json
 import os
@@ -29,7 +28,7 @@ from collections.abc import Sequence
 from functools import lru_cache
 from pathlib import Path
 
-from benchlab.data.command_replay import environment_digest, package_dirs, stamp_sources
+from benchlab.data.command_replay import environment_digest, package_dirs, stamp_sources, store_json
 
 #: Bump when what is stored changes shape.
 CACHE_VERSION = "1"
@@ -142,12 +141,5 @@ def store_help(argv: Sequence[str], text: str, fingerprint_before: str | None) -
         path = _slot(argv)
     except Exception:  # deliberately broad: an unusable cache setting or folder only means "not stored"
         return False
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        tmp.write_text(json.dumps({"fingerprint": fingerprint_before, "text": text}), encoding="utf-8")
-        os.replace(tmp, path)
-    except OSError:
-        with contextlib.suppress(OSError):  # the folder itself may be unusable
-            tmp.unlink()
+    store_json(path, {"fingerprint": fingerprint_before, "text": text})
     return True

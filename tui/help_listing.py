@@ -24,7 +24,6 @@ Nothing here imports pydantic or a declaration module.
 
 from __future__ import annotations
 
-import contextlib
 import hashlib
 import json
 import os
@@ -33,6 +32,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from benchlab.data.command_replay import store_json
 from benchlab.tui.help_cache import entry_point_lines, installed, plugin_packages
 
 if TYPE_CHECKING:
@@ -172,14 +172,7 @@ def record_listing(root: click.Group) -> None:
         path = _path()
     except Exception:  # deliberately broad: the index must never stand between a user and the help text
         return
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        tmp.write_text(json.dumps(data), encoding="utf-8")
-        os.replace(tmp, path)
-    except OSError:
-        with contextlib.suppress(OSError):  # the folder itself may be unusable
-            tmp.unlink()
+    store_json(path, data)
 
 
 def _stand_in(node: dict[str, Any]) -> click.Command:
