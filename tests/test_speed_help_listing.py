@@ -80,6 +80,7 @@ def test_a_changed_file_that_the_cli_loaded_or_a_setting_it_read_retires_the_lis
     assert help_listing.listed_help(argv) is not None
     monkeypatch.setenv("BENCHLAB_NOT_A_SETTING", "1")  # a variable nothing reads
     assert help_listing.listed_help(argv) is not None
+    assert help_listing.listed_help(["score", "--no-such-help-word"]) is None
     monkeypatch.setenv("BENCHLAB_SHARED_DATASETS", str(tmp_path))  # a setting the CLI read
     assert help_listing.listed_help(argv) is None
     monkeypatch.delenv("BENCHLAB_SHARED_DATASETS")
@@ -121,5 +122,8 @@ def test_with_a_plugin_installed_only_listings_are_laid_out_from_the_index(tmp_p
     listing = _run(PROBE, changed, "run", "--help")  # declared options: live, since a plug-in may read the env
     assert "LOADED []" not in listing.stderr and listing.stdout == _run(LIVE, changed, "run", "--help").stdout
     changed = {**plugin, "BENCHLAB_SOMETHING_ELSE": "2"}
+    root = _run(PROBE, changed, "--help")  # the root page may end with a plug-in's warning: live
+    assert "LOADED []" not in root.stderr and root.stdout == _run(LIVE, changed, "--help").stdout
+    changed = {**plugin, "BENCHLAB_SOMETHING_ELSE": "3"}
     score = _run(PROBE, changed, "score", "--help")
     assert "LOADED []" in score.stderr and score.stdout == _run(LIVE, changed, "score", "--help").stdout

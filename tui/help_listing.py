@@ -17,8 +17,7 @@ from the declarations, none of which depends on the width), recorded after a liv
 * the ``benchlab.*`` entry points, the installed distributions and ``.pth`` files, the interpreter and
   ``sys.path`` are the same.
 
-Pages with declared options (a command's own page, ``run --help``) are recorded only when no plug-in is installed
-(a plug-in may read the environment directly); with one, only the listings (``--help``/``--version`` pages) are.
+With a plug-in installed, only the group listings below the root are recorded (see :func:`listing_nodes`).
 Nothing here imports pydantic or a declaration module.
 """
 
@@ -117,7 +116,9 @@ def _node(cmd: click.Command, ctx: click.Context) -> dict[str, Any]:
 
     params = cmd.get_params(ctx)
     arguments = [p for p in params if isinstance(p, click.Argument)]
+    help_option = cmd.get_help_option(ctx)
     node: dict[str, Any] = {
+        "help_words": list(help_option.opts) if help_option is not None else [],  # `-h` may be another option's
         "command_path": ctx.command_path, "help": cmd.help, "short_help": cmd.short_help, "epilog": cmd.epilog,
         "deprecated": cmd.deprecated, "usage": cmd.collect_usage_pieces(ctx),
         "records": [list(r) for p in params if not isinstance(p, click.Argument)
@@ -138,16 +139,17 @@ def _node(cmd: click.Command, ctx: click.Context) -> dict[str, Any]:
 def listing_nodes(root: click.Group, prog_name: str = "benchlab") -> dict[str, dict[str, Any]]:
     """The pages of ``root`` that can be laid out again from a record, by command path (``""`` for the root).
 
-    Every group's listing is recorded. A page with declared options (a command's own page, ``run --help``) is
-    recorded only when no plug-in is installed: benchlab's own options read the environment only through
-    :func:`benchlab.data.settings.env` (whose reads are part of the index's key), a plug-in may read it directly."""
+    When no plug-in is installed, every page is recorded: benchlab's own code reads the environment only through
+    :func:`benchlab.data.settings.env` (whose reads the index checks). A plug-in may read it directly, in its
+    options' defaults or when it loads (and fail: ``benchlab --help`` then ends with the warning), so with one
+    installed only the group listings below the root are recorded (no option defaults, no warning line)."""
     import click  # deferred: see _plain
 
     nodes: dict[str, dict[str, Any]] = {}
     pages = not plugin_packages()
 
     def walk(cmd: click.Command, ctx: click.Context, path: str) -> None:
-        if pages or _plain(cmd, ctx):
+        if pages or (path and _plain(cmd, ctx)):
             nodes[path] = _node(cmd, ctx)
         if isinstance(cmd, click.Group):
             for name in cmd.list_commands(ctx):
@@ -215,7 +217,9 @@ def listed_help(argv: Sequence[str]) -> str | None:
     try:
         data = json.loads(_path().read_text(encoding="utf-8"))
         node = data["nodes"].get(" ".join(argv[:-1]))
-        if node is None or not _unchanged(data["files"]) or not _same_settings(data) or data["key"] != _key():
+        if node is None or argv[-1] not in node["help_words"]:
+            return None
+        if not _unchanged(data["files"]) or not _same_settings(data) or data["key"] != _key():
             return None
         return _context(_stand_in(node), node["command_path"], None).get_help() + "\n"
     except Exception:  # deliberately broad: a missing or damaged index means "ask the real CLI"
