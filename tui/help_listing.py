@@ -148,9 +148,16 @@ def listing_nodes(root: click.Group, prog_name: str = "benchlab") -> dict[str, d
     nodes: dict[str, dict[str, Any]] = {}
     pages = not plugin_packages()
 
+    # deferred: only a live build records, and it has the groups loaded already
+    from benchlab.tui.command_routes import origin
+    from benchlab.tui.commands.groups import PluginAwareGroup
+
     def walk(cmd: click.Command, ctx: click.Context, path: str) -> None:
         if pages or (path and _plain(cmd, ctx)):
             nodes[path] = _node(cmd, ctx)
+            if pages and len(path.split()) == 1 and isinstance(cmd, PluginAwareGroup) and _plain(cmd, ctx):
+                routes = {name: origin(cmd, name) for name in cmd.list_commands(ctx)}
+                nodes[path]["origins"] = {name: where for name, where in routes.items() if where is not None}
         if isinstance(cmd, click.Group):
             for name in cmd.list_commands(ctx):
                 child = cmd.get_command(ctx, name)
@@ -212,15 +219,36 @@ def _stand_in(node: dict[str, Any]) -> click.Command:
     return group
 
 
-def listed_help(argv: Sequence[str]) -> str | None:
-    """The help page of the command ``argv`` names (``[WORD ...] --help``) from a valid index, else ``None``."""
+def recorded_listing() -> dict[str, Any] | None:
+    """The recorded listing as stored (not checked: see :func:`still_valid`), ``None`` when there is none."""
     try:
         data = json.loads(_path().read_text(encoding="utf-8"))
-        node = data["nodes"].get(" ".join(argv[:-1]))
-        if node is None or argv[-1] not in node["help_words"]:
-            return None
-        if not _unchanged(data["files"]) or not _same_settings(data) or data["key"] != _key():
-            return None
-        return _context(_stand_in(node), node["command_path"], None).get_help() + "\n"
+        return data if isinstance(data, dict) else None
     except Exception:  # deliberately broad: a missing or damaged index means "ask the real CLI"
+        return None
+
+
+def still_valid(data: dict[str, Any]) -> bool:
+    """Whether nothing the recorded listing ``data`` depends on changed (see the module docstring)."""
+    try:
+        return _unchanged(data["files"]) and _same_settings(data) and data["key"] == _key()
+    except Exception:  # deliberately broad: a damaged index means "ask the real CLI"
+        return False
+
+
+def valid_listing() -> dict[str, Any] | None:
+    """The recorded listing while nothing it depends on changed, else ``None``."""
+    data = recorded_listing()
+    return data if data is not None and still_valid(data) else None
+
+
+def listed_help(argv: Sequence[str]) -> str | None:
+    """The help page of the command ``argv`` names (``[WORD ...] --help``) from a valid index, else ``None``."""
+    data = valid_listing()
+    node = data["nodes"].get(" ".join(argv[:-1])) if data is not None else None
+    if node is None or argv[-1] not in node["help_words"]:
+        return None
+    try:
+        return _context(_stand_in(node), node["command_path"], None).get_help() + "\n"
+    except Exception:  # deliberately broad: a damaged index means "ask the real CLI"
         return None
