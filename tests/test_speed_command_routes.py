@@ -83,3 +83,14 @@ def test_commands_of_groups_with_options_and_unknown_words_are_never_routed(lab:
     assert wrong.returncode == 2 and "nosuchbenchmark" in wrong.stderr and "benchlab.tui.cli" in _loaded(wrong)
     plugins = _run(PROBE, env, lab, "plugins", "--format", "csv")  # a core command: the whole CLI
     assert plugins.returncode == 0 and "benchlab.tui.cli" in _loaded(plugins)
+
+
+@pytest.mark.parametrize("damage", ["{not json", '{"nodes": []}', '{"nodes": {"compare": {"origins": '
+                                    '{"sort": "no_such_module:X"}}}}'])
+def test_a_damaged_listing_runs_the_whole_cli(lab: Path, env: dict[str, str], damage: str) -> None:
+    listing = Path(env["BENCHLAB_CACHE_DIR"]) / "help" / "listing-v1.json"
+    listing.parent.mkdir(parents=True)
+    listing.write_text(damage)
+    proc = _run(PROBE, env, lab, "compare", "sort", "results")
+    assert proc.returncode == 0 and "Traceback" not in proc.stderr and "benchlab.tui.cli" in _loaded(proc)
+    assert proc.stdout == _run(LIVE, env, lab, "compare", "sort", "results").stdout

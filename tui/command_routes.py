@@ -48,9 +48,11 @@ def route_of(argv: Sequence[str], record: dict[str, Any] | None) -> str | None:
     """``module:NAME`` of the declaration ``record`` (a help listing, checked or not) gives for ``argv``'s command."""
     if record is None or len(argv) < 2:
         return None
-    node = record.get("nodes", {}).get(argv[0])
-    where = node.get("origins", {}).get(argv[1]) if isinstance(node, dict) else None
-    return where if isinstance(where, str) else None
+    nodes = record.get("nodes")
+    node = nodes.get(argv[0]) if isinstance(nodes, dict) else None
+    origins = node.get("origins") if isinstance(node, dict) else None
+    where = origins.get(argv[1]) if isinstance(origins, dict) else None
+    return where if isinstance(where, str) and where.count(":") == 1 else None
 
 
 def routed(argv: Sequence[str], record: dict[str, Any]) -> click.Command:
