@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.test_compare_sort import write_csv
+from tests.test_compare_sort import sort_lab  # noqa: F401  (the fixture)
 
 WATCHED = ("benchlab.tui.cli", "benchlab.annotations.registry", "benchlab.annotations.worldsense.commands",
            "benchlab.annotations.fastbook.commands", "benchlab.annotations.sort.commands")
@@ -29,12 +29,9 @@ def _loaded(proc: subprocess.CompletedProcess[str]) -> str:
 
 
 @pytest.fixture
-def lab(tmp_path: Path) -> Path:
-    results = tmp_path / "results"
-    write_csv(results / "250-s20-hf_Llama3_results.csv", "Llama3", [i % 2 == 0 for i in range(20)])
-    write_csv(results / "250-s20-human-p1_results.csv", "human-p1", [i < 16 for i in range(20)], "p1",
-              [1000.0 + 100 * i for i in range(20)])
-    return tmp_path
+def lab(sort_lab: Path) -> Path:  # noqa: F811  (the fixture imported above)
+    """The folder holding ``results/`` (a model and two people, see tests/test_compare_sort.py)."""
+    return sort_lab.parent
 
 
 @pytest.fixture
