@@ -17,7 +17,10 @@ from the declarations, none of which depends on the width), recorded after a liv
 * the ``benchlab.*`` entry points, the installed distributions and ``.pth`` files, the interpreter and
   ``sys.path`` are the same.
 
-With a plug-in installed, only the group listings below the root are recorded (see :func:`listing_nodes`).
+With a plug-in installed, only the group listings below the root are recorded (see :func:`listing_nodes`). The
+record also names, for a group's declared commands, the module that declares each one: the ``benchlab`` script
+runs such a command from that module alone (:mod:`benchlab.tui.command_routes`). It is written after a live help
+page, and before a command that the record knew of runs through the whole CLI because the record was stale.
 Nothing here imports pydantic or a declaration module.
 """
 
