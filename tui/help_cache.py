@@ -57,7 +57,7 @@ def fingerprint() -> str:
     digest = environment_digest(f"help v{CACHE_VERSION}")
     digest.update(f"width {shutil.get_terminal_size().columns}\n".encode())
     stamp_sources(digest, package_dirs(_BENCHLAB_PACKAGES))
-    lines, plugins = _entry_points()
+    lines, plugins = _entry_points(tuple(sys.path))
     digest.update("".join(lines).encode())
     stamp_sources(digest, package_dirs(plugins))
     digest.update("".join(installed()).encode())
@@ -65,9 +65,10 @@ def fingerprint() -> str:
 
 
 @lru_cache(maxsize=1)
-def _entry_points() -> tuple[tuple[str, ...], tuple[str, ...]]:
+def _entry_points(path: tuple[str, ...]) -> tuple[tuple[str, ...], tuple[str, ...]]:
     """One line per entry point of a ``benchlab.*`` group (name, value, distribution and version), and the top-level
-    packages of the plug-ins among them; scanned once per process (the help cache and the help listing share it)."""
+    packages of the plug-ins among them; scanned once per process and ``path`` (``sys.path``: the help cache and
+    the help listing share one scan; a folder put on the path is scanned again)."""
     # deferred: importlib.metadata (~50 ms) loads only when a help text is looked up, not for every command
     from importlib import metadata
 
@@ -87,12 +88,12 @@ def _entry_points() -> tuple[tuple[str, ...], tuple[str, ...]]:
 
 def entry_point_lines() -> tuple[str, ...]:
     """See :func:`_entry_points`."""
-    return _entry_points()[0]
+    return _entry_points(tuple(sys.path))[0]
 
 
 def plugin_packages() -> tuple[str, ...]:
     """The top-level packages of the installed plug-ins (entry points of a ``benchlab.*`` group outside benchlab)."""
-    return _entry_points()[1]
+    return _entry_points(tuple(sys.path))[1]
 
 
 def installed() -> list[str]:
