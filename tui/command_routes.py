@@ -17,6 +17,7 @@ may claim a word; the listing records no route then), and everything when the li
 from __future__ import annotations
 
 import importlib
+import sys
 from collections.abc import Sequence
 from functools import partial
 from typing import TYPE_CHECKING, Any
@@ -39,7 +40,9 @@ def origin(group: PluginAwareGroup, name: str) -> str | None:
     if len(factory.args) != 2 or factory.args[1] != name:
         return None
     declared = factory.args[0]
-    module = importlib.import_module(declared.run.__module__)
+    module = sys.modules.get(str(getattr(getattr(declared, "run", None), "__module__", "")))
+    if module is None:  # a run function from nowhere importable (a partial, a builtin): not routed
+        return None
     names = [attr for attr, value in vars(module).items() if value is declared]
     return f"{module.__name__}:{names[0]}" if len(names) == 1 else None
 
