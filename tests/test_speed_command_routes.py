@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from benchlab.data.samples import sample_path
 from tests.test_compare_sort import sort_lab  # noqa: F401  (the fixture)
 
 WATCHED = ("benchlab.tui.cli", "benchlab.annotations.registry", "benchlab.annotations.worldsense.commands",
@@ -44,7 +45,9 @@ def test_a_routed_command_prints_what_the_cli_prints_and_loads_one_declaration(l
     before = _run(PROBE, env, lab, "compare", "sort", "results", "--format", "csv")  # no listing yet: whole CLI
     assert "benchlab.tui.cli" in _loaded(before)
     assert _run(PROBE, env, lab, "--help").returncode == 0  # records the listing
-    for args in (["compare", "sort", "results", "--format", "csv"], ["compare", "sort", "results", "--no-bins"]):
+    sample = str(sample_path("booksort", "test_e250_s20.parquet"))
+    for args in (["compare", "sort", "results", "--format", "csv"], ["compare", "sort", "results", "--no-bins"],
+                 ["booksort", "info", sample]):  # a command of a benchmark's own group too
         routed = _run(PROBE, env, lab, *args)
         live = _run(LIVE, env, lab, *args)
         assert routed.returncode == live.returncode == 0, routed.stderr
