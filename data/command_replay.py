@@ -132,10 +132,16 @@ def remember(inputs: Sequence[Path], folders: Sequence[Path], stdout: str, stder
         path = _slot(_argv)
     except Exception:  # deliberately broad: an input that cannot be read again only means "not stored"
         return
+    store_json(path, entry)
+
+
+def store_json(path: Path, data: object) -> None:
+    """Write ``data`` as JSON to the cache file ``path`` through a temporary file (a reader never sees half of it);
+    a folder that cannot be written only means "not stored" (a cache, not a record: no fsync)."""
     tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        tmp.write_text(json.dumps(entry), encoding="utf-8")
+        tmp.write_text(json.dumps(data), encoding="utf-8")
         os.replace(tmp, path)
     except OSError:
         with contextlib.suppress(OSError):  # the folder itself may be unusable

@@ -40,10 +40,16 @@ def _user_dir(kind: str) -> Path:
     return Path(finders[kind](APP_NAME, appauthor=False))
 
 
+#: Every setting read so far in this process and its value: what a text made now depends on (the help listing,
+#: ``benchlab.tui.help_listing``, is valid only while these keep their values).
+READ: dict[str, str | None] = {}
+
+
 def env(name: str) -> str | None:
     """``$BENCHLAB_<NAME>``; an empty value counts as unset."""
-    value = os.environ.get(PREFIX + name.upper(), "").strip()
-    return value or None
+    value = os.environ.get(PREFIX + name.upper(), "").strip() or None
+    READ[name] = value
+    return value
 
 
 def env_path(name: str) -> Path | None:

@@ -1,4 +1,4 @@
-"""``benchlab bench startup`` prints one line per help request with the three measurements, the target and the
+"""``benchlab bench startup`` prints one line per help request with the four measurements, the target and the
 load (figures, never timed assertions)."""
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ def test_bench_startup_prints_every_help_request_against_the_target() -> None:
     assert "target 0.15 s" in lines[0] and "load" in lines[0]
     for args in help_requests():
         row = next(line for line in lines if line.startswith("benchlab " + " ".join(args) + " "))
-        assert row.count(" cpu") == 3
+        assert row.count(" cpu") == 4
 
 
 def test_bench_startup_is_a_command_of_the_bench_group() -> None:

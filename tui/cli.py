@@ -9,7 +9,6 @@ builds give two independent CLIs.
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Sequence
 from functools import partial
 from typing import Any
@@ -25,8 +24,7 @@ from benchlab.annotations.stats_commands import COMMANDS as STATS_COMMANDS
 from benchlab.annotations.stats_commands import power_commands
 from benchlab.annotations.study_commands import COMMANDS as STUDY_COMMANDS
 from benchlab.annotations.trial_export import COMMANDS as EXPORT_COMMANDS
-from benchlab.data.errors import BenchlabError
-from benchlab.tui import crash
+from benchlab.tui.cli_guard import run_guarded
 from benchlab.tui.commands import groups
 from benchlab.tui.commands.benchmark_commands import add_declared
 from benchlab.tui.commands.declared import command_from
@@ -103,26 +101,8 @@ def __getattr__(name: str) -> Any:
 
 def main(argv: Sequence[str] | None = None, command: click.Command | None = None) -> None:
     """Run the CLI (or ``command``, a test's stand-in); exit 2 with ``benchlab: error: ...`` on bad input, 70 with a
-    crash report on a bug."""
-    try:
-        cli = command if command is not None else build_cli()
-        cli.main(args=list(argv) if argv is not None else None, prog_name="benchlab", standalone_mode=False)
-    except BenchlabError as exc:
-        click.echo(f"benchlab: error: {exc}", err=True)
-        sys.exit(2)
-    except click.exceptions.Exit as exc:
-        sys.exit(exc.exit_code)
-    except click.ClickException as exc:
-        exc.show()
-        sys.exit(exc.exit_code)
-    except (click.Abort, KeyboardInterrupt):
-        click.echo("benchlab: interrupted", err=True)
-        sys.exit(130)
-    except BrokenPipeError:
-        sys.exit(0)
-    except Exception as exc:  # a bug, in the CLI or inside the app (its terminal is restored by then)
-        click.echo(crash.crash_line(exc, crash.write_report(exc)), err=True)
-        sys.exit(crash.EXIT_CODE)
+    crash report on a bug (:func:`benchlab.tui.cli_guard.run_guarded`)."""
+    run_guarded(argv, (lambda: command) if command is not None else build_cli)
 
 
 if __name__ == "__main__":

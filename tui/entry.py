@@ -13,30 +13,35 @@ import os
 import sys
 from collections.abc import Sequence
 from contextlib import redirect_stderr, redirect_stdout
+from functools import partial
 
 from benchlab.data.command_replay import begin, replayed
+from benchlab.tui.command_routes import route_of, routed
 from benchlab.tui.help_cache import cached_help, is_help_request, safe_fingerprint, store_help
+from benchlab.tui.help_listing import listed_help, record_listing, recorded_listing, still_valid
 
 
-def _help_through_cli(argv: Sequence[str]) -> int:
-    """Print the help the real CLI prints, and store it when it is safe to replay (exit 0, nothing on stderr, no
-    broken plug-in: the warning line must come from a live load)."""
-    before = safe_fingerprint()
+def _help_through_cli(argv: Sequence[str], before: str | None) -> int:
+    """Print the help the real CLI prints, and store it (and the CLI's listing) when it is safe to replay (exit 0,
+    nothing on stderr, no broken plug-in: the warning line must come from a live load)."""
     # deferred: the whole CLI (every declaration) loads only when the help text is not cached
     from benchlab.tui import cli
     from benchlab.tui.plugin_report import warning_line
 
     out, err = io.StringIO(), io.StringIO()
     code: int | str | None = 0
+    root = cli.build_cli()
     with redirect_stdout(out), redirect_stderr(err):
         try:
-            cli.main(list(argv))
+            cli.main(list(argv), command=root)
         except SystemExit as exc:
             code = exc.code
     sys.stdout.write(out.getvalue())
     sys.stderr.write(err.getvalue())
-    if code in (0, None) and not err.getvalue() and warning_line() is None:
-        store_help(argv, out.getvalue(), before)
+    # stored only when nothing changed while the CLI was built (store_help checks the fingerprint again)
+    if code in (0, None) and not err.getvalue() and warning_line() is None and store_help(argv, out.getvalue(),
+                                                                                             before):
+        record_listing(root)
     return code if isinstance(code, int) else (0 if code is None else 1)
 
 
@@ -57,11 +62,14 @@ def main(argv: Sequence[str] | None = None) -> None:
     """Entry point of the ``benchlab`` command."""
     args = list(sys.argv[1:] if argv is None else argv)
     if is_help_request(args):
-        text = cached_help(args)
+        now = safe_fingerprint()
+        text = cached_help(args, now) if now is not None else None
+        if text is None:
+            text = listed_help(args)  # a group's page from the listing of the last live build, if still valid
         if text is not None:
             _print(text)
             return
-        code = _help_through_cli(args)
+        code = _help_through_cli(args, now)
         if code:
             sys.exit(code)
         return
@@ -70,10 +78,39 @@ def main(argv: Sequence[str] | None = None) -> None:
         _print(hit[0], hit[1])
         return
     begin(args)
+    record = recorded_listing()
+    if route_of(args, record) is not None:  # a declared command the help listing knows the declaration of
+        assert record is not None
+        if still_valid(record):
+            # deferred: click loads only for a command that runs (a cached help or a replay never needs it)
+            from benchlab.tui.cli_guard import run_guarded
+
+            run_guarded(args, partial(routed, args, record))  # made inside the guard, like the whole CLI
+            return
+        _run_and_record(args)  # stale: the whole CLI, and a new listing so that the next run is routed
+        return
     # deferred: the CLI loads only for a command that is neither a cached help text nor a replay
     from benchlab.tui.cli import main as cli_main
 
     cli_main(args)
+
+
+def _run_and_record(args: Sequence[str]) -> None:
+    """Build the whole CLI, record its listing (when no source changed while it was built and no plug-in is
+    broken), then run ``args`` through it."""
+    before = safe_fingerprint()
+    # deferred: the whole CLI loads only for a command that the help listing cannot route
+    from benchlab.tui import cli
+    from benchlab.tui.cli_guard import run_guarded
+    from benchlab.tui.plugin_report import warning_line
+
+    def build_and_record() -> cli.groups.RootGroup:
+        root = cli.build_cli()
+        if before is not None and safe_fingerprint() == before and warning_line() is None:
+            record_listing(root)
+        return root
+
+    run_guarded(args, build_and_record)
 
 
 if __name__ == "__main__":

@@ -19,16 +19,16 @@ changes, so the cache does not grow with edits. Nothing here imports click, pyda
 
 from __future__ import annotations
 
-import contextlib
 import hashlib
 import json
 import os
 import shutil
 import sys
 from collections.abc import Sequence
+from functools import lru_cache
 from pathlib import Path
 
-from benchlab.data.command_replay import environment_digest, package_dirs, stamp_sources
+from benchlab.data.command_replay import environment_digest, package_dirs, stamp_sources, store_json
 
 #: Bump when what is stored changes shape.
 CACHE_VERSION = "1"
@@ -57,33 +57,56 @@ def fingerprint() -> str:
     digest = environment_digest(f"help v{CACHE_VERSION}")
     digest.update(f"width {shutil.get_terminal_size().columns}\n".encode())
     stamp_sources(digest, package_dirs(_BENCHLAB_PACKAGES))
+    lines, plugins = _entry_points(tuple(sys.path))
+    digest.update("".join(lines).encode())
+    stamp_sources(digest, package_dirs(plugins))
+    digest.update("".join(installed()).encode())
+    return digest.hexdigest()
+
+
+@lru_cache(maxsize=1)
+def _entry_points(path: tuple[str, ...]) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """One line per entry point of a ``benchlab.*`` group (name, value, distribution and version), and the top-level
+    packages of the plug-ins among them; scanned once per process and ``path`` (``sys.path``: the help cache and
+    the help listing share one scan; a folder put on the path is scanned again)."""
     # deferred: importlib.metadata (~50 ms) loads only when a help text is looked up, not for every command
     from importlib import metadata
 
+    lines: list[str] = []
     plugins: set[str] = set()
     scan = metadata.entry_points()  # one scan of the installed distributions
     for group in sorted(g for g in scan.groups if g.startswith("benchlab")):
         for ep in sorted(scan.select(group=group), key=lambda e: (e.name, e.value)):
             dist = ep.dist
             where = f"{dist.name} {dist.version}" if dist is not None else "?"
-            digest.update(f"ep {group}\0{ep.name}\0{ep.value}\0{where}\n".encode())
+            lines.append(f"ep {group}\0{ep.name}\0{ep.value}\0{where}\n")
             top = ep.module.split(".")[0]
             if top != "benchlab":
                 plugins.add(top)
-    stamp_sources(digest, package_dirs(sorted(plugins)))
-    _installed(digest)
-    return digest.hexdigest()
+    return tuple(lines), tuple(sorted(plugins))
 
 
-def _installed(digest: hashlib._Hash) -> None:
+def entry_point_lines() -> tuple[str, ...]:
+    """See :func:`_entry_points`."""
+    return _entry_points(tuple(sys.path))[0]
+
+
+def plugin_packages() -> tuple[str, ...]:
+    """The top-level packages of the installed plug-ins (entry points of a ``benchlab.*`` group outside benchlab)."""
+    return _entry_points(tuple(sys.path))[1]
+
+
+def installed() -> list[str]:
     """The distributions and ``.pth`` files on ``sys.path``: a plug-in whose dependency is removed breaks, and its
     warning must then show."""
+    lines = []
     for entry in sys.path:
         try:
             names = sorted(n for n in os.listdir(entry or ".") if n.endswith((".dist-info", ".egg-info", ".pth")))
         except OSError:
             continue
-        digest.update(f"path {entry}\0{names}\n".encode())
+        lines.append(f"path {entry}\0{names}\n")
+    return lines
 
 
 def _slot(argv: Sequence[str]) -> Path:
@@ -96,33 +119,28 @@ def _slot(argv: Sequence[str]) -> Path:
     return get_settings().cache_dir / "help" / f"help-v{CACHE_VERSION}-{name}.json"
 
 
-def cached_help(argv: Sequence[str]) -> str | None:
-    """The stored help text for ``argv`` when nothing it depends on changed, else ``None``."""
+def cached_help(argv: Sequence[str], now: str | None = None) -> str | None:
+    """The stored help text for ``argv`` when nothing it depends on changed, else ``None`` (``now``: the
+    fingerprint, when the caller made it already)."""
     try:
         data = json.loads(_slot(argv).read_text(encoding="utf-8"))
-        if data.get("fingerprint") != fingerprint() or not isinstance(data.get("text"), str):
+        if data.get("fingerprint") != (now or fingerprint()) or not isinstance(data.get("text"), str):
             return None
         return str(data["text"])
     except Exception:  # deliberately broad: a missing or damaged entry means "ask the real CLI"
         return None
 
 
-def store_help(argv: Sequence[str], text: str, fingerprint_before: str | None) -> None:
+def store_help(argv: Sequence[str], text: str, fingerprint_before: str | None) -> bool:
     """Store ``text`` if the fingerprint did not change while it was made; a cache that cannot be written is
-    skipped."""
+    skipped. Whether nothing changed (what the text was made from is what is installed now)."""
     if fingerprint_before is None:
-        return
+        return False
     try:
         if fingerprint() != fingerprint_before:
-            return
+            return False
         path = _slot(argv)
     except Exception:  # deliberately broad: an unusable cache setting or folder only means "not stored"
-        return
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        tmp.write_text(json.dumps({"fingerprint": fingerprint_before, "text": text}), encoding="utf-8")
-        os.replace(tmp, path)
-    except OSError:
-        with contextlib.suppress(OSError):  # the folder itself may be unusable
-            tmp.unlink()
+        return False
+    store_json(path, {"fingerprint": fingerprint_before, "text": text})
+    return True

@@ -1,10 +1,12 @@
 """``benchlab bench startup``: how long ``--help`` takes, against issue 24's 0.15 s target.
 
-Each help request is timed three ways, each as its own process: through the real CLI with nothing cached
+Each help request is timed four ways, each as its own process: through the real CLI with nothing cached
 (``python -m benchlab.tui.cli ...``: what every ``--help`` cost before the help cache, and what the first one after
-an edit or install costs), the ``benchlab`` console script's first call on an empty cache (computes and stores), and
-its cached calls. Wall and CPU are the minimum of ``--repeat`` runs (runs alternate, so a burst of load hits all
-three); the load average is printed beside the figures, since on a shared machine wall time follows the load.
+an edit of a file the CLI loads, or an install, costs), the ``benchlab`` console script's first call on an empty
+cache (computes and stores), its first call after a ``BENCHLAB_*`` variable changed (the help cache misses; the page
+is laid out from the help listing, :mod:`benchlab.tui.help_listing`), and its cached calls. Wall and CPU are the
+minimum of ``--repeat`` runs (runs alternate, so a burst of load hits all four); the load average is printed beside
+the figures, since on a shared machine wall time follows the load.
 """
 
 from __future__ import annotations
@@ -22,7 +24,7 @@ from benchlab.annotations.task import Command
 
 TARGET_S = 0.15
 #: The help requests timed besides each benchmark's first ``score`` command (:func:`help_requests`).
-GROUP_HELP_REQUESTS = (("--help",), ("run", "--help"), ("score", "--help"))
+GROUP_HELP_REQUESTS = (("--help",), ("run", "--help"), ("score", "--help"), ("compare", "--help"))
 
 
 def help_requests() -> list[tuple[str, ...]]:
@@ -69,29 +71,32 @@ def _load() -> str:
 
 
 def startup_figures(repeat: int) -> str:
-    """The table: per help request, uncached CLI, first call and cached call, wall / CPU, against the target."""
+    """The table: per help request, uncached CLI, first call, first call after a setting changed and cached call,
+    wall / CPU, against the target."""
     script = _console_script()
     cli = [sys.executable, "-m", "benchlab.tui.cli"]
     lines = [f"benchlab bench startup: --help, minimum of {repeat} runs each (target {TARGET_S:.2f} s); {_load()}",
-             f"{'help request':<36}{'CLI, no cache':>22}{'first (stores)':>22}{'cached':>22}  "
-             f"cached <= {TARGET_S:.2f} s (wall, CPU)  {'load':>5}"]
+             f"{'help request':<36}{'CLI, no cache':>22}{'first (stores)':>22}{'setting changed':>22}"
+             f"{'cached':>22}  changed, cached <= {TARGET_S:.2f} s CPU  {'load':>5}"]
     for args in help_requests():
         best: dict[str, tuple[float, float]] = {}
         for _ in range(repeat):
             with tempfile.TemporaryDirectory(prefix="benchlab-bench-startup-") as cache:
                 env = {**os.environ, "BENCHLAB_CACHE_DIR": cache}
                 runs = {"cli": _timed([*cli, *args], env), "first": _timed([*script, *args], env),
+                        "changed": _timed([*script, *args], {**env, "BENCHLAB_BENCH_STARTUP_CHANGE": "1"}),
                         "cached": _timed([*script, *args], env)}
             for name, (wall, cpu) in runs.items():
                 old = best.get(name, (float("inf"), float("inf")))
                 best[name] = (min(old[0], wall), min(old[1], cpu))
-        cells = [f"{best[n][0]:.3f} s / {best[n][1]:.3f} cpu" for n in ("cli", "first", "cached")]
-        met = ", ".join("yes" if value <= TARGET_S else "no" for value in best["cached"])
-        lines.append(f"{'benchlab ' + ' '.join(args):<36}{cells[0]:>22}{cells[1]:>22}{cells[2]:>22}  {met:<31}  "
-                     f"{os.getloadavg()[0]:>5.1f}")
+        names = ("cli", "first", "changed", "cached")
+        cells = "".join(f"{f'{best[n][0]:.3f} s / {best[n][1]:.3f} cpu':>22}" for n in names)
+        met = ", ".join("yes" if best[n][1] <= TARGET_S else "no" for n in ("changed", "cached"))
+        lines.append(f"{'benchlab ' + ' '.join(args):<36}{cells}  {met:<33}  {os.getloadavg()[0]:>5.1f}")
     lines.append("(wall / CPU seconds. On an idle core wall is about the CPU time; on a busy shared machine wall "
-                 "follows the load, so compare CPU. 'first' is the first --help after an edit, install or new "
-                 "terminal width.)")
+                 "follows the load, so compare CPU. 'first' is the first --help after an edit of a file the CLI "
+                 "loads or an install; 'setting changed' the first after a change of the environment, the terminal "
+                 "width or a file the CLI does not load.)")
     return "\n".join(lines)
 
 
@@ -99,5 +104,6 @@ def startup(opts: StartupOptions) -> str:
     return startup_figures(opts.repeat)
 
 
-STARTUP = Command("bench", "Time benchlab --help (uncached CLI, first call, cached call) against the 0.15 s target.",
+STARTUP = Command("bench", "Time benchlab --help (uncached CLI, first call, after a setting changed, cached call) "
+                  "against the 0.15 s target.",
                   StartupOptions, startup, name="startup")

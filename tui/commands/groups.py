@@ -31,10 +31,20 @@ class PluginAwareGroup(click.Group):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self._lazy: dict[str, Callable[[], click.Command]] = {}
+        self._factories: dict[str, Callable[[], click.Command]] = {}
 
     def add_lazy(self, name: str, factory: Callable[[], click.Command]) -> None:
         """Add the command ``name``, made by ``factory`` when it is first looked up."""
-        self._lazy[name] = factory
+        self._lazy[name] = self._factories[name] = factory
+
+    def factory(self, name: str) -> Callable[[], click.Command] | None:
+        """The factory that makes (or made) the command ``name``; ``None`` for a command added already made (the
+        help listing records where a declared command comes from: ``benchlab.tui.command_routes``)."""
+        return self._factories.get(name)
+
+    def add_command(self, cmd: click.Command, name: str | None = None) -> None:
+        self._factories.pop(name or str(cmd.name), None)  # added made: no factory
+        super().add_command(cmd, name)
 
     def holds(self, name: str) -> bool:
         """Whether ``name`` is a command of this group (made or not yet made)."""
@@ -43,7 +53,7 @@ class PluginAwareGroup(click.Group):
     def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
         factory = self._lazy.pop(cmd_name, None)
         if factory is not None:
-            self.add_command(factory(), cmd_name)
+            super().add_command(factory(), cmd_name)  # keeps its factory (see add_command)
         return super().get_command(ctx, cmd_name)
 
     def list_commands(self, ctx: click.Context) -> list[str]:
