@@ -55,7 +55,7 @@ from benchlab.data.worldsense.columns import TrialColumns, read_result_columns, 
 from benchlab.data.worldsense.results import ResultsFile, find_results, read_results
 from benchlab.data.worldsense.rules import MODEL_ORDER, PROBLEM_ORDER, is_correct
 from benchlab.data.worldsense.score_tables import stats_by_group
-from benchlab.data.worldsense.scoring import WorldSenseTables, score_worldsense
+from benchlab.data.worldsense.scoring import scored_tuples
 
 OVERALL_CORRECTNESS = "overall (right/wrong)"
 HUMAN_PREFIXES = ("human-", "human_", "human")
@@ -312,8 +312,8 @@ def _order_models(names: list[str]) -> list[str]:
 
 
 def _score(testset: str | Path, results: Sequence[str | Path] | str | Path | None,
-           include_published: bool) -> tuple[TrialColumns, list[ResultsFile], WorldSenseTables]:
-    """The test set, every results file found, and the benchmark's tuple scores of all of them."""
+           include_published: bool) -> tuple[TrialColumns, list[ResultsFile], pd.DataFrame, list[str]]:
+    """The test set, every results file found, the benchmark's tuple scores of all of them and the warnings."""
     extra = [results] if isinstance(results, str | Path) else results
     trials = read_trial_columns(testset)
     files: list[ResultsFile] = []
@@ -323,7 +323,7 @@ def _score(testset: str | Path, results: Sequence[str | Path] | str | Path | Non
             raise BenchlabError("no results files here (expected <prompting>___<modelname>___results.jsonl)", d)
         files.extend(found)
     columns = [read_result_columns(f.path, f.prompting, f.modelname) for f in files]
-    return trials, files, score_worldsense(trials, columns)
+    return trials, files, *scored_tuples(trials, columns)
 
 
 def _participant(pid: str, answers: HumanAnswers, own: pd.DataFrame, key_index: pd.Index, gold_of: np.ndarray,
@@ -347,8 +347,7 @@ def _participant(pid: str, answers: HumanAnswers, own: pd.DataFrame, key_index: 
 def read_worldsense(testset: str | Path, results: Sequence[str | Path] | str | Path | None = None,
                     include_published: bool = True) -> tuple[Readings, list[str]]:
     """WorldSense results in the pipeline's terms (tuples as units), and the scoring warnings."""
-    trials, files, scored = _score(testset, results, include_published)
-    tuples = scored.tuples
+    trials, files, tuples, warnings = _score(testset, results, include_published)
     names_count = pd.Series([f.modelname for f in files]).value_counts()
     pairs = tuples[["prompting", "modelname"]].drop_duplicates()
     who_of = {(p, m): (m if names_count.get(m, 0) <= 1 else f"{p}/{m}")
@@ -369,7 +368,7 @@ def read_worldsense(testset: str | Path, results: Sequence[str | Path] | str | P
     problems = [p for p in PROBLEM_ORDER if p in present] + sorted(p for p in present if p not in PROBLEM_ORDER)
     conditions = ([OVERALL] if len(problems) > 1 else []) + problems
     model_names = _order_models(sorted(set(models["who"].tolist())))
-    return Readings(humans, models, participants, model_names, conditions, problems), scored.warnings
+    return Readings(humans, models, participants, model_names, conditions, problems), warnings
 
 
 def compare_worldsense(
