@@ -24,13 +24,15 @@ from pathlib import Path
 
 from benchlab.annotations.command_output import recorded
 from benchlab.annotations.exclusions.applied import STUDY_FILE, study_folder_of
+from benchlab.data.models.provenance import MODELS_FOLDER
 
 
 def watched_inputs(paths: Sequence[Path]) -> tuple[list[Path], list[Path], list[Path]]:
     """The files to hash, the folders whose file names to watch and the paths that must stay absent for ``paths``:
     a file is itself, a folder every file under it (recursively). The study folder above them, when there is one,
     is read the same way (its exclusion rules and sessions decide who is left out); when there is none, each place
-    a study file would be found (:func:`study_folder_of`) must stay without one."""
+    a study file would be found (:func:`study_folder_of`) must stay without one. The ``models`` folder beside a
+    results folder (model runs, whose prompt hashes the notes compare) is read too, or must stay absent."""
     roots = [Path(p) for p in paths]
     study = study_folder_of(roots)
     absent: list[Path] = []
@@ -40,6 +42,13 @@ def watched_inputs(paths: Sequence[Path]) -> tuple[list[Path], list[Path], list[
         for raw in roots:
             path = raw.expanduser().resolve()
             absent.extend(folder / STUDY_FILE for folder in (path, path.parent, path.parent.parent))
+    for raw in list(roots):  # the model runs beside a results folder (their prompt hashes make notes)
+        if raw.is_dir():
+            beside = raw.expanduser().resolve().parent / MODELS_FOLDER
+            if beside.is_dir():
+                roots.append(beside)
+            else:
+                absent.append(beside)
     files: list[Path] = []
     folders: list[Path] = []
     for root in roots:
@@ -51,6 +60,12 @@ def watched_inputs(paths: Sequence[Path]) -> tuple[list[Path], list[Path], list[
                 subdirs.sort()
                 files.extend(Path(here) / name for name in sorted(names))
     return files, folders, absent
+
+
+def may_replay(paths: Sequence[Path], plot_path: Path | None, exclude: Sequence[str]) -> bool:
+    """Whether a comparison may be offered at all: not when it writes a figure, nor with ``--exclude`` rules on a
+    results file given by name (the rules then read the sessions in that file's folder, outside ``paths``)."""
+    return plot_path is None and not (exclude and any(Path(p).is_file() for p in paths))
 
 
 @contextmanager

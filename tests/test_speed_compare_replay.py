@@ -1,6 +1,6 @@
 """``benchlab compare`` repeated with unchanged inputs is replayed by the console script (no CLI, no pandas): the same
 stdout and stderr as the run that computed it; a changed person file, a new person, a study file appearing above
-the results or a figure asked for are computed again."""
+the results, a models folder beside them or a figure asked for are computed again."""
 
 from __future__ import annotations
 
@@ -54,10 +54,13 @@ def test_compare_worldsense_is_replayed_until_a_person_changes_or_joins(tmp_path
     assert not joined[2] and "\np3 " in joined[0] and "\np3 " not in changed[0]
 
 
-def test_a_study_file_appearing_above_the_results_is_read_not_replayed(tmp_path: Path) -> None:
+def test_a_models_folder_or_study_file_appearing_beside_the_results_is_read_not_replayed(tmp_path: Path) -> None:
     ts, out = _worldsense_lab(tmp_path)
     cache = tmp_path / "cache"
     args = ["compare", "worldsense", "-t", str(ts), "--results", str(out), "--boot", "200", "--only", "accuracy"]
+    assert not _run(args, cache, tmp_path)[2]
+    assert _run(args, cache, tmp_path)[2]
+    (out.parent / "models").mkdir()  # model runs beside the results: their prompt hashes are read
     assert not _run(args, cache, tmp_path)[2]
     assert _run(args, cache, tmp_path)[2]
     (out.parent / "study.toml").write_text("this is not a study\n")

@@ -65,10 +65,10 @@ class CompareOptions(ComparisonOptions, _CompareInputs):
 def compare(opts: CompareOptions) -> None:
     # deferred: the figure check and the replay store load only when the command runs (`--help` stays quick)
     from benchlab.annotations.comparison_output import check_plot
-    from benchlab.annotations.comparison_replay import replayable
+    from benchlab.annotations.comparison_replay import may_replay, replayable
 
     check_plot(opts.plot_path, opts.plot_formats)
-    with replayable(opts.paths, offer=opts.plot_path is None):
+    with replayable(opts.paths, offer=may_replay(opts.paths, opts.plot_path, opts.exclude)):
         _compare(opts)
 
 

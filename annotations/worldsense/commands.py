@@ -237,14 +237,15 @@ class CompareOptions(ComparisonOptions, _CompareInputs):
 def compare(opts: CompareOptions) -> None:
     # deferred: the figure check and the replay store load only when the command runs (`--help` stays quick)
     from benchlab.annotations.comparison_output import check_plot
-    from benchlab.annotations.comparison_replay import replayable
+    from benchlab.annotations.comparison_replay import may_replay, replayable
 
     check_plot(opts.plot_path, opts.plot_formats)
     testset = opts.testset or sample_path("worldsense")
     default = sessions_results_folder(testset)
+    paths = [testset, *(opts.results or (default,))]
     # a default folder that does not exist yet could appear, empty, and change the notes: computed every time then
-    offer = opts.plot_path is None and (bool(opts.results) or default.is_dir())
-    with replayable([testset, *(opts.results or (default,))], offer=offer):
+    offer = may_replay(paths, opts.plot_path, opts.exclude) and (bool(opts.results) or default.is_dir())
+    with replayable(paths, offer=offer):
         _compare(opts, testset, default)
 
 
