@@ -36,6 +36,7 @@ import pandas as pd
 from benchlab.data.analysis import stats
 from benchlab.data.analysis.compare import POOLED, Comparison
 from benchlab.data.analysis.crossed import crossed_estimate
+from benchlab.data.analysis.design import FrameMemo
 from benchlab.data.analysis.pipeline import (
     OVERALL,
     Design,
@@ -182,28 +183,20 @@ class WorldSenseDesign(Design):
         self.pooled_crossed = self.honest_cells = ci != "benchmark"
         self.problems = readings.groups
         self.warnings = warnings
-        self._subsets: dict[tuple[int, str], tuple[pd.DataFrame, pd.DataFrame]] = {}
-        self._strata: dict[tuple[int, str], tuple[pd.DataFrame, Strata]] = {}
+        self._subsets: FrameMemo[pd.DataFrame] = FrameMemo()
+        self._strata: FrameMemo[Strata] = FrameMemo()
         # the benchmark's own CI of every participant and model, computed at once (per row it costs more)
         self._bci: dict[RowKind, dict[tuple[str, str], float]] = {
             "participant": _benchmark_ci(readings.humans), "model": _benchmark_ci(readings.models)}
 
     def subset(self, frame: pd.DataFrame, condition: str) -> pd.DataFrame:
         """A row's units in ``condition``, computed once per frame and condition (the cells, partial rows, tests
-        and bias table all ask for the same ones); the cache holds the frame, so its ``id`` stays its own."""
-        key = (id(frame), condition)
-        hit = self._subsets.get(key)
-        if hit is None or hit[0] is not frame:
-            hit = self._subsets[key] = (frame, _subset(frame, condition))
-        return hit[1]
+        and bias table all ask for the same ones)."""
+        return self._subsets.get(frame, condition, _subset)
 
     def strata(self, frame: pd.DataFrame, condition: str) -> Strata:
         """:func:`_weights`, once per frame and condition (as :meth:`subset`)."""
-        key = (id(frame), condition)
-        hit = self._strata.get(key)
-        if hit is None or hit[0] is not frame:
-            hit = self._strata[key] = (frame, _weights(frame, condition))
-        return hit[1]
+        return self._strata.get(frame, condition, _weights)
 
     def strata_note(self, condition: str) -> str:
         return " (stratified by problem x size)" if condition == OVERALL else " (stratified by size)"
