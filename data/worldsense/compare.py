@@ -25,7 +25,7 @@ This module reads the files and declares what is WorldSense's own (:class:`World
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
@@ -50,6 +50,7 @@ from benchlab.data.analysis.pipeline import (
 )
 from benchlab.data.analysis.stats import AttentionCriterion, FigureCell
 from benchlab.data.errors import BenchlabError
+from benchlab.data.file_cache import read_once
 from benchlab.data.models.same_items import prompt_hash_notes, restrict_to_shared
 from benchlab.data.tables import Table
 from benchlab.data.worldsense.columns import TrialColumns, read_result_columns, read_trial_columns
@@ -111,7 +112,15 @@ def watched_files(results: Path | Sequence[Path]) -> list[Path]:
 
 
 def _read_human(file: ResultsFile) -> HumanAnswers:
-    lines = read_results(file.path, allow_torn_tail=True)
+    """A participant's raw answers, validated once per file content (:mod:`benchlab.data.file_cache`): a lab's
+    comparison rereads every person's file on each run."""
+    answers = read_once("worldsense-human-answers", file.path, _human_answers)
+    return replace(answers, participant=participant_id(file.modelname))
+
+
+def _human_answers(path: Path, warn: Callable[[str], None]) -> HumanAnswers:
+    """The first answer per Key, its response time and the session's ``simulated`` field (no warnings to give)."""
+    lines = read_results(path, allow_torn_tail=True)
     seen: set[int] = set()
     keys, resps, rts = [], [], []
     simulated = ""
@@ -126,8 +135,7 @@ def _read_human(file: ResultsFile) -> HumanAnswers:
         resps.append(line.resp)
         rt = line.extras.get("rt_ms")
         rts.append(float(rt) if isinstance(rt, int | float) and not isinstance(rt, bool) else np.nan)
-    return HumanAnswers(participant_id(file.modelname), np.asarray(keys, dtype=np.int64), resps,
-                        np.asarray(rts, dtype=float), simulated)
+    return HumanAnswers("", np.asarray(keys, dtype=np.int64), resps, np.asarray(rts, dtype=float), simulated)
 
 
 def _labels(column: pd.Series) -> list[Any]:

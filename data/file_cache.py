@@ -1,13 +1,13 @@
-"""SORT results files read once per content: a comparison reads every person's CSV again on each run, and
-:func:`benchlab.data.sort.results.read_results` validates it with pandas (~6 ms a file, ~0.13 s CPU for 22 files),
-where loading the stored frame takes ~0.3 ms.
+"""A results file read and validated once per content: a comparison reads every person's file again on each
+run, and validating it (pandas for a SORT CSV, pydantic for each line of a JSONL file) costs ~4-6 ms a file
+(~0.13 s CPU for a lab of 22 SORT files), where loading the stored result takes ~0.3 ms.
 
-An entry is kept per file path (the path as given, since the ``source`` column and the warnings name it), holding
-the SHA-256 of the file's bytes, a hash of benchlab's sources, and the frame with the warnings its reading gave,
+An entry is kept per reader and file path (the path as given, since sources and warnings name it), holding the
+SHA-256 of the file's bytes, a hash of benchlab's sources, and what the reader returned with the warnings it gave,
 in order. It is used only while all three match: any changed byte, a moved file or an edited reader reads the
 file again (and replaces the entry, so a file a live session appends to keeps one entry, not one per trial). A
 file that cannot be read, or a bad file (an error), is never stored; a damaged entry or a cache that cannot be
-written is ignored. The frame is stored with pickle, in the user's own cache folder (the one every other benchlab
+written is ignored. The result is stored with pickle, in the user's own cache folder (the one every other benchlab
 cache uses).
 """
 
@@ -20,14 +20,12 @@ import pickle
 from collections.abc import Callable
 from functools import cache
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TypeVar, cast
 
 from benchlab.data.command_replay import sources_digest
 from benchlab.data.settings import get_settings
-from benchlab.data.sort.results import read_results
 
-if TYPE_CHECKING:
-    import pandas as pd
+T = TypeVar("T")
 
 #: Bump when what is stored changes shape.
 CACHE_VERSION = "1"
@@ -39,24 +37,26 @@ def _sources() -> str:
     return sources_digest()
 
 
-def read_results_cached(path: str | Path, on_warning: Callable[[str], None] | None = None) -> pd.DataFrame:
-    """:func:`read_results` of ``path``, the same frame and the same warnings (passed to ``on_warning`` in order),
-    from the cache while the file's bytes and benchlab's sources are unchanged."""
+def read_once(kind: str, path: str | Path, reader: Callable[[Path, Callable[[str], None]], T],
+              on_warning: Callable[[str], None] | None = None) -> T:
+    """``reader(path, warn)``: the same result and the same warnings (passed to ``on_warning`` in order), from the
+    cache while the file's bytes and benchlab's sources are unchanged. ``kind`` names the reader (its entries are
+    its own); the result must be picklable and is never shared between calls."""
     p = Path(path)
     try:
         data = p.read_bytes()
     except OSError:  # the reader gives its own clear error
-        return read_results(p, on_warning)
-    name = hashlib.sha256(f"sort-results v{CACHE_VERSION}\0{p}\0{p.resolve()}".encode()).hexdigest()[:40]
-    slot = get_settings().cache_dir / "sort-results" / f"{name}.pkl"
+        return reader(p, on_warning or _ignore)
+    name = hashlib.sha256(f"{kind} v{CACHE_VERSION}\0{p}\0{p.resolve()}".encode()).hexdigest()[:40]
+    slot = get_settings().cache_dir / "read-once" / f"{name}.pkl"
     stamp = (hashlib.sha256(data).hexdigest(), _sources())
     hit = _load(slot, stamp)
     if hit is not None:
-        frame, warnings = hit
+        result, warnings = hit
         for message in warnings:
             if on_warning is not None:
                 on_warning(message)
-        return frame
+        return cast(T, result)
     given: list[str] = []
 
     def warn(message: str) -> None:
@@ -64,20 +64,24 @@ def read_results_cached(path: str | Path, on_warning: Callable[[str], None] | No
         if on_warning is not None:
             on_warning(message)
 
-    frame = read_results(p, warn)
-    _store(slot, (stamp, frame, given))
-    return frame
+    result = reader(p, warn)
+    _store(slot, (stamp, result, given))
+    return result
 
 
-def _load(slot: Path, stamp: tuple[str, str]) -> tuple[pd.DataFrame, list[str]] | None:
+def _ignore(message: str) -> None:
+    """No one to tell."""
+
+
+def _load(slot: Path, stamp: tuple[str, str]) -> tuple[object, list[str]] | None:
     try:
         with open(slot, "rb") as fh:
-            stored_stamp, frame, warnings = pickle.load(fh)
+            stored_stamp, result, warnings = pickle.load(fh)
     except Exception:  # deliberately broad: a missing or damaged entry means "read the file"
         return None
     if stored_stamp != stamp or not isinstance(warnings, list):
         return None
-    return frame, warnings
+    return result, warnings
 
 
 def _store(slot: Path, entry: object) -> None:

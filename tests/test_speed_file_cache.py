@@ -1,5 +1,6 @@
-"""SORT results files are validated once per content (``data/sort/results_cache.py``): a comparison run again gets
-the same rows and the same warnings without reading the CSV with pandas again, and a changed file is read again."""
+"""Results files are validated once per content (``data/file_cache.py``): a comparison run again gets the same SORT
+rows and warnings, and the same WorldSense answers, without validating the files again; a changed file is read
+again."""
 
 from __future__ import annotations
 
@@ -8,8 +9,11 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from benchlab.data.sort import results_cache
+from benchlab.data.sort import items
 from benchlab.data.sort.items import read_rows
+from benchlab.data.worldsense import compare as ws_compare
+from benchlab.data.worldsense.results import parse_results_filename
+from tests.compare_fixtures import write_results, wrong
 from tests.test_compare_sort import write_csv
 
 
@@ -34,8 +38,8 @@ def test_a_second_read_gives_the_same_rows_and_warnings_without_validating_again
     first, warned = _read(res)
     assert warned and "p1" in " ".join(warned)
     validated: list[Path] = []
-    original = results_cache.read_results
-    monkeypatch.setattr(results_cache, "read_results",
+    original = items.read_results
+    monkeypatch.setattr(items, "read_results",
                         lambda path, on_warning=None: (validated.append(Path(path)), original(path, on_warning))[1])
     second, warned_again = _read(res)
     assert validated == []
@@ -51,3 +55,23 @@ def test_a_changed_file_is_read_again(tmp_path: Path) -> None:
     people = after[after["who"] == "p1"]
     assert not people["correct"].any() and before[before["who"] == "p1"]["correct"].all()
     assert warned == []
+
+
+def test_a_worldsense_person_file_is_parsed_once_until_it_changes(tmp_path: Path,
+                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    path = write_results(tmp_path / "basic___human-p1___results.jsonl", lambda p, s, t, i, g: g,
+                         rt=lambda p, s, t, i: 1000.0 + t, extra={"simulated": "oracle"})
+    file = parse_results_filename(path)
+    first = ws_compare._read_human(file)
+    assert first.participant == "p1" and first.simulated == "oracle" and len(first.keys) > 0
+    parsed: list[Path] = []
+    original = ws_compare.read_results
+    monkeypatch.setattr(ws_compare, "read_results",
+                        lambda p, **kw: (parsed.append(Path(p)), original(p, **kw))[1])
+    again = ws_compare._read_human(file)
+    assert parsed == []
+    assert again.participant == "p1" and again.resps == first.resps
+    assert (again.keys == first.keys).all() and (again.rts_ms == first.rts_ms).all()
+    write_results(path, lambda p, s, t, i, g: wrong(g), rt=lambda p, s, t, i: 500.0)
+    changed = ws_compare._read_human(file)
+    assert parsed == [path] and changed.resps != first.resps and (changed.rts_ms == 500.0).all()
