@@ -37,7 +37,13 @@ from benchlab.data.worldsense.columns import (
 from benchlab.data.worldsense.results import find_results
 from benchlab.data.worldsense.same_tuples import restrict_to_people_tuples
 from benchlab.data.worldsense.score_tables import pivot_cells, stats_by_group
-from benchlab.data.worldsense.tuple_scores import frame_of_cells, tuple_cells, tuple_scores
+from benchlab.data.worldsense.tuple_scores import (
+    TupleScores,
+    frame_of_cells,
+    tuple_cell_counts,
+    tuple_cells,
+    tuple_scores,
+)
 
 if TYPE_CHECKING:  # pandas is imported only once the data is reduced to cells (see cellstats.py)
     import pandas as pd
@@ -154,7 +160,7 @@ def scored_tuples(
     """:func:`score_worldsense`'s ``tuples`` and ``warnings`` alone, the same rows and the same warnings: what a
     comparison uses. Why apart: the three statistics tables (overall, per problem, bias) cost ~0.1 s on the full
     test set and a comparison computes its own."""
-    tuples, _cells, warnings = _scored_tuples(trials, results, on_warning, same_items)
+    tuples, _cells, warnings = _scored_tuples(trials, results, on_warning, same_items, tuple_cell_counts)
     return tuples, warnings
 
 
@@ -163,8 +169,10 @@ def _scored_tuples(
     results: ResultsInput,
     on_warning: Callable[[str], None] | None,
     same_items: bool,
+    cells_of: Callable[[TupleScores], dict[str, list[Any]]] = tuple_cells,
 ) -> tuple[pd.DataFrame, dict[str, list[Any]], list[str]]:
-    """The tuple scores, their cells (for the tables) and the warnings, given as they arise."""
+    """The tuple scores, their cells (``cells_of``: with the statistics the tables need, or the counts the
+    warnings need) and the warnings, given as they arise."""
     warnings: list[str] = []
 
     def warn(message: str) -> None:
@@ -185,7 +193,7 @@ def _scored_tuples(
         raise BenchlabError(
             "no complete tuple to score: every trial of a tuple needs an answer (see the warnings above)"
         )
-    cells = tuple_cells(scored)
+    cells = cells_of(scored)
     _warn_cells(cells, table, warn)
     return scored.frame(), cells, warnings
 
