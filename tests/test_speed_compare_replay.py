@@ -82,5 +82,10 @@ def test_compare_sort_is_replayed_until_a_person_file_changes(tmp_path: Path) ->
     write_csv(res / "250-s20-human-p2_results.csv", "human-p2", [False] * 20, "p2", [900.0] * 20)
     changed = _run(args, cache, tmp_path)
     assert not changed[2] and changed[3] == 0 and changed[0] != first[0]
-    plot = _run([*args, "--plot", str(tmp_path / "no-such-folder" / "fig.png")], cache, tmp_path)
-    assert not plot[2]
+    # a figure is a file written: each run writes it again, none is replayed
+    figure = tmp_path / "fig.pdf"
+    with_plot = [*args, "--only", "accuracy", "--plot", str(figure)]
+    assert not _run(with_plot, cache, tmp_path)[2] and figure.is_file()
+    figure.unlink()
+    again = _run(with_plot, cache, tmp_path)
+    assert not again[2] and again[3] == 0 and figure.is_file()
