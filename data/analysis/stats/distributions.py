@@ -11,6 +11,7 @@ from __future__ import annotations
 import importlib
 import math
 import sys
+import threading
 import types
 from collections.abc import Callable
 from typing import Any
@@ -24,12 +25,24 @@ def _special_ufuncs() -> Any:
     ``numpy.f2py`` and ``numpy.testing`` (~0.13 s CPU on top of pandas, measured in a compare). The extension module
     needs only its package's name to resolve its relative imports, so it is imported under a bare placeholder
     package that is removed at once; a later ``import scipy.special`` runs the real ``__init__``, which reuses the
-    loaded module. When scipy is already imported or anything differs, the ordinary import is used."""
+    loaded module. When scipy is already imported, other threads run, or anything differs, the ordinary import is
+    used."""
     name = "scipy.special"
     if name in sys.modules:
         return sys.modules[name]
+    # with other threads (a server), one could import scipy.special while the placeholder stands
+    lean = _lean_ufuncs(name) if threading.active_count() == 1 else None
+    if lean is not None:
+        return lean
+    from scipy import special  # deferred: the ordinary import, only when the lean one is not used
+
+    return special
+
+
+def _lean_ufuncs(name: str) -> Any:
+    """``scipy.special._ufuncs`` imported under a placeholder ``scipy.special``; ``None`` when that fails."""
     try:
-        import scipy
+        import scipy  # deferred: located only to load its ufuncs under the placeholder package
 
         placeholder = types.ModuleType(name)
         placeholder.__path__ = [f"{scipy.__path__[0]}/special"]
@@ -43,9 +56,7 @@ def _special_ufuncs() -> Any:
             return ufuncs
     except Exception:  # deliberately broad: any difference in scipy's layout means "import it the usual way"
         sys.modules.pop(f"{name}._ufuncs", None)
-    from scipy import special  # deferred: the fallback, only when the lean import above did not work
-
-    return special
+    return None
 
 
 sc = _special_ufuncs()
