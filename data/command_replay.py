@@ -11,8 +11,8 @@ the stored output when every condition still holds:
   environment (the entry's name is a hash of them),
 * the same benchlab sources (path, size and modification time of every ``.py`` file of its packages: an edit
   makes every entry stale),
-* every input file with the same SHA-256 as when the output was made, and every watched folder holding the same
-  file names (a results file added or removed is seen).
+* every input file with the same SHA-256 as when the output was made, every watched folder holding the same
+  file names (a results file added or removed is seen), and every path that was absent still absent.
 
 Anything missing, damaged or different means "run the command"; the entry is then written again. Nothing here
 imports click, pydantic, numpy or a declaration module. Plug-in sources are not in the fingerprint: a command that
@@ -103,6 +103,12 @@ def _code() -> str:
     return digest.hexdigest()
 
 
+def sources_digest() -> str:
+    """A hash of benchlab's sources (path, size and modification time of every ``.py`` file): a cache of derived
+    data keyed on it is stale after any edit."""
+    return _code()
+
+
 def _file_sha(path: str) -> str:
     with open(path, "rb") as fh:
         return hashlib.file_digest(fh, "sha256").hexdigest()
@@ -118,16 +124,19 @@ def _listing(folder: str) -> list[str]:
     return out
 
 
-def remember(inputs: Sequence[Path], folders: Sequence[Path], stdout: str, stderr: str) -> None:
+def remember(inputs: Sequence[Path], folders: Sequence[Path], stdout: str, stderr: str,
+             absent: Sequence[Path] = ()) -> None:
     """Store what the running command printed (``stdout``, ``stderr``: the exact text), valid while ``inputs``
-    keep their bytes and ``folders`` their file names. Outside the console script, or when anything cannot be
-    read or written, nothing is stored."""
+    keep their bytes, ``folders`` their file names and no path of ``absent`` exists (a file whose mere appearance
+    would change the output, such as a study file above a results folder). Outside the console script, or when
+    anything cannot be read or written, nothing is stored."""
     if _argv is None:
         return
     try:
         entry = {"code": _code(),
                  "inputs": [[str(p.resolve()), _file_sha(str(p))] for p in inputs],
                  "folders": [[str(f.resolve()), _listing(str(f))] for f in folders],
+                 "absent": [str(p.resolve()) for p in absent if not p.exists()],
                  "stdout": stdout, "stderr": stderr}
         path = _slot(_argv)
     except Exception:  # deliberately broad: an input that cannot be read again only means "not stored"
@@ -158,6 +167,8 @@ def replayed(argv: Sequence[str]) -> tuple[str, str] | None:
         for folder, names in entry["folders"]:
             if _listing(folder) != names:
                 return None
+        if any(os.path.exists(path) for path in entry.get("absent", ())):
+            return None
         for path, sha in entry["inputs"]:
             if _file_sha(path) != sha:
                 return None

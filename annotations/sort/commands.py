@@ -63,13 +63,22 @@ class CompareOptions(ComparisonOptions, _CompareInputs):
 
 
 def compare(opts: CompareOptions) -> None:
+    # deferred: the figure check and the replay store load only when the command runs (`--help` stays quick)
+    from benchlab.annotations.comparison_output import check_plot
+    from benchlab.annotations.comparison_replay import may_replay, replayable
+
+    check_plot(opts.plot_path, opts.plot_formats)
+    with replayable(opts.paths, offer=may_replay(opts.paths, opts.plot_path, opts.exclude)):
+        _compare(opts)
+
+
+def _compare(opts: CompareOptions) -> None:
     # deferred: pandas and scipy load only when the command runs (`benchlab --help` stays quick)
-    from benchlab.annotations.comparison_output import check_plot, emit_comparison
+    from benchlab.annotations.comparison_output import emit_comparison
     from benchlab.annotations.exclusions.applied import exclusion_notes, exclusions_for
     from benchlab.data.analysis.stats.interval_memo import remembered_intervals
     from benchlab.data.sort.compare import compare_sort
 
-    check_plot(opts.plot_path, opts.plot_formats)
     log = exclusions_for(list(opts.paths), opts.exclude)
     status = f"reading {files(count_files(opts.paths, RESULTS_GLOB))}, bootstrapping ({opts.n_boot} resamples)..."
     with remembered_intervals(), working(status):

@@ -235,20 +235,31 @@ class CompareOptions(ComparisonOptions, _CompareInputs):
 
 
 def compare(opts: CompareOptions) -> None:
+    # deferred: the figure check and the replay store load only when the command runs (`--help` stays quick)
+    from benchlab.annotations.comparison_output import check_plot
+    from benchlab.annotations.comparison_replay import may_replay, replayable
+
+    check_plot(opts.plot_path, opts.plot_formats)
+    testset = opts.testset or sample_path("worldsense")
+    default = sessions_results_folder(testset)
+    paths = [testset, *(opts.results or (default,))]
+    # a default folder that does not exist yet could appear, empty, and change the notes: computed every time then
+    offer = may_replay(paths, opts.plot_path, opts.exclude) and (bool(opts.results) or default.is_dir())
+    with replayable(paths, offer=offer):
+        _compare(opts, testset, default)
+
+
+def _compare(opts: CompareOptions, testset: Path, default: Path) -> None:
     # deferred: pandas and scipy load only when the command runs (`benchlab --help` stays quick)
-    from benchlab.annotations.comparison_output import check_plot, emit_comparison
+    from benchlab.annotations.comparison_output import emit_comparison
     from benchlab.annotations.exclusions.applied import exclusion_notes, exclusions_for
     from benchlab.data.analysis.stats.interval_memo import remembered_intervals
     from benchlab.data.worldsense.compare import compare_worldsense
 
-    check_plot(opts.plot_path, opts.plot_formats)
-    testset = opts.testset or sample_path("worldsense")
     results = opts.results
-    if not results:
-        default = sessions_results_folder(testset)
-        if default.is_dir():
-            err(f"human results: {default} (the sessions' default output folder)")
-            results = (default,)
+    if not results and default.is_dir():
+        err(f"human results: {default} (the sessions' default output folder)")
+        results = (default,)
     log = exclusions_for(list(results), opts.exclude)
     status = (f"reading {files(count_files(results, RESULTS_GLOB))} of results, bootstrapping ({opts.n_boot} "
               "resamples)...")

@@ -7,9 +7,9 @@ from __future__ import annotations
 
 import math
 from abc import ABC, abstractmethod
-from collections.abc import Hashable, Mapping
+from collections.abc import Callable, Hashable, Mapping
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import Generic, Literal, TypeVar
 
 import numpy as np
 import pandas as pd
@@ -18,6 +18,8 @@ from benchlab.data.analysis import stats
 from benchlab.data.analysis.family import Correction
 from benchlab.data.analysis.stats import AttentionCriterion, FigureCell
 from benchlab.data.tables import Table
+
+T = TypeVar("T")
 
 RowKind = Literal["participant", "humans", "model"]
 Strata = tuple[list[Hashable] | None, dict[Hashable, float] | None]
@@ -69,6 +71,22 @@ class Options:
     #: the tables that will be printed (``--only``); ``None``: all. Work for the others is skipped, so
     #: ``--only accuracy`` does not pay for the tests, agreement or bias tables; printed numbers are the same
     tables: frozenset[str] | None = None
+
+
+class FrameMemo(Generic[T]):
+    """Values computed once per (frame, condition): a comparison asks for the same subset or strata of the same
+    row many times (cells, partial rows, tests, extra tables), and each pandas selection costs ~1 ms. The entry
+    holds the frame itself, so an ``id`` reused by a later frame is never taken for it."""
+
+    def __init__(self) -> None:
+        self._hits: dict[tuple[int, str], tuple[pd.DataFrame, T]] = {}
+
+    def get(self, frame: pd.DataFrame, condition: str, compute: Callable[[pd.DataFrame, str], T]) -> T:
+        key = (id(frame), condition)
+        hit = self._hits.get(key)
+        if hit is None or hit[0] is not frame:
+            hit = self._hits[key] = (frame, compute(frame, condition))
+        return hit[1]
 
 
 class Design(ABC):

@@ -15,6 +15,7 @@ import numpy as np
 import pandas as pd
 
 from benchlab.data.errors import BenchlabError
+from benchlab.data.file_cache import read_once
 from benchlab.data.sort.results import find_results, read_results
 from benchlab.data.sort.session_plans import PlannedSession, plans_near
 from benchlab.data.sort.whole_book import gap_bin_label
@@ -108,7 +109,9 @@ def read_rows(paths: Sequence[str | Path], on_warning: Callable[[str], None] | N
     files = find_results(paths)
     if not files:
         raise BenchlabError("no results files given")
-    return item_rows(pd.concat([read_results(f, on_warning) for f in files], ignore_index=True))
+    # each file validated once per content (data/file_cache.py): a lab's comparison rereads every file on each run
+    frames = [read_once("sort-results", f, read_results, on_warning) for f in files]
+    return item_rows(pd.concat(frames, ignore_index=True))
 
 
 def item_rows(frame: pd.DataFrame) -> pd.DataFrame:

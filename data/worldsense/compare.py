@@ -25,7 +25,7 @@ This module reads the files and declares what is WorldSense's own (:class:`World
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
@@ -36,6 +36,7 @@ import pandas as pd
 from benchlab.data.analysis import stats
 from benchlab.data.analysis.compare import POOLED, Comparison
 from benchlab.data.analysis.crossed import crossed_estimate
+from benchlab.data.analysis.design import FrameMemo
 from benchlab.data.analysis.pipeline import (
     OVERALL,
     Design,
@@ -49,13 +50,14 @@ from benchlab.data.analysis.pipeline import (
 )
 from benchlab.data.analysis.stats import AttentionCriterion, FigureCell
 from benchlab.data.errors import BenchlabError
+from benchlab.data.file_cache import read_once
 from benchlab.data.models.same_items import prompt_hash_notes, restrict_to_shared
 from benchlab.data.tables import Table
 from benchlab.data.worldsense.columns import TrialColumns, read_result_columns, read_trial_columns
 from benchlab.data.worldsense.results import ResultsFile, find_results, read_results
 from benchlab.data.worldsense.rules import MODEL_ORDER, PROBLEM_ORDER, is_correct
 from benchlab.data.worldsense.score_tables import stats_by_group
-from benchlab.data.worldsense.scoring import WorldSenseTables, score_worldsense
+from benchlab.data.worldsense.scoring import scored_tuples
 
 OVERALL_CORRECTNESS = "overall (right/wrong)"
 HUMAN_PREFIXES = ("human-", "human_", "human")
@@ -110,7 +112,15 @@ def watched_files(results: Path | Sequence[Path]) -> list[Path]:
 
 
 def _read_human(file: ResultsFile) -> HumanAnswers:
-    lines = read_results(file.path, allow_torn_tail=True)
+    """A participant's raw answers, validated once per file content (:mod:`benchlab.data.file_cache`): a lab's
+    comparison rereads every person's file on each run."""
+    answers = read_once("worldsense-human-answers", file.path, _human_answers)
+    return replace(answers, participant=participant_id(file.modelname))
+
+
+def _human_answers(path: Path, warn: Callable[[str], None]) -> HumanAnswers:
+    """The first answer per Key, its response time and the session's ``simulated`` field (no warnings to give)."""
+    lines = read_results(path, allow_torn_tail=True)
     seen: set[int] = set()
     keys, resps, rts = [], [], []
     simulated = ""
@@ -125,8 +135,7 @@ def _read_human(file: ResultsFile) -> HumanAnswers:
         resps.append(line.resp)
         rt = line.extras.get("rt_ms")
         rts.append(float(rt) if isinstance(rt, int | float) and not isinstance(rt, bool) else np.nan)
-    return HumanAnswers(participant_id(file.modelname), np.asarray(keys, dtype=np.int64), resps,
-                        np.asarray(rts, dtype=float), simulated)
+    return HumanAnswers("", np.asarray(keys, dtype=np.int64), resps, np.asarray(rts, dtype=float), simulated)
 
 
 def _labels(column: pd.Series) -> list[Any]:
@@ -182,28 +191,20 @@ class WorldSenseDesign(Design):
         self.pooled_crossed = self.honest_cells = ci != "benchmark"
         self.problems = readings.groups
         self.warnings = warnings
-        self._subsets: dict[tuple[int, str], tuple[pd.DataFrame, pd.DataFrame]] = {}
-        self._strata: dict[tuple[int, str], tuple[pd.DataFrame, Strata]] = {}
+        self._subsets: FrameMemo[pd.DataFrame] = FrameMemo()
+        self._strata: FrameMemo[Strata] = FrameMemo()
         # the benchmark's own CI of every participant and model, computed at once (per row it costs more)
         self._bci: dict[RowKind, dict[tuple[str, str], float]] = {
             "participant": _benchmark_ci(readings.humans), "model": _benchmark_ci(readings.models)}
 
     def subset(self, frame: pd.DataFrame, condition: str) -> pd.DataFrame:
         """A row's units in ``condition``, computed once per frame and condition (the cells, partial rows, tests
-        and bias table all ask for the same ones); the cache holds the frame, so its ``id`` stays its own."""
-        key = (id(frame), condition)
-        hit = self._subsets.get(key)
-        if hit is None or hit[0] is not frame:
-            hit = self._subsets[key] = (frame, _subset(frame, condition))
-        return hit[1]
+        and bias table all ask for the same ones)."""
+        return self._subsets.get(frame, condition, _subset)
 
     def strata(self, frame: pd.DataFrame, condition: str) -> Strata:
         """:func:`_weights`, once per frame and condition (as :meth:`subset`)."""
-        key = (id(frame), condition)
-        hit = self._strata.get(key)
-        if hit is None or hit[0] is not frame:
-            hit = self._strata[key] = (frame, _weights(frame, condition))
-        return hit[1]
+        return self._strata.get(frame, condition, _weights)
 
     def strata_note(self, condition: str) -> str:
         return " (stratified by problem x size)" if condition == OVERALL else " (stratified by size)"
@@ -312,8 +313,8 @@ def _order_models(names: list[str]) -> list[str]:
 
 
 def _score(testset: str | Path, results: Sequence[str | Path] | str | Path | None,
-           include_published: bool) -> tuple[TrialColumns, list[ResultsFile], WorldSenseTables]:
-    """The test set, every results file found, and the benchmark's tuple scores of all of them."""
+           include_published: bool) -> tuple[TrialColumns, list[ResultsFile], pd.DataFrame, list[str]]:
+    """The test set, every results file found, the benchmark's tuple scores of all of them and the warnings."""
     extra = [results] if isinstance(results, str | Path) else results
     trials = read_trial_columns(testset)
     files: list[ResultsFile] = []
@@ -323,7 +324,7 @@ def _score(testset: str | Path, results: Sequence[str | Path] | str | Path | Non
             raise BenchlabError("no results files here (expected <prompting>___<modelname>___results.jsonl)", d)
         files.extend(found)
     columns = [read_result_columns(f.path, f.prompting, f.modelname) for f in files]
-    return trials, files, score_worldsense(trials, columns)
+    return trials, files, *scored_tuples(trials, columns)
 
 
 def _participant(pid: str, answers: HumanAnswers, own: pd.DataFrame, key_index: pd.Index, gold_of: np.ndarray,
@@ -347,8 +348,7 @@ def _participant(pid: str, answers: HumanAnswers, own: pd.DataFrame, key_index: 
 def read_worldsense(testset: str | Path, results: Sequence[str | Path] | str | Path | None = None,
                     include_published: bool = True) -> tuple[Readings, list[str]]:
     """WorldSense results in the pipeline's terms (tuples as units), and the scoring warnings."""
-    trials, files, scored = _score(testset, results, include_published)
-    tuples = scored.tuples
+    trials, files, tuples, warnings = _score(testset, results, include_published)
     names_count = pd.Series([f.modelname for f in files]).value_counts()
     pairs = tuples[["prompting", "modelname"]].drop_duplicates()
     who_of = {(p, m): (m if names_count.get(m, 0) <= 1 else f"{p}/{m}")
@@ -369,7 +369,7 @@ def read_worldsense(testset: str | Path, results: Sequence[str | Path] | str | P
     problems = [p for p in PROBLEM_ORDER if p in present] + sorted(p for p in present if p not in PROBLEM_ORDER)
     conditions = ([OVERALL] if len(problems) > 1 else []) + problems
     model_names = _order_models(sorted(set(models["who"].tolist())))
-    return Readings(humans, models, participants, model_names, conditions, problems), scored.warnings
+    return Readings(humans, models, participants, model_names, conditions, problems), warnings
 
 
 def compare_worldsense(
