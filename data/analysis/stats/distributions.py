@@ -8,58 +8,10 @@ of Clopper-Pearson, the binomial test) still import ``scipy.stats``, when they r
 
 from __future__ import annotations
 
-import importlib
 import math
-import sys
-import threading
-import types
 from collections.abc import Callable
-from typing import Any
 
-
-def _special_ufuncs() -> Any:
-    """scipy's compiled special-function ufuncs (``scipy.special._ufuncs``): the very objects ``scipy.special``
-    exports (``scipy.special.ndtri is _ufuncs.ndtri``), so every value is the same to the bit.
-
-    Why not ``from scipy import special``: its ``__init__`` loads the array-API layer, which imports ``numpy.ma``,
-    ``numpy.f2py`` and ``numpy.testing`` (~0.13 s CPU on top of pandas, measured in a compare). The extension module
-    needs only its package's name to resolve its relative imports, so it is imported under a bare placeholder
-    package that is removed at once; a later ``import scipy.special`` runs the real ``__init__``, which reuses the
-    loaded module. When scipy is already imported, other threads run, or anything differs, the ordinary import is
-    used."""
-    name = "scipy.special"
-    if name in sys.modules:
-        return sys.modules[name]
-    # with other threads (a server), one could import scipy.special while the placeholder stands
-    lean = _lean_ufuncs(name) if threading.active_count() == 1 else None
-    if lean is not None:
-        return lean
-    from scipy import special  # deferred: the ordinary import, only when the lean one is not used
-
-    return special
-
-
-def _lean_ufuncs(name: str) -> Any:
-    """``scipy.special._ufuncs`` imported under a placeholder ``scipy.special``; ``None`` when that fails."""
-    try:
-        import scipy  # deferred: located only to load its ufuncs under the placeholder package
-
-        placeholder = types.ModuleType(name)
-        placeholder.__path__ = [f"{scipy.__path__[0]}/special"]
-        sys.modules[name] = placeholder
-        try:
-            ufuncs = importlib.import_module(f"{name}._ufuncs")
-        finally:
-            if sys.modules.get(name) is placeholder:
-                del sys.modules[name]
-        if all(hasattr(ufuncs, f) for f in ("ndtri", "ndtr", "stdtr", "stdtrit")):
-            return ufuncs
-    except Exception:  # deliberately broad: any difference in scipy's layout means "import it the usual way"
-        sys.modules.pop(f"{name}._ufuncs", None)
-    return None
-
-
-sc = _special_ufuncs()
+from scipy import special as sc
 
 
 def norm_ppf(q: float) -> float:
