@@ -42,7 +42,8 @@ def env(tmp_path: Path) -> dict[str, str]:
 
 def test_a_routed_command_prints_what_the_cli_prints_and_loads_one_declaration(lab: Path,
                                                                              env: dict[str, str]) -> None:
-    before = _run(PROBE, env, lab, "compare", "sort", "results", "--format", "csv")  # no listing yet: whole CLI
+    # no listing yet: the whole CLI (other arguments than below, which a repeated comparison would replay)
+    before = _run(PROBE, env, lab, "compare", "sort", "results", "--format", "json")
     assert "benchlab.tui.cli" in _loaded(before)
     assert _run(PROBE, env, lab, "--help").returncode == 0  # records the listing
     sample = str(sample_path("booksort", "test_e250_s20.parquet"))
