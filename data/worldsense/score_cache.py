@@ -108,14 +108,14 @@ def scored_output(testset: Path, dirs: Sequence[Path], fmt: str, *, cache: bool 
                 if on_warning is not None:
                     on_warning(message)
             return hit
-    # deferred: numpy and pandas load only when the tables must be computed (the cached path above needs neither)
-    from benchlab.data.tables import render
+    # deferred: numpy loads only when the tables must be computed (the cached path above needs neither it nor
+    # pandas, which the table format does without)
     from benchlab.data.worldsense.columns import read_trial_columns
-    from benchlab.data.worldsense.scoring import load_results_dirs, score_worldsense
+    from benchlab.data.worldsense.scoring import load_results_dirs, score_text
 
-    tables = score_worldsense(read_trial_columns(testset, cache=cache), load_results_dirs(list(dirs), cache=cache),
-                              on_warning=on_warning, same_items=same_items)
-    output = ScoredOutput(render(tables.tables(), fmt), tuple(tables.warnings))
+    text, warnings = score_text(read_trial_columns(testset, cache=cache), load_results_dirs(list(dirs), cache=cache),
+                                fmt, on_warning=on_warning, same_items=same_items)
+    output = ScoredOutput(text, tuple(warnings))
     # not stored if a file changed while it was scored
     if key is not None and output_key(testset, dirs, fmt, same_items) == key:
         store_output(key, output)

@@ -23,7 +23,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Union
+from typing import TYPE_CHECKING, Any, Union
 
 from benchlab.data.errors import BenchlabError
 from benchlab.data.tables import Table
@@ -35,9 +35,10 @@ from benchlab.data.worldsense.columns import (
     trial_columns,
 )
 from benchlab.data.worldsense.results import find_results
+from benchlab.data.worldsense.plain_tables import plain_tables_text
 from benchlab.data.worldsense.same_tuples import restrict_to_people_tuples
 from benchlab.data.worldsense.score_tables import pivot_cells, stats_by_group
-from benchlab.data.worldsense.tuple_scores import frame_of_cells, tuple_cells, tuple_scores
+from benchlab.data.worldsense.tuple_scores import TupleScores, frame_of_cells, tuple_cells, tuple_scores
 
 if TYPE_CHECKING:  # pandas is imported only once the data is reduced to cells (see cellstats.py)
     import pandas as pd
@@ -134,6 +135,46 @@ def score_worldsense(
     results files, a mapping ``{(prompting, modelname): result lines}`` (e.g. a live session), or a results folder.
     Warnings are returned in ``.warnings`` (and passed to ``on_warning`` as they arise).
     """
+    return _tables_of(_reduce(trials, results, on_warning, same_items))
+
+
+def score_text(
+    trials: TrialColumns | Sequence[Trial] | str | Path,
+    results: ResultsInput,
+    fmt: str,
+    *,
+    on_warning: Callable[[str], None] | None = None,
+    same_items: bool = False,
+) -> tuple[str, list[str]]:
+    """The tables of :func:`score_worldsense` rendered in ``fmt`` and the warnings; the table format is laid out
+    without pandas (:mod:`benchlab.data.worldsense.plain_tables`) unless a label needs pandas' own printing."""
+    reduced = _reduce(trials, results, on_warning, same_items)
+    if fmt == "table":
+        text = plain_tables_text(reduced.cells, (OVERALL_TITLE, ACCURACY_TITLE, BIAS_TITLE))
+        if text is not None:
+            return text, reduced.warnings
+    # deferred: pandas (through render) loads only for the other formats and for labels plain_tables declines
+    from benchlab.data.tables import render
+
+    tables = _tables_of(reduced)
+    return render(tables.tables(), fmt), tables.warnings
+
+
+@dataclass
+class _Reduced:
+    """The answers reduced to tuple scores and per-cell statistics, with the warnings given on the way."""
+
+    scored: TupleScores
+    cells: dict[str, list[Any]]
+    warnings: list[str]
+
+
+def _reduce(
+    trials: TrialColumns | Sequence[Trial] | str | Path,
+    results: ResultsInput,
+    on_warning: Callable[[str], None] | None,
+    same_items: bool,
+) -> _Reduced:
     warnings: list[str] = []
 
     def warn(message: str) -> None:
@@ -156,15 +197,20 @@ def score_worldsense(
         )
     cells = tuple_cells(scored)
     _warn_cells(cells, table, warn)
-    del table, trials
+    return _Reduced(scored, cells, warnings)
+
+
+def _tables_of(reduced: _Reduced) -> WorldSenseTables:
+    """The numeric and formatted tables (pandas), from the reduced scores."""
+    cells = reduced.cells
     cells_frame = frame_of_cells(cells)
-    tuples = scored.frame()
+    tuples = reduced.scored.frame()
     overall = None
     if len(set(cells["problemname"])) > 1:
         overall = stats_by_group(tuples, ["prompting", "modelname"], "acc", cells_frame)
     accuracy = stats_by_group(tuples, ["prompting", "modelname", "problemname"], "acc", cells_frame)
     bias = stats_by_group(tuples, ["prompting", "problemname", "modelname"], "bias", cells_frame)
-    return WorldSenseTables(overall=overall, accuracy=accuracy, bias=bias, tuples=tuples, warnings=warnings)
+    return WorldSenseTables(overall=overall, accuracy=accuracy, bias=bias, tuples=tuples, warnings=reduced.warnings)
 
 
 def _as_trial_columns(trials: TrialColumns | Sequence[Trial] | str | Path) -> TrialColumns:
