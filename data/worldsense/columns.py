@@ -284,12 +284,23 @@ def _option_combinations(column: Any) -> tuple[np.ndarray, list[str]] | None:
     lengths = np.diff(offsets)
     if len(lengths) == 0 or (lengths < 1).any():
         return None
-    rows = np.repeat(np.arange(len(lengths)), lengths)
-    cols = np.arange(len(value_codes)) - np.repeat(offsets[:-1], lengths)
-    matrix = np.full((len(lengths), int(lengths.max())), -1, dtype=np.int64)
-    matrix[rows, cols] = value_codes
-    combos, codes = np.unique(matrix, axis=0, return_inverse=True)
-    names = ["|".join(value_names[c] for c in combo if c >= 0) for combo in combos.tolist()]
+    width = int(lengths.max())
+    base = len(value_names) + 1
+    if base**width >= 2**62:
+        return None  # (thousands of options per trial: the careful reader handles it)
+    # One integer per list, digits (code + 1) in base `base`, first option most significant and 0 for "no option":
+    # integers order like the padded lists, and a 1-D unique is several times cheaper than unique(axis=0).
+    position = np.arange(len(value_codes)) - np.repeat(offsets[:-1], lengths)
+    digits = (value_codes + 1) * base ** (width - 1 - position)
+    combined = np.add.reduceat(digits, offsets[:-1])  # every list has >= 1 option, so the offsets all differ
+    combos, codes = np.unique(combined, return_inverse=True)
+    names = []
+    for combo in combos.tolist():
+        places = []
+        for _ in range(width):
+            combo, place = divmod(combo, base)
+            places.append(place)
+        names.append("|".join(value_names[d - 1] for d in reversed(places) if d > 0))
     return codes.astype(np.int32).ravel(), names
 
 
