@@ -20,15 +20,12 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
-from pydantic import ValidationError
 
 from benchlab.data.errors import BenchlabError, read_bytes
-from benchlab.data.jsonl import describe_validation_error
 from benchlab.data.settings import get_settings
 from benchlab.data.text_io import Utf8CheckedReader, check_utf8, read_text_with_tail
 from benchlab.data.worldsense.compact import read_compact_results
-from benchlab.data.worldsense.loader import find_trials_file, load_trials
-from benchlab.data.worldsense.records import ResultLine
+from benchlab.data.worldsense.loader import find_trials_file
 from benchlab.data.worldsense.rules import GOLD_OBFUSCATION
 
 if TYPE_CHECKING:
@@ -195,6 +192,9 @@ def read_trial_columns(path: str | Path, *, cache: bool = True) -> TrialColumns:
     columns = _fast_trials(file, raw, name, text)
     if columns is None:
         # The validating reader raises a precise error (file + line) or accepts the file.
+        # deferred: pydantic loads only for a file the fast reader declines
+        from benchlab.data.worldsense.loader import load_trials
+
         columns = trial_columns(load_trials(file), name=name)
         columns = TrialColumns(**{**columns.__dict__, "source": file})
     if cache_file is not None:
@@ -491,6 +491,12 @@ def _fast_results(raw: bytes) -> tuple[np.ndarray, np.ndarray, list[str]] | None
 
 def _slow_results(path: Path) -> tuple[list[int], list[str], list[str]]:
     """Line-by-line reading with one precise message per problem."""
+    # deferred: pydantic loads only for a file the fast readers decline
+    from pydantic import ValidationError
+
+    from benchlab.data.jsonl import describe_validation_error
+    from benchlab.data.worldsense.records import ResultLine
+
     keys: list[int] = []
     resps: list[str] = []
     notes: list[str] = []

@@ -34,9 +34,8 @@ from benchlab.data.worldsense.columns import (
     read_trial_columns,
     trial_columns,
 )
-from benchlab.data.worldsense.results import find_results
 from benchlab.data.worldsense.plain_tables import plain_tables_text
-from benchlab.data.worldsense.same_tuples import restrict_to_people_tuples
+from benchlab.data.worldsense.results import find_results
 from benchlab.data.worldsense.score_tables import pivot_cells, stats_by_group
 from benchlab.data.worldsense.tuple_scores import TupleScores, frame_of_cells, tuple_cells, tuple_scores
 
@@ -189,6 +188,10 @@ def _reduce(
     _check_names(files, warn)
     scored = tuple_scores(table, files, warn)
     if same_items:
+        # deferred: the people/model matching (and the model-run readers it shares, with pydantic) loads only for
+        # results that hold people
+        from benchlab.data.worldsense.same_tuples import restrict_to_people_tuples
+
         scored = restrict_to_people_tuples(scored, warn)
     del files, results  # the answers are reduced to tuple scores; free them before pandas is loaded
     if scored.n == 0:
