@@ -42,24 +42,25 @@ def read_compact_results(raw: bytes) -> tuple[np.ndarray, np.ndarray, list[str]]
         return None
     if not (_matches(buf, starts, _HEAD) and _matches(buf, commas, _MID) and _matches(buf, resp_end, _TAIL)):
         return None
-    # Keys: optional '-', then 1-19 digits, right-aligned into a (n, 19) digit matrix.
+    # Keys: optional "-", then 1-19 digits.
     negative = buf[key_start] == ord("-")
     digit_start = key_start + negative
     length = commas - digit_start
     if (length < 1).any() or (length > _MAX_DIGITS).any():
         return None
-    index = commas[:, None] - _MAX_DIGITS + np.arange(_MAX_DIGITS)
-    present = index >= digit_start[:, None]
-    digits = buf[np.where(present, index, 0)].astype(np.int64) - ord("0")
-    if ((digits < 0) | (digits > 9))[present].any():
+    # Right-padded with NULs into fixed-width byte strings, which numpy parses as integers in C.
+    width = _MAX_DIGITS + 1
+    index = key_start[:, None] + np.arange(width)
+    inside = np.arange(width) < (commas - key_start)[:, None]
+    text = np.where(inside, buf[np.minimum(index, len(buf) - 1)], 0).astype(np.uint8)
+    is_digit = (text >= ord("0")) & (text <= ord("9"))
+    is_digit[:, 0] |= negative
+    if not (is_digit | ~inside).all():
         return None
-    digits = np.where(present, digits, 0).astype(np.uint64)
-    powers = np.array([10**p for p in range(_MAX_DIGITS - 1, -1, -1)], dtype=np.uint64)
-    magnitude = (digits * powers).sum(axis=1, dtype=np.uint64)
-    too_big = np.where(negative, magnitude > np.uint64(2**63), magnitude > np.uint64(2**63 - 1))
-    if too_big.any():
-        return None
-    keys = np.where(negative, (~magnitude + np.uint64(1)), magnitude).view(np.int64)
+    try:
+        keys = np.ascontiguousarray(text).view(f"S{width}").ravel().astype(np.int64)
+    except (OverflowError, ValueError):
+        return None  # beyond 64 bits
     # Answers: short strings without escapes or quotes.
     resp_len = resp_end - resp_start
     width = int(resp_len.max())

@@ -75,8 +75,13 @@ def tuple_cells(scored: TupleScores) -> dict[str, list[Any]]:
     key = ((p_rank * len(m_sorted) + m_rank) * len(b_sorted) + b_rank) * len(sizes) + s_rank
     cell_keys, cell_of_row = np.unique(key, return_inverse=True)
     n_cells = len(cell_keys)
-    acc = group_stats(cell_of_row, scored.acc, n_cells) or _pandas_group_stats(cell_of_row, scored.acc)
-    bias = group_stats(cell_of_row, scored.bias, n_cells) or _pandas_group_stats(cell_of_row, scored.bias)
+    both = group_stats(cell_of_row, np.column_stack([scored.acc, scored.bias]), n_cells)  # one pass for both
+    if both is not None:
+        acc = GroupStats(count=both.count, mean=both.mean[:, 0], var=both.var[:, 0])
+        bias = GroupStats(count=both.count, mean=both.mean[:, 1], var=both.var[:, 1])
+    else:
+        acc = _pandas_group_stats(cell_of_row, scored.acc)
+        bias = _pandas_group_stats(cell_of_row, scored.bias)
     s_idx = cell_keys % len(sizes)
     rest = cell_keys // len(sizes)
     b_idx = rest % len(b_sorted)
