@@ -71,3 +71,36 @@ def test_compact_keys_are_the_json_keys(keys: list[int]) -> None:
 def test_compact_keys_beyond_64_bits_or_not_digits_are_left_to_the_careful_reader() -> None:
     for key in ("9223372036854775808", "-9223372036854775809", "12a4", "1.5", "+1", "-", "1e3"):
         assert read_compact_results(f'{{"Key":{key},"resp":"TRUE"}}\n'.encode()) is None, key
+
+
+def test_answers_in_file_order_or_shuffled_score_the_same() -> None:
+    """The published files answer every trial in file order (no Key lookup needed); any other order, the same."""
+    import random
+
+    from benchlab.data.samples import sample_path
+    from benchlab.data.worldsense.columns import ResultColumns, read_trial_columns
+    from benchlab.data.worldsense.tuple_scores import tuple_scores
+
+    trials = read_trial_columns(sample_path("worldsense"), cache=False)
+    resps = [random.Random(key).choice(["TRUE", "FALSE", "1", "3", "POSSIBLE", ""]) for key in trials.key.tolist()]
+    in_order = ResultColumns.from_pairs("basic", "m", trials.key, resps)
+    shuffled = list(zip(trials.key.tolist(), resps, strict=True))
+    random.Random(7).shuffle(shuffled)
+    other = ResultColumns.from_pairs("basic", "m", [k for k, _ in shuffled], [r for _, r in shuffled])
+    a, b = (tuple_scores(trials, [f], lambda _: None) for f in (in_order, other))
+    assert a.n == b.n > 0
+    for name in ("tuple_code", "problem_code", "size", "acc", "bias"):
+        assert np.array_equal(getattr(a, name), getattr(b, name)), name
+
+
+@settings(max_examples=80, deadline=None)
+@given(st.lists(st.text(alphabet="ABTRUEF123 xyzé", max_size=12), min_size=1, max_size=60))
+def test_compact_answers_are_the_json_answers(resps: list[str]) -> None:
+    """Few or many distinct answers, short or long (the short ones are compared as integers)."""
+    raw = "".join(json.dumps({"Key": i, "resp": r}, separators=(",", ":"), ensure_ascii=False) + "\n"
+                  for i, r in enumerate(resps)).encode()
+    result = read_compact_results(raw)
+    assert result is not None
+    _, codes, names = result
+    assert [names[c] for c in codes.tolist()] == resps
+    assert names == sorted(set(resps), key=lambda v: v.encode())

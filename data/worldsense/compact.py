@@ -18,8 +18,8 @@ _MAX_RESP = 32
 
 
 def _matches(buf: np.ndarray, starts: np.ndarray, pattern: bytes) -> bool:
-    expected = np.frombuffer(pattern, dtype=np.uint8)
-    return bool((buf[starts[:, None] + np.arange(len(pattern))] == expected).all())
+    # one byte position at a time: no (lines x len(pattern)) index matrix
+    return all(bool((buf[starts + offset] == byte).all()) for offset, byte in enumerate(pattern))
 
 
 def read_compact_results(raw: bytes) -> tuple[np.ndarray, np.ndarray, list[str]] | None:
@@ -73,10 +73,35 @@ def read_compact_results(raw: bytes) -> tuple[np.ndarray, np.ndarray, list[str]]
     chars = np.where(inside, buf[np.minimum(index, len(buf) - 1)], 0).astype(np.uint8)
     if ((chars == ord('"')) | (chars == ord("\\")) | ((chars < 0x20) & inside)).any():
         return None
-    fixed = np.ascontiguousarray(chars).view(f"S{width}").ravel()
-    values, codes = np.unique(fixed, return_inverse=True)
+    values, codes = _distinct(chars)
     try:
         names = [v.decode("utf-8") for v in values]
     except UnicodeDecodeError:
         return None
-    return keys, codes.astype(np.int32).ravel(), names
+    return keys, codes, names
+
+
+def _distinct(chars: np.ndarray) -> tuple[list[bytes], np.ndarray]:
+    """The distinct NUL-padded rows of ``chars`` (sorted as bytes) and each row's index into them.
+
+    Answers take a handful of values, so up to 8 bytes they are compared as one integer per row, value by value,
+    which is cheaper than sorting every row; anything else is sorted (``np.unique``)."""
+    width = chars.shape[1]
+    if width <= 8:
+        padded = np.zeros((len(chars), 8), dtype=np.uint8)
+        padded[:, :width] = chars
+        words = padded.view(np.uint64).ravel()
+        found: list[np.uint64] = []
+        left = words
+        while len(left) and len(found) <= 16:
+            found.append(left[0])
+            left = left[left != left[0]]
+        if not len(left):
+            values = sorted((bytes(np.array([w], dtype=np.uint64).view(np.uint8)).rstrip(b"\0"), w) for w in found)
+            codes = np.zeros(len(words), dtype=np.int32)
+            for code, (_, word) in enumerate(values):
+                codes[words == word] = code
+            return [v for v, _ in values], codes
+    fixed = np.ascontiguousarray(chars).view(f"S{width}").ravel()
+    unique, inverse = np.unique(fixed, return_inverse=True)
+    return [bytes(v) for v in unique], inverse.astype(np.int32).ravel()
