@@ -15,7 +15,8 @@ in the test set are counted (and a file with no known Key at all is refused), an
 named because their CI prints as ``nan``. ``resp`` is read as a string, so all-numeric answers score correctly.
 
 The steps: reading and checking here, tuple scores in :mod:`benchlab.data.worldsense.tuple_scores`, the collapsed
-and formatted tables in :mod:`benchlab.data.worldsense.score_tables`.
+and formatted tables in :mod:`benchlab.data.worldsense.score_tables` (pandas frames) or, for the printed table
+text of ``score worldsense``, :mod:`benchlab.data.worldsense.plain_tables` (the same text without pandas).
 """
 
 from __future__ import annotations
