@@ -114,7 +114,7 @@ def test_the_cached_path_imports_neither_numpy_nor_pandas(tmp_path: Path) -> Non
              "print('LOADED', sorted(m for m in ('numpy', 'pandas') if m in sys.modules), file=sys.stderr)\n")
     runs = [subprocess.run([sys.executable, "-c", probe, str(folder)], env=env, capture_output=True, text=True,
                            timeout=120) for _ in range(2)]
-    assert "LOADED ['numpy', 'pandas']" in runs[0].stderr  # the first run computes
+    assert "LOADED ['numpy']" in runs[0].stderr, runs[0].stderr  # the first run computes (its tables need no pandas)
     assert "LOADED []" in runs[1].stderr, runs[1].stderr  # the second prints from the cache
     assert runs[0].stdout == runs[1].stdout and "accuracy" in runs[1].stdout.lower()
 

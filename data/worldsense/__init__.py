@@ -13,6 +13,8 @@ Public API (names kept stable for the app and the session engine):
 - ``rules``: the answer table (``is_correct``, ``ANSWER_CLASS``, ``BIAS_SIGN``, ``GOLD_WEIGHT``, orders).
 - ``scoring.score_worldsense(trials, results) -> WorldSenseTables`` (the original's three tables + warnings;
   ``.overall/.accuracy/.bias`` numeric frames, ``.tuples`` per-tuple scores, ``.tables()`` formatted);
+  ``scoring.score_text(trials, results, fmt)`` (the rendered tables and warnings; the table format without pandas,
+  ``plain_tables``);
   ``scoring.score_testset_dir(dir)``; ``scoring.stats_by_group(tuples, by, value)`` (the rebalanced statistics,
   from ``score_tables``; tuple scores in ``tuple_scores``).
 - ``training.load_training_set(path)`` (``dialog_history``/``target_message`` records).

@@ -44,8 +44,10 @@ def is_quarter_grid(values: np.ndarray) -> bool:
 def group_stats(groups: np.ndarray, values: np.ndarray, n_groups: int) -> GroupStats | None:
     """Count, mean and sample variance of ``values`` per group id, visiting each group's values in row order.
 
-    Every group id in ``range(n_groups)`` must occur at least once. Returns ``None`` unless the values are on the
-    quarter grid (see the module docstring): then use pandas.
+    ``values`` may be 2-D (one column per measure, e.g. accuracy and bias): the columns are reduced together in
+    one pass (half the per-step overhead of two calls), each exactly as alone; mean and var then have one column
+    per measure. Every group id in ``range(n_groups)`` must occur at least once. Returns ``None`` unless the
+    values are on the quarter grid (see the module docstring): then use pandas.
     """
     values = np.asarray(values, dtype=np.float64)
     if not is_quarter_grid(values):
@@ -62,31 +64,30 @@ def group_stats(groups: np.ndarray, values: np.ndarray, n_groups: int) -> GroupS
     starts = np.concatenate([[0], np.cumsum(counts)[:-1]])
     rank = np.arange(len(values)) - np.repeat(starts, counts)
     max_len = int(counts.max())
-    matrix = np.zeros((n_groups, max_len))
-    matrix[position_of[groups[order]], rank] = values[order]
+    extra = values.shape[1:]
+    matrix = np.zeros((max_len, n_groups, *extra))  # step-major: each step's values are contiguous
+    matrix[rank, position_of[groups[order]]] = values[order]
     running = np.searchsorted(-counts[by_length], -np.arange(1, max_len + 1), side="right")
 
-    total = np.zeros(n_groups)
-    compensation = np.zeros(n_groups)
-    mean = np.zeros(n_groups)
-    m2 = np.zeros(n_groups)
+    mean = np.zeros((n_groups, *extra))
+    m2 = np.zeros((n_groups, *extra))
     for j in range(max_len):
         k = int(running[j])
-        v = matrix[:k, j]
-        # Kahan-compensated sum (pandas group_mean / group_sum).
-        y = v - compensation[:k]
-        t = total[:k] + y
-        compensation[:k] = t - total[:k] - y
-        total[:k] = t
-        # Welford's update (pandas group_var).
-        old = mean[:k].copy()
-        mean[:k] = old + (v - old) / (j + 1)
-        m2[:k] += (v - mean[:k]) * (v - old)
-    n = counts[by_length].astype(np.float64)
+        v = matrix[j, :k]
+        # Welford's update (pandas group_var), operand for operand: delta is pandas' (v - old mean).
+        running_mean = mean[:k]
+        delta = v - running_mean
+        running_mean += delta / (j + 1)
+        m2[:k] += (v - running_mean) * delta
+    # pandas' group mean is a Kahan-compensated sum over the count; on the quarter grid every partial sum is exact
+    # (the compensation stays 0), so any summation order gives the same total.
+    total = np.zeros((n_groups, *extra))
+    np.add.at(total, position_of[groups], values)
+    n = counts[by_length].astype(np.float64).reshape((n_groups,) + (1,) * len(extra))
     with np.errstate(invalid="ignore", divide="ignore"):
         var = np.where(n > 1, m2 / (n - 1), np.nan)
-    out_mean = np.empty(n_groups)
-    out_var = np.empty(n_groups)
+    out_mean = np.empty((n_groups, *extra))
+    out_var = np.empty((n_groups, *extra))
     out_mean[by_length] = total / n
     out_var[by_length] = var
     return GroupStats(count=counts, mean=out_mean, var=out_var)

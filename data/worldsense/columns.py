@@ -20,15 +20,12 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
-from pydantic import ValidationError
 
 from benchlab.data.errors import BenchlabError, read_bytes
-from benchlab.data.jsonl import describe_validation_error
 from benchlab.data.settings import get_settings
 from benchlab.data.text_io import Utf8CheckedReader, check_utf8, read_text_with_tail
 from benchlab.data.worldsense.compact import read_compact_results
-from benchlab.data.worldsense.loader import find_trials_file, load_trials
-from benchlab.data.worldsense.records import ResultLine
+from benchlab.data.worldsense.loader import find_trials_file
 from benchlab.data.worldsense.rules import GOLD_OBFUSCATION
 
 if TYPE_CHECKING:
@@ -195,6 +192,9 @@ def read_trial_columns(path: str | Path, *, cache: bool = True) -> TrialColumns:
     columns = _fast_trials(file, raw, name, text)
     if columns is None:
         # The validating reader raises a precise error (file + line) or accepts the file.
+        # deferred: pydantic loads only for a file the fast reader declines
+        from benchlab.data.worldsense.loader import load_trials
+
         columns = trial_columns(load_trials(file), name=name)
         columns = TrialColumns(**{**columns.__dict__, "source": file})
     if cache_file is not None:
@@ -284,12 +284,23 @@ def _option_combinations(column: Any) -> tuple[np.ndarray, list[str]] | None:
     lengths = np.diff(offsets)
     if len(lengths) == 0 or (lengths < 1).any():
         return None
-    rows = np.repeat(np.arange(len(lengths)), lengths)
-    cols = np.arange(len(value_codes)) - np.repeat(offsets[:-1], lengths)
-    matrix = np.full((len(lengths), int(lengths.max())), -1, dtype=np.int64)
-    matrix[rows, cols] = value_codes
-    combos, codes = np.unique(matrix, axis=0, return_inverse=True)
-    names = ["|".join(value_names[c] for c in combo if c >= 0) for combo in combos.tolist()]
+    width = int(lengths.max())
+    base = len(value_names) + 1
+    if base**width >= 2**62:
+        return None  # (thousands of options per trial: the careful reader handles it)
+    # One integer per list, digits (code + 1) in base `base`, first option most significant and 0 for "no option":
+    # integers order like the padded lists, and a 1-D unique is several times cheaper than unique(axis=0).
+    position = np.arange(len(value_codes)) - np.repeat(offsets[:-1], lengths)
+    digits = (value_codes + 1) * base ** (width - 1 - position)
+    combined = np.add.reduceat(digits, offsets[:-1])  # every list has >= 1 option, so the offsets all differ
+    combos, codes = np.unique(combined, return_inverse=True)
+    names = []
+    for combo in combos.tolist():
+        places = []
+        for _ in range(width):
+            combo, place = divmod(combo, base)
+            places.append(place)
+        names.append("|".join(value_names[d - 1] for d in reversed(places) if d > 0))
     return codes.astype(np.int32).ravel(), names
 
 
@@ -480,6 +491,12 @@ def _fast_results(raw: bytes) -> tuple[np.ndarray, np.ndarray, list[str]] | None
 
 def _slow_results(path: Path) -> tuple[list[int], list[str], list[str]]:
     """Line-by-line reading with one precise message per problem."""
+    # deferred: pydantic loads only for a file the fast readers decline
+    from pydantic import ValidationError
+
+    from benchlab.data.jsonl import describe_validation_error
+    from benchlab.data.worldsense.records import ResultLine
+
     keys: list[int] = []
     resps: list[str] = []
     notes: list[str] = []

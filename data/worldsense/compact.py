@@ -18,8 +18,8 @@ _MAX_RESP = 32
 
 
 def _matches(buf: np.ndarray, starts: np.ndarray, pattern: bytes) -> bool:
-    expected = np.frombuffer(pattern, dtype=np.uint8)
-    return bool((buf[starts[:, None] + np.arange(len(pattern))] == expected).all())
+    # one byte position at a time: no (lines x len(pattern)) index matrix
+    return all(bool((buf[starts + offset] == byte).all()) for offset, byte in enumerate(pattern))
 
 
 def read_compact_results(raw: bytes) -> tuple[np.ndarray, np.ndarray, list[str]] | None:
@@ -42,24 +42,25 @@ def read_compact_results(raw: bytes) -> tuple[np.ndarray, np.ndarray, list[str]]
         return None
     if not (_matches(buf, starts, _HEAD) and _matches(buf, commas, _MID) and _matches(buf, resp_end, _TAIL)):
         return None
-    # Keys: optional '-', then 1-19 digits, right-aligned into a (n, 19) digit matrix.
+    # Keys: optional "-", then 1-19 digits.
     negative = buf[key_start] == ord("-")
     digit_start = key_start + negative
     length = commas - digit_start
     if (length < 1).any() or (length > _MAX_DIGITS).any():
         return None
-    index = commas[:, None] - _MAX_DIGITS + np.arange(_MAX_DIGITS)
-    present = index >= digit_start[:, None]
-    digits = buf[np.where(present, index, 0)].astype(np.int64) - ord("0")
-    if ((digits < 0) | (digits > 9))[present].any():
+    # Right-padded with NULs into fixed-width byte strings, which numpy parses as integers in C.
+    width = _MAX_DIGITS + 1
+    index = key_start[:, None] + np.arange(width)
+    inside = np.arange(width) < (commas - key_start)[:, None]
+    text = np.where(inside, buf[np.minimum(index, len(buf) - 1)], 0).astype(np.uint8)
+    is_digit = (text >= ord("0")) & (text <= ord("9"))
+    is_digit[:, 0] |= negative
+    if not (is_digit | ~inside).all():
         return None
-    digits = np.where(present, digits, 0).astype(np.uint64)
-    powers = np.array([10**p for p in range(_MAX_DIGITS - 1, -1, -1)], dtype=np.uint64)
-    magnitude = (digits * powers).sum(axis=1, dtype=np.uint64)
-    too_big = np.where(negative, magnitude > np.uint64(2**63), magnitude > np.uint64(2**63 - 1))
-    if too_big.any():
-        return None
-    keys = np.where(negative, (~magnitude + np.uint64(1)), magnitude).view(np.int64)
+    try:
+        keys = np.ascontiguousarray(text).view(f"S{width}").ravel().astype(np.int64)
+    except (OverflowError, ValueError):
+        return None  # beyond 64 bits
     # Answers: short strings without escapes or quotes.
     resp_len = resp_end - resp_start
     width = int(resp_len.max())
@@ -72,10 +73,35 @@ def read_compact_results(raw: bytes) -> tuple[np.ndarray, np.ndarray, list[str]]
     chars = np.where(inside, buf[np.minimum(index, len(buf) - 1)], 0).astype(np.uint8)
     if ((chars == ord('"')) | (chars == ord("\\")) | ((chars < 0x20) & inside)).any():
         return None
-    fixed = np.ascontiguousarray(chars).view(f"S{width}").ravel()
-    values, codes = np.unique(fixed, return_inverse=True)
+    values, codes = _distinct(chars)
     try:
         names = [v.decode("utf-8") for v in values]
     except UnicodeDecodeError:
         return None
-    return keys, codes.astype(np.int32).ravel(), names
+    return keys, codes, names
+
+
+def _distinct(chars: np.ndarray) -> tuple[list[bytes], np.ndarray]:
+    """The distinct NUL-padded rows of ``chars`` (sorted as bytes) and each row's index into them.
+
+    Answers take a handful of values, so up to 8 bytes they are compared as one integer per row, value by value,
+    which is cheaper than sorting every row; anything else is sorted (``np.unique``)."""
+    width = chars.shape[1]
+    if width <= 8:
+        padded = np.zeros((len(chars), 8), dtype=np.uint8)
+        padded[:, :width] = chars
+        words = padded.view(np.uint64).ravel()
+        found: list[np.uint64] = []
+        left = words
+        while len(left) and len(found) <= 16:
+            found.append(left[0])
+            left = left[left != left[0]]
+        if not len(left):
+            values = sorted((bytes(np.array([w], dtype=np.uint64).view(np.uint8)).rstrip(b"\0"), w) for w in found)
+            codes = np.zeros(len(words), dtype=np.int32)
+            for code, (_, word) in enumerate(values):
+                codes[words == word] = code
+            return [v for v, _ in values], codes
+    fixed = np.ascontiguousarray(chars).view(f"S{width}").ravel()
+    unique, inverse = np.unique(fixed, return_inverse=True)
+    return [bytes(v) for v in unique], inverse.astype(np.int32).ravel()

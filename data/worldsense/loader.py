@@ -12,8 +12,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from benchlab.data.errors import BenchlabError
-from benchlab.data.jsonl import iter_json_lines, validate
-from benchlab.data.worldsense.records import Trial
 
 if TYPE_CHECKING:  # pandas and pydantic load when needed, not with the scorer's fast readers
     import pandas as pd
@@ -48,6 +46,10 @@ def find_trials_file(path: str | Path) -> Path:
 
 def load_trials(path: str | Path) -> list[Trial]:
     """All trials of a test set (folder or file), validated, in file order."""
+    # deferred: pydantic loads with the first validated trial, not with the scorer's fast readers
+    from benchlab.data.jsonl import iter_json_lines, validate
+    from benchlab.data.worldsense.records import Trial
+
     file = find_trials_file(path)
     trials: list[Trial] = []
     seen: dict[int, int] = {}

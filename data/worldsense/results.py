@@ -16,9 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from benchlab.data.atomic import append_line, atomic_write_text
 from benchlab.data.errors import BenchlabError
-from benchlab.data.jsonl import read_models
 from benchlab.data.text_io import find_named_files
-from benchlab.data.worldsense.records import ResultLine
 
 if TYPE_CHECKING:  # pydantic loads with the first validated line, not with the scorer's fast readers
     from benchlab.data.worldsense.records import ResultLine
@@ -85,11 +83,18 @@ def find_results(results_dir: str | Path) -> list[ResultsFile]:
 
 def read_results(path: str | Path, *, allow_torn_tail: bool = False) -> list[ResultLine]:
     """Every line of a results file, validated (``resp`` strictly a string, Key an exact 64-bit int)."""
+    # deferred: pydantic loads with the first validated line, not with the scorer's fast readers
+    from benchlab.data.jsonl import read_models
+    from benchlab.data.worldsense.records import ResultLine
+
     return [line for _lineno, line in read_models(ResultLine, path, allow_torn_tail=allow_torn_tail)]
 
 
 def format_result_line(key: int, resp: str, extra: Mapping[str, Any] | None = None) -> str:
     """One line in the compact published style, extras after Key and resp."""
+    # deferred: pydantic loads with the first validated line, not with the scorer's fast readers
+    from benchlab.data.worldsense.records import ResultLine
+
     record = ResultLine.model_validate({**(extra or {}), "Key": key, "resp": resp})
     payload: dict[str, Any] = {"Key": record.Key, "resp": record.resp}
     for name, value in (extra or {}).items():
@@ -105,6 +110,9 @@ def append_result(path: str | Path, key: int, resp: str, extra: Mapping[str, Any
 
 def write_results(path: str | Path, lines: Iterable[ResultLine | Mapping[str, Any]]) -> int:
     """Write a whole results file atomically; returns the number of lines. Refuses duplicate Keys."""
+    # deferred: pydantic loads with the first validated line, not with the scorer's fast readers
+    from benchlab.data.worldsense.records import ResultLine
+
     out: list[str] = []
     seen: set[int] = set()
     for item in lines:

@@ -13,7 +13,6 @@ from dataclasses import replace
 
 import numpy as np
 
-from benchlab.data.models.same_items import shared_units
 from benchlab.data.worldsense.tuple_scores import TupleScores
 
 
@@ -27,6 +26,9 @@ def restrict_to_people_tuples(scored: TupleScores, warn: Callable[[str], None]) 
     human_file = np.array([_is_human(m) for m in scored.models], dtype=bool)
     if not human_file.any() or human_file.all() or scored.n == 0:
         return scored
+    # deferred: the shared wording loads with the model-run readers (pydantic), needed only with people and models
+    from benchlab.data.models.same_items import shared_units
+
     of_people = human_file[scored.file]
     people = {int(t) for t in np.unique(scored.tuple_code[of_people])}
     keep = of_people.copy()

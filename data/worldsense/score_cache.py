@@ -1,9 +1,9 @@
 """The printed output of a WorldSense scoring, cached by the content of every input: a repeated
 ``score worldsense`` on unchanged files prints from the cache without importing numpy or pandas.
 
-Why a cache of the output and not of intermediate tables: the collapsing steps and the table printing are
-pandas' own (``score_tables.py``, ``data/tables.py``), and ``import pandas`` alone costs about half a CPU-second,
-so any cached path that rebuilds the tables pays it. The output is a pure function of the inputs, so it is keyed
+Why a cache of the output and not of intermediate tables: rebuilding the tables needs numpy and the scoring
+modules (and pandas for every format but the table text, see ``plain_tables.py``), which cost far more than reading
+the text back. The output is a pure function of the inputs, so it is keyed
 by them: the SHA-256 of the trials file's bytes, of every results file's bytes (with its path, prompting and model
 name, which the warnings and tables name), the output format, benchlab's version and :data:`CACHE_VERSION`. Any
 changed byte, file added or removed, or another benchlab version gives another key; a damaged or unreadable entry
@@ -108,14 +108,14 @@ def scored_output(testset: Path, dirs: Sequence[Path], fmt: str, *, cache: bool 
                 if on_warning is not None:
                     on_warning(message)
             return hit
-    # deferred: numpy and pandas load only when the tables must be computed (the cached path above needs neither)
-    from benchlab.data.tables import render
+    # deferred: numpy loads only when the tables must be computed (the cached path above needs neither it nor
+    # pandas, which the table format does without)
     from benchlab.data.worldsense.columns import read_trial_columns
-    from benchlab.data.worldsense.scoring import load_results_dirs, score_worldsense
+    from benchlab.data.worldsense.scoring import load_results_dirs, score_text
 
-    tables = score_worldsense(read_trial_columns(testset, cache=cache), load_results_dirs(list(dirs), cache=cache),
-                              on_warning=on_warning, same_items=same_items)
-    output = ScoredOutput(render(tables.tables(), fmt), tuple(tables.warnings))
+    text, warnings = score_text(read_trial_columns(testset, cache=cache), load_results_dirs(list(dirs), cache=cache),
+                                fmt, on_warning=on_warning, same_items=same_items)
+    output = ScoredOutput(text, tuple(warnings))
     # not stored if a file changed while it was scored
     if key is not None and output_key(testset, dirs, fmt, same_items) == key:
         store_output(key, output)

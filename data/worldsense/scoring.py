@@ -15,7 +15,8 @@ in the test set are counted (and a file with no known Key at all is refused), an
 named because their CI prints as ``nan``. ``resp`` is read as a string, so all-numeric answers score correctly.
 
 The steps: reading and checking here, tuple scores in :mod:`benchlab.data.worldsense.tuple_scores`, the collapsed
-and formatted tables in :mod:`benchlab.data.worldsense.score_tables`.
+and formatted tables in :mod:`benchlab.data.worldsense.score_tables` (pandas frames) or, for the printed table
+text of ``score worldsense``, :mod:`benchlab.data.worldsense.plain_tables` (the same text without pandas).
 """
 
 from __future__ import annotations
@@ -34,8 +35,8 @@ from benchlab.data.worldsense.columns import (
     read_trial_columns,
     trial_columns,
 )
+from benchlab.data.worldsense.plain_tables import plain_tables_text
 from benchlab.data.worldsense.results import find_results
-from benchlab.data.worldsense.same_tuples import restrict_to_people_tuples
 from benchlab.data.worldsense.score_tables import pivot_cells, stats_by_group
 from benchlab.data.worldsense.tuple_scores import (
     TupleScores,
@@ -140,14 +141,29 @@ def score_worldsense(
     results files, a mapping ``{(prompting, modelname): result lines}`` (e.g. a live session), or a results folder.
     Warnings are returned in ``.warnings`` (and passed to ``on_warning`` as they arise).
     """
-    tuples, cells, warnings = _scored_tuples(trials, results, on_warning, same_items)
-    cells_frame = frame_of_cells(cells)
-    overall = None
-    if len(set(cells["problemname"])) > 1:
-        overall = stats_by_group(tuples, ["prompting", "modelname"], "acc", cells_frame)
-    accuracy = stats_by_group(tuples, ["prompting", "modelname", "problemname"], "acc", cells_frame)
-    bias = stats_by_group(tuples, ["prompting", "problemname", "modelname"], "bias", cells_frame)
-    return WorldSenseTables(overall=overall, accuracy=accuracy, bias=bias, tuples=tuples, warnings=warnings)
+    return _tables_of(_reduce(trials, results, on_warning, same_items))
+
+
+def score_text(
+    trials: TrialColumns | Sequence[Trial] | str | Path,
+    results: ResultsInput,
+    fmt: str,
+    *,
+    on_warning: Callable[[str], None] | None = None,
+    same_items: bool = False,
+) -> tuple[str, list[str]]:
+    """The tables of :func:`score_worldsense` rendered in ``fmt`` and the warnings; the table format is laid out
+    without pandas (:mod:`benchlab.data.worldsense.plain_tables`) unless a label needs pandas' own printing."""
+    reduced = _reduce(trials, results, on_warning, same_items)
+    if fmt == "table":
+        text = plain_tables_text(reduced.cells, (OVERALL_TITLE, ACCURACY_TITLE, BIAS_TITLE))
+        if text is not None:
+            return text, reduced.warnings
+    # deferred: pandas (through render) loads only for the other formats and for labels plain_tables declines
+    from benchlab.data.tables import render
+
+    tables = _tables_of(reduced)
+    return render(tables.tables(), fmt), tables.warnings
 
 
 def scored_tuples(
@@ -160,19 +176,28 @@ def scored_tuples(
     """:func:`score_worldsense`'s ``tuples`` and ``warnings`` alone, the same rows and the same warnings: what a
     comparison uses. Why apart: the three statistics tables (overall, per problem, bias) cost ~0.1 s on the full
     test set and a comparison computes its own."""
-    tuples, _cells, warnings = _scored_tuples(trials, results, on_warning, same_items, tuple_cell_counts)
-    return tuples, warnings
+    reduced = _reduce(trials, results, on_warning, same_items, tuple_cell_counts)
+    return reduced.scored.frame(), reduced.warnings
 
 
-def _scored_tuples(
+@dataclass
+class _Reduced:
+    """The answers reduced to tuple scores and per-cell statistics, with the warnings given on the way."""
+
+    scored: TupleScores
+    cells: dict[str, list[Any]]
+    warnings: list[str]
+
+
+def _reduce(
     trials: TrialColumns | Sequence[Trial] | str | Path,
     results: ResultsInput,
     on_warning: Callable[[str], None] | None,
     same_items: bool,
     cells_of: Callable[[TupleScores], dict[str, list[Any]]] = tuple_cells,
-) -> tuple[pd.DataFrame, dict[str, list[Any]], list[str]]:
-    """The tuple scores, their cells (``cells_of``: with the statistics the tables need, or the counts the
-    warnings need) and the warnings, given as they arise."""
+) -> _Reduced:
+    """The answers reduced to tuple scores and their cells (``cells_of``: with the statistics the tables need, or
+    the counts the warnings need), with the warnings given as they arise."""
     warnings: list[str] = []
 
     def warn(message: str) -> None:
@@ -187,6 +212,10 @@ def _scored_tuples(
     _check_names(files, warn)
     scored = tuple_scores(table, files, warn)
     if same_items:
+        # deferred: the people/model matching (and the model-run readers it shares, with pydantic) loads only for
+        # results that hold people
+        from benchlab.data.worldsense.same_tuples import restrict_to_people_tuples
+
         scored = restrict_to_people_tuples(scored, warn)
     del files, results  # the answers are reduced to tuple scores; free them before pandas is loaded
     if scored.n == 0:
@@ -195,7 +224,20 @@ def _scored_tuples(
         )
     cells = cells_of(scored)
     _warn_cells(cells, table, warn)
-    return scored.frame(), cells, warnings
+    return _Reduced(scored, cells, warnings)
+
+
+def _tables_of(reduced: _Reduced) -> WorldSenseTables:
+    """The numeric and formatted tables (pandas), from the reduced scores."""
+    cells = reduced.cells
+    cells_frame = frame_of_cells(cells)
+    tuples = reduced.scored.frame()
+    overall = None
+    if len(set(cells["problemname"])) > 1:
+        overall = stats_by_group(tuples, ["prompting", "modelname"], "acc", cells_frame)
+    accuracy = stats_by_group(tuples, ["prompting", "modelname", "problemname"], "acc", cells_frame)
+    bias = stats_by_group(tuples, ["prompting", "problemname", "modelname"], "bias", cells_frame)
+    return WorldSenseTables(overall=overall, accuracy=accuracy, bias=bias, tuples=tuples, warnings=reduced.warnings)
 
 
 def _as_trial_columns(trials: TrialColumns | Sequence[Trial] | str | Path) -> TrialColumns:

@@ -66,8 +66,13 @@ class TupleScores:
 def tuple_cells(scored: TupleScores) -> dict[str, list[Any]]:
     """Statistics per (prompting, model, problem, size) cell, cells sorted like pandas sorts the keys."""
     cells, cell_of_row, n_cells = _cell_keys(scored)
-    acc = group_stats(cell_of_row, scored.acc, n_cells) or _pandas_group_stats(cell_of_row, scored.acc)
-    bias = group_stats(cell_of_row, scored.bias, n_cells) or _pandas_group_stats(cell_of_row, scored.bias)
+    both = group_stats(cell_of_row, np.column_stack([scored.acc, scored.bias]), n_cells)  # one pass for both
+    if both is not None:
+        acc = GroupStats(count=both.count, mean=both.mean[:, 0], var=both.var[:, 0])
+        bias = GroupStats(count=both.count, mean=both.mean[:, 1], var=both.var[:, 1])
+    else:
+        acc = _pandas_group_stats(cell_of_row, scored.acc)
+        bias = _pandas_group_stats(cell_of_row, scored.bias)
     cells["count"] = acc.count.tolist()
     for name, stats in (("acc", acc), ("bias", bias)):
         cells[f"{name}.mean"] = stats.mean.tolist()
@@ -151,6 +156,7 @@ class _TestSetIndex:
     gold_weight: np.ndarray  # per trial row
     gold_class: np.ndarray  # per trial row
     options_sets: list[set[str]]
+    file_order: np.ndarray  # tuple codes in the order of their first trial row
 
 
 def _index_test_set(table: TrialColumns, warn: Callable[[str], None]) -> _TestSetIndex:
@@ -175,13 +181,17 @@ def _index_test_set(table: TrialColumns, warn: Callable[[str], None]) -> _TestSe
     gold_weight = np.array([GOLD_WEIGHT.get(g, np.nan) for g in table.gold_names], dtype=float)[table.gold_code]
     gold_class = np.array([class_id.get(ANSWER_CLASS.get(g, ""), -2) for g in table.gold_names])[table.gold_code]
     return _TestSetIndex(n_tuples, tuple_codes, first_row, expected, broken, order, table.key[order], class_id,
-                         gold_weight, gold_class, [set(o.split("|")) for o in table.options_names])
+                         gold_weight, gold_class, [set(o.split("|")) for o in table.options_names],
+                         np.argsort(first_row, kind="stable"))
 
 
 def _first_answers(table: TrialColumns, ix: _TestSetIndex, f: ResultColumns,
                    warn: Callable[[str], None]) -> tuple[np.ndarray, np.ndarray]:
     """Trial rows and answer codes of the file's answers to known Keys, the first answer per trial only."""
     n_trials = len(table)
+    if len(f.keys) == n_trials and np.array_equal(f.keys, table.key):
+        # Every trial answered once, in trial-file order (the published files): nothing to look up.
+        return np.arange(n_trials), f.resp_code
     slot = np.searchsorted(ix.sorted_keys, f.keys)
     slot_ok = slot < n_trials
     found = np.zeros(len(f.keys), dtype=bool)
@@ -264,8 +274,7 @@ def _score_file(table: TrialColumns, ix: _TestSetIndex, file_index: int, f: Resu
     w_sum = np.bincount(codes, weights=w, minlength=n_tuples)
     acc_sum = np.bincount(codes, weights=w * correct, minlength=n_tuples)
     bias_sum = np.bincount(codes, weights=np.where(np.isnan(signed), 0.0, signed), minlength=n_tuples)
-    scored = np.flatnonzero(complete)
-    scored = scored[np.argsort(ix.first_row[scored], kind="stable")]  # tuples in trial-file order
+    scored = ix.file_order[complete[ix.file_order]]  # tuples in trial-file order
     return file_index, scored, acc_sum[scored] / w_sum[scored], bias_sum[scored] / w_sum[scored]
 
 
