@@ -13,7 +13,6 @@ from __future__ import annotations
 import itertools
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Literal
 
 import numpy as np
 from scipy import stats
@@ -197,15 +196,12 @@ def _records(book: PreparedBook, bins: list[_Bin], kept: list[int], starts: np.n
             words = excerpts[i]
             a, b = int(shown[i, 0]), int(shown[i, 1])
             early, late = (a, b) if a < b else (b, a)
-            seg1_first: Literal[0, 1] = 0 if int(answers[i]) else 1
-            # Built from checked values without pydantic's validation (each costs as much as the draws behind
-            # it); check_trials below checks every record anyway.
-            records.append(BookSortRecord.model_construct(
+            records.append(BookSortRecord(
                 book_idx=book.book_idx, book_title=book.title, num_words=book.num_words,
                 excerpt_idx=new_idx, excerpt_pos=start / n_words, excerpt_text=texts[i], segment_idx=0,
                 segment_1=" ".join(words[early:early + segment_length]),
                 segment_2=" ".join(words[late:late + segment_length]),
-                seg1_pos=early, seg2_pos=late, distance_bin=upper, present_seg1_first=seg1_first,
+                seg1_pos=early, seg2_pos=late, distance_bin=upper, present_seg1_first=1 - int(answers[i]),
                 excerpt_length=excerpt_length, segment_length=segment_length,
             ))
     return records

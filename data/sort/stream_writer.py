@@ -25,7 +25,7 @@ import pandas as pd
 from benchlab.data.atomic import fsync_dir
 from benchlab.data.errors import BenchlabError
 from benchlab.data.sort.records import BOOK_COLUMNS, EXCERPT_COLUMNS, N_TEST_EXCERPTS, SEGMENT_COLUMNS, BookSortRecord
-from benchlab.data.sort.writers import records_frame
+from benchlab.data.sort.writers import records_columns
 
 if TYPE_CHECKING:
     import pyarrow.parquet as pq
@@ -118,13 +118,18 @@ class StreamingLayouts:
         """Spool ``records`` (any configurations and books); nothing of them stays in memory."""
         if not records:
             return
-        frame = records_frame(records)
-        for _key, part in frame.groupby(["excerpt_length", "segment_length", "book_idx"], sort=False):
-            first = part.iloc[0]
+        # deferred: pyarrow loads only when trials are spooled
+        import pyarrow as pa
+        import pyarrow.feather as feather
+
+        groups: dict[tuple[int, int, int], list[BookSortRecord]] = {}
+        for r in records:
+            groups.setdefault((r.excerpt_length, r.segment_length, r.book_idx), []).append(r)
+        for (le, ls, book), part in groups.items():
             path = self._spool / f"{len(os.listdir(self._spool)):06d}.arrow"
-            part.reset_index(drop=True).to_feather(path)  # Arrow IPC, LZ4: quicker to write and read than parquet
-            config = (int(first["excerpt_length"]), int(first["segment_length"]))
-            self._chunks.setdefault(config, []).append((int(first["book_idx"]), path))
+            # Arrow IPC (LZ4) straight from the columns: quicker to write and read back than parquet or pandas
+            feather.write_feather(pa.table(records_columns(part)), path)
+            self._chunks.setdefault((le, ls), []).append((book, path))
         self._count += len(records)
 
     def _books(self, config: Config) -> Iterator[pd.DataFrame]:
