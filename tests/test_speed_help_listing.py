@@ -100,6 +100,16 @@ def test_after_a_setting_changed_a_help_page_loads_no_declaration(env: dict[str,
         assert "LOADED []" in page.stderr, (argv, page.stderr)
 
 
+def test_a_first_command_records_the_listing_so_a_later_help_loads_no_declaration(env: dict[str, str]) -> None:
+    """After an install the first thing run is often a command, not a help page: its whole-CLI build is recorded."""
+    first = _run(PROBE, env, "fetch", "--no-such-option")  # any command through the whole CLI (here a usage error)
+    assert first.returncode == 2 and "No such option" in first.stderr
+    changed = {**env, "BENCHLAB_SOMETHING_ELSE": "1"}
+    page = _run(PROBE, changed, "--help")
+    assert page.returncode == 0 and page.stdout == _run(LIVE, changed, "--help").stdout
+    assert "LOADED []" in page.stderr, page.stderr
+
+
 def test_a_broken_plugin_is_warned_about_after_a_listing_was_recorded(tmp_path: Path, env: dict[str, str]) -> None:
     assert _run(PROBE, env, "--help").returncode == 0  # records the listing with nothing broken
     (tmp_path / "site").mkdir()

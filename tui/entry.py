@@ -89,6 +89,10 @@ def main(argv: Sequence[str] | None = None) -> None:
             return
         _run_and_record(args)  # stale: the whole CLI, and a new listing so that the next run is routed
         return
+    if record is None or not still_valid(record):
+        # the whole CLI is built anyway: record its listing, so that the next help or declared command needs none
+        _run_and_record(args)
+        return
     # deferred: the CLI loads only for a command that is neither a cached help text nor a replay
     from benchlab.tui.cli import main as cli_main
 

@@ -28,7 +28,7 @@ STANDARD_CONFIGS = ((250, 20), (250, 50), (1000, 20), (1000, 50))
 
 #: The published scripts measured on their own (preprocess + generate, 4 configurations x 9 books), for when their
 #: source is not at hand: (wall seconds, peak RSS MB, when and where).
-STORED_REFERENCE = (49.5, 383.0, "2026-11-25, 2-vCPU AMD EPYC shared machine, load ~1 (issue 24)")
+STORED_REFERENCE = (48.6, 353.0, "2026-11-26 11:41 UTC, 2-vCPU AMD EPYC shared machine, load 0.9")
 
 _HELPER = r"""
 import json, os, resource, subprocess, sys, time
