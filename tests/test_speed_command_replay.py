@@ -26,14 +26,16 @@ def _testset(tmp_path: Path) -> Path:
 
 
 def _run(args: list[str], cache: Path, *extra_env: tuple[str, str]) -> tuple[str, str, bool]:
-    """stdout, stderr, and whether the run was a replay (a replay writes no new entry and loads no CLI)."""
+    """stdout, stderr, and whether the run was a replay (a replay writes no new entry and loads no command
+    declaration)."""
     env = {**os.environ, "BENCHLAB_CACHE_DIR": str(cache), **dict(extra_env)}
     probe = ("import sys; from benchlab.tui.entry import main; main(sys.argv[1:]); "
-             "sys.stderr.write('CLI LOADED\\n' if 'benchlab.tui.cli' in sys.modules else '')")
+             "sys.stderr.write('COMMAND LOADED\\n' if any(m.startswith('benchlab.annotations.') and "
+             "m.endswith('.commands') for m in sys.modules) else '')")
     proc = subprocess.run([sys.executable, "-c", probe, *args], env=env, capture_output=True, text=True,
                           timeout=300, check=True)
-    err = proc.stderr.replace("CLI LOADED\n", "")
-    return proc.stdout, err, "CLI LOADED" not in proc.stderr
+    err = proc.stderr.replace("COMMAND LOADED\n", "")
+    return proc.stdout, err, "COMMAND LOADED" not in proc.stderr
 
 
 def test_replay_prints_what_the_computing_run_printed(tmp_path: Path) -> None:

@@ -13,16 +13,17 @@ from tests.compare_fixtures import make_testset, write_results, wrong
 from tests.test_compare_sort import write_csv
 
 PROBE = ("import sys; from benchlab.tui.entry import main; main(sys.argv[1:]); "
-         "sys.stderr.write('CLI LOADED\\n' if 'benchlab.tui.cli' in sys.modules else '')")
+         "sys.stderr.write('COMMAND LOADED\\n' if any(m.startswith('benchlab.annotations.') and "
+             "m.endswith('.commands') for m in sys.modules) else '')")
 
 
 def _run(args: list[str], cache: Path, cwd: Path) -> tuple[str, str, bool, int]:
-    """stdout, stderr, whether the run was a replay (no CLI loaded), exit status."""
+    """stdout, stderr, whether the run was a replay (no command declaration loaded), exit status."""
     env = {**os.environ, "BENCHLAB_CACHE_DIR": str(cache)}
     proc = subprocess.run([sys.executable, "-c", PROBE, *args], env=env, capture_output=True, text=True,
                           timeout=300, cwd=cwd)
-    replay = proc.returncode == 0 and "CLI LOADED" not in proc.stderr
-    return proc.stdout, proc.stderr.replace("CLI LOADED\n", ""), replay, proc.returncode
+    replay = proc.returncode == 0 and "COMMAND LOADED" not in proc.stderr
+    return proc.stdout, proc.stderr.replace("COMMAND LOADED\n", ""), replay, proc.returncode
 
 
 def _worldsense_lab(root: Path) -> tuple[Path, Path]:
