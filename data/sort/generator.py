@@ -15,10 +15,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
-from scipy import stats
 
 from benchlab.data.errors import BenchlabError
 from benchlab.data.sort.books import PreparedBook
+from benchlab.data.sort.kolmogorov import two_sample_ks_pvalue, uniform_spread_passes
 from benchlab.data.sort.native_draws import LegacyStream
 from benchlab.data.sort.records import N_VALIDATION_EXCERPTS, BookSortRecord, distance_bin_edges
 from benchlab.data.sort.sentence_starts import (
@@ -105,9 +105,8 @@ def _draw_excerpts(stream: LegacyStream, book: PreparedBook, idx: BookIndex, exc
     for attempt in range(1, MAX_KS_ATTEMPTS + 2):
         # The published `rs.permutation(span)[0]`, without shuffling the whole book for one number.
         starts = np.array([idx.prev_start[stream.permutation_head(span)] for _ in range(n_total)], dtype=np.int64)
-        positions = starts / n_words
-        p = stats.kstest(positions, stats.uniform(loc=0.0, scale=span / n_words).cdf).pvalue
-        if p > KS_THRESHOLD:
+        # scipy.stats.kstest against Uniform(0, span / n_words), as published (same bits, without scipy.stats)
+        if uniform_spread_passes(starts / n_words, span / n_words, KS_THRESHOLD):
             report.excerpt_ks_attempts = attempt
             return starts
     raise BenchlabError(f"could not draw uniformly spread excerpts of {excerpt_length:,} words in "
@@ -176,7 +175,7 @@ def _check_segment_spread(book: PreparedBook, bins: list[_Bin], kept: list[int],
                           report: GenerationReport) -> None:
     """5. The presented-first positions must look like a draw from all candidate starts."""
     shown_first = np.concatenate([shown[kept, 0] for _, _, shown in bins])
-    report.segment_ks_p = float(stats.kstest(shown_first, np.concatenate(pooled_candidates)).pvalue)
+    report.segment_ks_p = two_sample_ks_pvalue(shown_first, np.concatenate(pooled_candidates))  # scipy's kstest
     if report.segment_ks_p <= KS_THRESHOLD:
         raise BenchlabError(f"segment positions failed the uniformity check (KS p={report.segment_ks_p:.3f}) for "
                             f"e{excerpt_length}/s{segment_length}; try another --seed", book.source)

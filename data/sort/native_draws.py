@@ -12,6 +12,9 @@ The C is compiled once per machine into the cache folder with the system's C com
 used only after it reproduced numpy on a few streams here. Without a compiler (or when building or that check
 fails) :class:`LegacyStream` says so (``native`` is False) and the generator uses numpy itself: results never
 depend on it, only the speed does. ``benchlab bench booksort`` prints which path ran.
+
+The same library holds the one loop of the trials' checks that needs compiled speed: the exact two-sample
+Kolmogorov-Smirnov count (:mod:`benchlab.data.sort.kolmogorov`; without the library scipy computes it).
 """
 
 from __future__ import annotations
@@ -35,6 +38,7 @@ from benchlab.data.settings import get_settings
 # Written from the published algorithm (Matsumoto & Nishimura 1998) and numpy's documented legacy behaviour;
 # the load check and the tests compare results and the state left behind with numpy's own calls.
 _SOURCE = r"""
+#include <math.h>
 #include <stdint.h>
 
 #define MT_N 624
@@ -146,6 +150,39 @@ int pair_draw(mt_state *s, const int64_t *cand, int64_t n, int64_t lower, int64_
     }
     return 0;
 }
+
+/* The exact two-sample Kolmogorov-Smirnov p-value of scipy's ks_2samp (two-sided, m != n): the share of lattice
+   paths from (0,0) to (m,n) that do not stay strictly inside |x/m - y/n| < h/lcm(m,n), by Hodges' inside method
+   with Viehmann's recursion for 1 - p, one column at a time in a sliding window. Every operation is scipy's, in
+   its order and in doubles, so the result is the same bits (checked against scipy in the tests). `a` holds
+   min(m, n) + 1 doubles. */
+double ks_outside_share(int64_t m, int64_t n, int64_t g, int64_t h, double *a) {
+    if (m < n) { int64_t t = m; m = n; n = t; }
+    int64_t mg = m / g, ng = n / g;
+    int64_t minj = 0, maxj = (int64_t)ceil((double)h / (double)mg);
+    if (maxj > n + 1) maxj = n + 1;
+    int64_t curlen = maxj - minj;
+    int64_t len = 2 * maxj + 2 < n + 1 ? 2 * maxj + 2 : n + 1;
+    for (int64_t k = 0; k < len; k++) a[k] = k >= minj && k < maxj ? 0.0 : 1.0;
+    for (int64_t i = 1; i <= m; i++) {
+        int64_t lastminj = minj, lastlen = curlen;
+        minj = (int64_t)floor((double)(ng * i - h) / (double)mg) + 1;
+        if (minj < 0) minj = 0;
+        if (minj > n) minj = n;
+        maxj = (int64_t)ceil((double)(ng * i + h) / (double)mg);
+        if (maxj > n + 1) maxj = n + 1;
+        if (maxj <= minj) return 1.0;
+        double val = minj == 0 ? 0.0 : 1.0;
+        for (int64_t jj = 0; jj < maxj - minj; jj++) {
+            int64_t j = jj + minj;
+            val = (a[jj + minj - lastminj] * (double)i + val * (double)j) / (double)(i + j);
+            a[jj] = val;
+        }
+        curlen = maxj - minj;
+        for (int64_t k = curlen; k < curlen + (lastlen - curlen) && k < len; k++) a[k] = 1.0;
+    }
+    return a[maxj - minj - 1];
+}
 """
 
 _lib: ctypes.CDLL | None = None
@@ -171,8 +208,9 @@ def _build(target: Path) -> bool:
             src = Path(tmp) / "booksort_draws.c"
             src.write_text(_SOURCE)
             built = Path(tmp) / target.name
-            done = subprocess.run([compiler, "-O3", "-shared", "-fPIC", "-o", str(built), str(src)],
-                                  capture_output=True, timeout=120, check=False)
+            # no fused multiply-add: the KS loop must round as scipy's does
+            command = [compiler, "-O3", "-ffp-contract=off", "-shared", "-fPIC", "-o", str(built), str(src), "-lm"]
+            done = subprocess.run(command, capture_output=True, timeout=120, check=False)
             if done.returncode != 0 or not built.exists():
                 return False
             os.replace(built, target)
@@ -230,8 +268,21 @@ def _load_once() -> ctypes.CDLL | None:
     lib.pair_draw.restype = ctypes.c_int
     lib.pair_draw.argtypes = [ctypes.c_void_p, ctypes.c_void_p, ctypes.c_int64, ctypes.c_int64, ctypes.c_int64,
                               ctypes.c_int64, ctypes.c_void_p, ctypes.c_void_p]
+    lib.ks_outside_share.restype = ctypes.c_double
+    lib.ks_outside_share.argtypes = [ctypes.c_int64, ctypes.c_int64, ctypes.c_int64, ctypes.c_int64,
+                                     ctypes.c_void_p]
     _lib = lib if _agrees(lib) else None
     return _lib
+
+
+def ks_outside_share(n1: int, n2: int, g: int, h: int) -> float | None:
+    """scipy's exact two-sample KS p-value for samples of ``n1`` != ``n2`` values (``g`` their gcd, ``h`` the
+    statistic times their lcm), computed in the compiled helper; None when it is not available here."""
+    lib = _load()
+    if lib is None:
+        return None
+    scratch = np.empty(min(n1, n2) + 2, dtype=np.float64)
+    return float(lib.ks_outside_share(n1, n2, g, h, scratch.ctypes.data))
 
 
 def native_available() -> bool:

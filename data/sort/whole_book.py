@@ -107,14 +107,15 @@ def generate_whole_book(book: PreparedBook, segment_length: int = 20,
     idx = index_book(book)
     starts = np.flatnonzero(np.concatenate(([True], idx.ends[:-1]))) if n_words else np.zeros(0, dtype=np.int64)
     candidates = starts[starts <= n_words - segment_length]
-    # deferred: scipy.stats (~0.5 s CPU) loads only when a book is drawn, not with the bin labels `compare sort` reads
-    from scipy import stats
+    # deferred: the KS code (and its compiled helper) loads only when a book is drawn, not with the bin labels
+    # `compare sort` reads
+    from benchlab.data.sort.kolmogorov import two_sample_ks_pvalue
 
     rs = np.random.RandomState(seed)
     for attempt in range(1, MAX_KS_ATTEMPTS + 2):
         drawn = [_draw_bin(rs, candidates, lo, hi, segment_length, pairs_per_bin, book) for lo, hi in bins]
         anchors = np.concatenate([a for _, a in drawn])
-        report.anchor_ks_p = float(stats.kstest(anchors, candidates).pvalue)
+        report.anchor_ks_p = two_sample_ks_pvalue(anchors, candidates)  # scipy's kstest, same bits
         if report.anchor_ks_p > KS_THRESHOLD:
             report.attempts = attempt
             break
