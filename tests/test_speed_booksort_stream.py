@@ -9,6 +9,8 @@ import pandas as pd
 import pytest
 
 from benchlab.data.samples import sample_path
+from benchlab.data.sort import stream_writer
+from benchlab.data.sort.arrow_tables import pandas_metadata_known
 from benchlab.data.sort.loaders import Selection, load_records
 from benchlab.data.sort.records import BookSortRecord
 from benchlab.data.sort.stream_writer import StreamingLayouts
@@ -52,3 +54,32 @@ def test_an_interrupted_make_leaves_no_spool_and_no_partial_file(tmp_path: Path)
         spool.add(_two_books()[0])
         raise RuntimeError("interrupted")
     assert not (tmp_path / "new").exists()
+
+
+@pytest.mark.parametrize("design", ["excerpt", "whole-book"])
+def test_parquet_written_without_pandas_is_byte_identical_to_parquet_written_through_pandas(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, design: str) -> None:
+    """The default layout skips pandas (schema metadata written as pandas writes it): same bytes, file for file."""
+    assert pandas_metadata_known()  # the installed pandas is the one whose metadata is written here
+    books = _two_books()
+    first = books[0]
+    edges = [
+        [r.model_copy(update={"segment_1": r.segment_1 + " again"}) for r in first[:50]],  # ties in the sort keys
+        [r.model_copy(update={"book_idx": 7}) for r in first if r.excerpt_idx >= 100],  # a book with no test rows
+        [r.model_copy(update={"book_idx": 8}) for r in first if r.excerpt_idx < 100],  # nor validation rows
+    ]
+    assert all(edges)
+    batches = [[r.model_copy(update={"design": design}) for r in batch] for batch in [*books, *edges]]
+
+    def make(folder: Path) -> list[Path]:
+        with StreamingLayouts(folder, ["parquet"]) as spool:
+            for batch in batches:
+                spool.add(batch)
+            return spool.finish()
+
+    direct = make(tmp_path / "direct")
+    monkeypatch.setattr(stream_writer, "pandas_metadata_known", lambda: False)
+    through_pandas = make(tmp_path / "pandas")
+    assert [p.name for p in direct] == [p.name for p in through_pandas] and len(direct) == 4
+    for a, b in zip(direct, through_pandas, strict=True):
+        assert a.read_bytes() == b.read_bytes(), a.name

@@ -6,7 +6,8 @@ lab's own text is indistinguishable from a published one downstream.
 
 from __future__ import annotations
 
-from typing import Literal
+from collections.abc import Sequence
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
@@ -118,3 +119,12 @@ def distance_bin_edges(excerpt_length: int, segment_length: int) -> list[int]:
     if le < 5000:
         return [ls, le // 4, le // 3, le // 2, int(le // 1.25)]
     return [ls, 1000, le // 4, le // 2, int(le // 1.25)]
+
+
+def records_columns(records: Sequence[BookSortRecord]) -> dict[str, list[Any]]:
+    """The 15 published columns (``design`` too for whole-book trials) as lists, in order: read column by column
+    from the attributes (a dict per record, as ``model_dump`` makes, costs twice as much). Here, not with the
+    writers, so that the spool (Arrow, no pandas) can use it."""
+    whole_book = any(r.design != "excerpt" for r in records)
+    names = [*PARQUET_COLUMNS, "design"] if whole_book else list(PARQUET_COLUMNS)
+    return {name: [getattr(r, name) for r in records] for name in names}

@@ -20,14 +20,21 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import IO, TYPE_CHECKING
 
-import pandas as pd
-
 from benchlab.data.atomic import fsync_dir
 from benchlab.data.errors import BenchlabError
-from benchlab.data.sort.records import BOOK_COLUMNS, EXCERPT_COLUMNS, N_TEST_EXCERPTS, SEGMENT_COLUMNS, BookSortRecord
-from benchlab.data.sort.writers import records_columns
+from benchlab.data.sort.arrow_tables import columns_table, pandas_metadata_known, with_pandas_metadata
+from benchlab.data.sort.records import (
+    BOOK_COLUMNS,
+    EXCERPT_COLUMNS,
+    N_TEST_EXCERPTS,
+    SEGMENT_COLUMNS,
+    BookSortRecord,
+    records_columns,
+)
 
 if TYPE_CHECKING:
+    import pandas as pd
+    import pyarrow as pa
     import pyarrow.parquet as pq
 
 Config = tuple[int, int]
@@ -74,7 +81,7 @@ class StreamingLayouts:
         self.layouts = tuple(layouts)
         self._made_folder = False
         self._spool_folder: Path | None = None
-        self._chunks: dict[Config, list[tuple[int, Path]]] = {}
+        self._chunks: dict[Config, list[tuple[int, str, Path]]] = {}  # (book, split, spool file) in add order
         self._count = 0
         self._pending: list[_Output] = []
 
@@ -120,25 +127,36 @@ class StreamingLayouts:
             return
         # deferred: pyarrow loads only when trials are spooled
         import pyarrow as pa
-        import pyarrow.feather as feather
 
-        groups: dict[tuple[int, int, int], list[BookSortRecord]] = {}
+        groups: dict[tuple[int, int, int, str], list[BookSortRecord]] = {}
         for r in records:
-            groups.setdefault((r.excerpt_length, r.segment_length, r.book_idx), []).append(r)
-        for (le, ls, book), part in groups.items():
+            split = "test" if r.excerpt_idx < N_TEST_EXCERPTS else "validation"
+            groups.setdefault((r.excerpt_length, r.segment_length, r.book_idx, split), []).append(r)
+        for (le, ls, book, split), part in groups.items():
             path = self._spool / f"{len(os.listdir(self._spool)):06d}.arrow"
-            # Arrow IPC (LZ4) straight from the columns: quicker to write and read back than parquet or pandas
-            feather.write_feather(pa.table(records_columns(part)), path)
-            self._chunks.setdefault((le, ls), []).append((book, path))
+            # Arrow IPC (LZ4, as feather writes it) straight from the columns: quicker to write and read back than
+            # parquet or pandas (pyarrow.ipc and columns_table: feather.write_feather and pa.array import pandas)
+            table = columns_table(records_columns(part))
+            with pa.ipc.new_file(path, table.schema, options=pa.ipc.IpcWriteOptions(compression="lz4")) as sink:
+                sink.write_table(table)
+            self._chunks.setdefault((le, ls), []).append((book, split, path))
         self._count += len(records)
+
+    def _paths_by_book(self, config: Config) -> list[dict[str, list[Path]]]:
+        """A configuration's spool files by book (in book order) and split (``all`` too), each list in add order."""
+        by_book: dict[int, dict[str, list[Path]]] = {}
+        for book, split, path in self._chunks[config]:
+            for key in (split, "all"):
+                by_book.setdefault(book, {}).setdefault(key, []).append(path)
+        return [by_book[book] for book in sorted(by_book)]
 
     def _books(self, config: Config) -> Iterator[pd.DataFrame]:
         """A configuration's rows, one frame per book in book order, sorted as ``write_layout`` sorts them."""
-        by_book: dict[int, list[Path]] = {}
-        for book, path in self._chunks[config]:
-            by_book.setdefault(book, []).append(path)
-        for book in sorted(by_book):
-            parts = [pd.read_feather(p) for p in by_book[book]]
+        # deferred: pandas loads only for the layouts written through it
+        import pandas as pd
+
+        for paths in self._paths_by_book(config):
+            parts = [pd.read_feather(p) for p in paths["all"]]
             frame = parts[0] if len(parts) == 1 else pd.concat(parts, ignore_index=True)
             yield frame.sort_values(["book_idx", "distance_bin", "excerpt_idx"], kind="stable").reset_index(drop=True)
 
@@ -151,8 +169,7 @@ class StreamingLayouts:
         return written
 
     def _write_parquet(self, config: Config) -> list[Path]:
-        # deferred: pyarrow loads with pandas' parquet support only when parquet is written
-        import pyarrow as pa
+        # deferred: pyarrow loads only when parquet is written
         import pyarrow.parquet as pq
 
         le, ls = config
@@ -160,14 +177,11 @@ class StreamingLayouts:
         self._pending.extend(outputs.values())
         writers: dict[str, pq.ParquetWriter] = {}
         schema: pa.Schema | None = None
-        for frame in self._books(config):
-            test = frame["excerpt_idx"] < N_TEST_EXCERPTS
-            for split, part in (("test", frame[test]), ("validation", frame[~test])):
-                table = pa.Table.from_pandas(part.reset_index(drop=True), preserve_index=False)
-                schema = schema or table.schema
-                if split not in writers:
-                    writers[split] = pq.ParquetWriter(outputs[split].tmp, schema)
-                writers[split].write_table(table.cast(schema))
+        for split, table in self._parquet_parts(config):
+            schema = schema or table.schema
+            if split not in writers:
+                writers[split] = pq.ParquetWriter(outputs[split].tmp, schema)
+            writers[split].write_table(table.cast(schema))
         for split, output in outputs.items():
             if split not in writers and schema is not None:
                 writers[split] = pq.ParquetWriter(output.tmp, schema)  # an empty split is still written, as before
@@ -176,6 +190,26 @@ class StreamingLayouts:
         written = [output.publish() for output in outputs.values()]
         self._pending = [p for p in self._pending if p not in outputs.values()]
         return written
+
+    def _parquet_parts(self, config: Config) -> Iterator[tuple[str, pa.Table]]:
+        """(split, table) per book in book order, the tables ``DataFrame.to_parquet`` would write: straight from
+        the spool with pandas' metadata (pandas not imported) where that metadata is known, else through pandas."""
+        # deferred: pyarrow loads only when parquet is written
+        import pyarrow as pa
+
+        if not pandas_metadata_known():
+            for frame in self._books(config):
+                test = frame["excerpt_idx"] < N_TEST_EXCERPTS
+                for split, part in (("test", frame[test]), ("validation", frame[~test])):
+                    yield split, pa.Table.from_pandas(part.reset_index(drop=True), preserve_index=False)
+            return
+        # The spool holds each split apart; a stable sort of one split is the stable sort of all, filtered.
+        for paths in self._paths_by_book(config):
+            tables = {split: _sorted_table(paths[split]) for split in ("test", "validation") if split in paths}
+            schema = next(iter(tables.values())).schema
+            for split in ("test", "validation"):  # a split a book lacks is written empty, as through pandas
+                table = tables[split] if split in tables else schema.empty_table()
+                yield split, with_pandas_metadata(table)
 
     def _write_csv(self, config: Config) -> list[Path]:
         le, ls = config
@@ -216,3 +250,16 @@ class StreamingLayouts:
         written = [output.publish()]
         self._pending.remove(output)
         return written
+
+
+def _sorted_table(paths: Sequence[Path]) -> pa.Table:
+    """The spool files of one book and split as one table, sorted as ``write_layout`` sorts (a stable sort)."""
+    # deferred: pyarrow loads only when trials are written
+    import pyarrow as pa
+    import pyarrow.compute as pc
+    import pyarrow.feather as feather
+
+    parts = [feather.read_table(p) for p in paths]
+    table = parts[0] if len(parts) == 1 else pa.concat_tables(parts)
+    keys = [(name, "ascending") for name in ("book_idx", "distance_bin", "excerpt_idx")]
+    return table.take(pc.sort_indices(table, sort_keys=keys))  # Arrow's sort_indices is stable

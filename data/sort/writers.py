@@ -10,7 +10,6 @@ import io
 import json
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
 
 import pandas as pd
 
@@ -19,9 +18,9 @@ from benchlab.data.sort.records import (
     BOOK_COLUMNS,
     EXCERPT_COLUMNS,
     N_TEST_EXCERPTS,
-    PARQUET_COLUMNS,
     SEGMENT_COLUMNS,
     BookSortRecord,
+    records_columns,
 )
 
 
@@ -29,14 +28,6 @@ def records_frame(records: Sequence[BookSortRecord]) -> pd.DataFrame:
     """The 15 published columns; ``design`` is added only for whole-book trials, so excerpt files stay as published."""
     columns = records_columns(records)
     return pd.DataFrame(columns, columns=list(columns))
-
-
-def records_columns(records: Sequence[BookSortRecord]) -> dict[str, list[Any]]:
-    """:func:`records_frame`'s columns as lists, in order: read column by column from the attributes (a dict per
-    record, as ``model_dump`` makes, costs twice as much)."""
-    whole_book = any(r.design != "excerpt" for r in records)
-    names = [*PARQUET_COLUMNS, "design"] if whole_book else list(PARQUET_COLUMNS)
-    return {name: [getattr(r, name) for r in records] for name in names}
 
 
 def write_layout(records: Sequence[BookSortRecord], out: str | Path, layout: str) -> list[Path]:
