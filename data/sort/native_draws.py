@@ -41,6 +41,12 @@ _SOURCE = r"""
 #include <math.h>
 #include <stdint.h>
 
+#if defined(__x86_64__) && defined(__linux__) && defined(__GNUC__)
+#define WIDE __attribute__((target_clones("avx2", "default")))  /* AVX2 where the CPU has it, chosen at load */
+#else
+#define WIDE
+#endif
+
 #define MT_N 624
 #define MT_M 397
 
@@ -51,7 +57,7 @@ static inline uint32_t mix(uint32_t upper, uint32_t lower, uint32_t far) {
     return far ^ (y >> 1) ^ (-(y & 1u) & 0x9908b0dfu);
 }
 
-static void twist(uint32_t *mt) {
+WIDE static void twist(uint32_t *mt) {
     int k = 0;
     for (; k < MT_N - MT_M; k++) mt[k] = mix(mt[k], mt[k + 1], mt[k + MT_M]);
     for (; k < MT_N - 1; k++) mt[k] = mix(mt[k], mt[k + 1], mt[k + MT_M - MT_N]);
@@ -82,16 +88,23 @@ static inline uint32_t interval(mt_state *s, uint32_t max) {
 /* Which item a shuffle with these partners puts first: the last swap that touched position 0 brought the item
    then at its partner's place, and so on back. */
 static int64_t first_item(const int32_t *partner, int64_t n) {
-    int64_t at = 0;
-    for (int64_t i = 1; i < n; i++) {
+    int64_t at = 0, i = 1;
+    while (i < n) {
+        if (i + 32 <= n) {  /* a block of 32 without the partner sought is skipped at once (vectorised) */
+            int32_t want = (int32_t)at;
+            int any = 0;
+            for (int k = 0; k < 32; k++) any |= partner[i + k] == want;
+            if (!any) { i += 32; continue; }
+        }
         if (partner[i] == at) at = i;
+        i++;
     }
     return at;
 }
 
 /* rs.permutation(n)[0] for 1 <= n < 2**31, `partner` (n ints) as scratch; a whole block of outputs is
    tempered at once and the rejection is branch-free (a refused draw's slot is overwritten by the next). */
-int64_t permutation_head(mt_state *s, int64_t n, int32_t *partner) {
+WIDE int64_t permutation_head(mt_state *s, int64_t n, int32_t *partner) {
     uint32_t out[MT_N];
     uint32_t *mt = s->key;
     int pos = s->pos;
@@ -105,11 +118,18 @@ int64_t permutation_head(mt_state *s, int64_t n, int32_t *partner) {
         }
         uint32_t mask = 0xffffffffu >> __builtin_clz((uint32_t)i);
         int64_t lowest = (int64_t)(mask >> 1) + 1;  /* the smallest i with this mask */
-        while (pos < MT_N && i >= lowest) {
-            uint32_t v = out[pos++] & mask;
-            partner[i] = (int32_t)v;
-            i -= (v <= (uint32_t)i);
+        /* each output lowers i by at most one: this many need no check that i is still in the mask's range */
+        int64_t room = i - lowest + 1, left = MT_N - pos;
+        int count = (int)(room < left ? room : left);
+        uint32_t at = (uint32_t)i;
+        const uint32_t *o = out + pos;
+        for (int k = 0; k < count; k++) {
+            uint32_t v = o[k] & mask;
+            partner[at] = (int32_t)v;
+            at -= (v <= at);
         }
+        pos += count;
+        i = at;
     }
     s->pos = pos;
     return first_item(partner, n);
