@@ -71,6 +71,21 @@ def test_pair_draw_is_the_numpy_sampler(case: int) -> None:
     assert ours.random_state.randint(2**31) == theirs.randint(2**31)
 
 
+@pytest.mark.parametrize("case", range(12))
+def test_pairs_of_a_bin_in_one_call_are_the_numpy_sampler_excerpt_after_excerpt(case: int) -> None:
+    rng = np.random.RandomState(100 + case)
+    lower = int(rng.randint(10, 120))
+    upper = lower + int(rng.randint(1, 200))
+    candidates = [_candidates(rng, int(rng.randint(1, 300)), int(rng.randint(20, 800))) for _ in range(40)]
+    candidates[3] = candidates[17] = np.zeros(0, dtype=np.int64)  # an excerpt without candidates draws nothing
+    candidates[5] = np.array([0, 5, 9], dtype=np.int64)  # nor pairs: every try spent
+    ours, theirs = LegacyStream(case), np.random.RandomState(case)
+    expected = [_pick_pair(theirs, cand, lower, upper) if len(cand) else None for cand in candidates]
+    assert ours.pairs(candidates, lower, upper, MAX_PAIR_TRIES + 1) == expected
+    assert expected[3] is None and expected[5] is None and sum(e is not None for e in expected) > 20
+    assert ours.random_state.randint(2**31) == theirs.randint(2**31)
+
+
 def test_a_hopeless_pair_spends_every_try_as_published() -> None:
     cand = np.array([0, 5, 9], dtype=np.int64)  # nothing lies 100-200 words away
     ours, theirs = LegacyStream(7), np.random.RandomState(7)

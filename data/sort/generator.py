@@ -139,8 +139,7 @@ def _draw_bins(stream: LegacyStream, candidates: list[np.ndarray],
         # 0 = the earlier segment is presented first, 1 = the later one; exactly half each.
         answers = stream.random_state.permutation(answers_base)
         shown = np.zeros((n_total, 2), dtype=np.int64)
-        for i in range(n_total):
-            pair = _draw_pair(stream, candidates[i], lower, upper)
+        for i, pair in enumerate(_draw_pairs(stream, candidates, lower, upper)):
             if pair is None:
                 bad.add(i)
                 continue
@@ -206,26 +205,32 @@ def _records(book: PreparedBook, bins: list[_Bin], kept: list[int], starts: np.n
     return records
 
 
-def _draw_pair(stream: LegacyStream, cand: np.ndarray, lower: int, upper: int) -> tuple[int, int] | None:
-    """Two sentence starts at distance in (lower, upper), or None (a "bad sample") as the published sampler.
+def _draw_pairs(stream: LegacyStream, candidates: list[np.ndarray], lower: int,
+                upper: int) -> list[tuple[int, int] | None]:
+    """Per excerpt, two sentence starts at distance in (lower, upper), or None (a "bad sample"), as the published
+    sampler draws them, excerpt after excerpt.
 
     The draws mirror the published sampler call for call (first start, then an offset among the allowed ones,
-    up to 10,001 tries), in compiled code when it is available (:mod:`benchlab.data.sort.native_draws`).
+    up to 10,001 tries; nothing for an excerpt without candidates), in compiled code when it is available
+    (:mod:`benchlab.data.sort.native_draws`; one call for all excerpts).
     """
-    if len(cand) == 0:
-        return None
-    picked = (stream.pair(cand, lower, upper, MAX_PAIR_TRIES + 1) if stream.native
-              else _pick_pair(stream.random_state, cand, lower, upper))
-    if picked is None:
-        return None
-    first, second = int(cand[picked[0]]), int(cand[picked[1]])
-    if abs(second - first) >= upper:
-        return None  # the published sampler rejects a distance equal to the upper edge
-    return first, second
+    if stream.native:
+        picks = stream.pairs(candidates, lower, upper, MAX_PAIR_TRIES + 1)
+    else:
+        picks = [_pick_pair(stream.random_state, cand, lower, upper) if len(cand) else None for cand in candidates]
+    pairs: list[tuple[int, int] | None] = []
+    for cand, picked in zip(candidates, picks, strict=True):
+        if picked is None:
+            pairs.append(None)
+            continue
+        first, second = int(cand[picked[0]]), int(cand[picked[1]])
+        # the published sampler rejects a distance equal to the upper edge
+        pairs.append((first, second) if abs(second - first) < upper else None)
+    return pairs
 
 
 def _pick_pair(rs: np.random.RandomState, cand: np.ndarray, lower: int, upper: int) -> tuple[int, int] | None:
-    """numpy's own calls for :func:`_draw_pair`: (first, partner) indices of ``cand`` or None.
+    """numpy's own calls for :func:`_draw_pairs`: (first, partner) indices of ``cand`` or None.
 
     ``cand`` is sorted, so the allowed partners of each start are two runs of it (before and after the start),
     found for every start at once by binary search. The published sampler picks among the allowed offsets in

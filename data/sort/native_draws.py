@@ -171,6 +171,20 @@ int pair_draw(mt_state *s, const int64_t *cand, int64_t n, int64_t lower, int64_
     return 0;
 }
 
+/* pair_draw for several excerpts in a row, in one call: excerpt e's sorted candidates are cand[off[e] .. off[e+1]);
+   an excerpt without candidates draws nothing. found[e] says whether it got a pair (out[2e], out[2e+1]). `work`
+   holds pair_draw's scratch for the largest excerpt. */
+int64_t pairs_draw(mt_state *s, const int64_t *cand, const int64_t *off, int64_t n_excerpts, int64_t lower,
+                   int64_t upper, int64_t tries, int64_t *work, int64_t *out, int8_t *found) {
+    int64_t pairs = 0;
+    for (int64_t e = 0; e < n_excerpts; e++) {
+        int64_t n = off[e + 1] - off[e];
+        found[e] = n > 0 && pair_draw(s, cand + off[e], n, lower, upper, tries, work, out + 2 * e);
+        pairs += found[e];
+    }
+    return pairs;
+}
+
 /* The exact two-sample Kolmogorov-Smirnov p-value of scipy's ks_2samp (two-sided, m != n): the share of lattice
    paths from (0,0) to (m,n) that do not stay strictly inside |x/m - y/n| < h/lcm(m,n), by Hodges' inside method
    with Viehmann's recursion for 1 - p, one column at a time in a sliding window. Every operation is scipy's, in
@@ -288,6 +302,9 @@ def _load_once() -> ctypes.CDLL | None:
     lib.pair_draw.restype = ctypes.c_int
     lib.pair_draw.argtypes = [ctypes.c_void_p, ctypes.c_void_p, ctypes.c_int64, ctypes.c_int64, ctypes.c_int64,
                               ctypes.c_int64, ctypes.c_void_p, ctypes.c_void_p]
+    lib.pairs_draw.restype = ctypes.c_int64
+    lib.pairs_draw.argtypes = [ctypes.c_void_p, ctypes.c_void_p, ctypes.c_void_p, ctypes.c_int64, ctypes.c_int64,
+                               ctypes.c_int64, ctypes.c_int64, ctypes.c_void_p, ctypes.c_void_p, ctypes.c_void_p]
     lib.ks_outside_share.restype = ctypes.c_double
     lib.ks_outside_share.argtypes = [ctypes.c_int64, ctypes.c_int64, ctypes.c_int64, ctypes.c_int64,
                                      ctypes.c_void_p]
@@ -349,3 +366,24 @@ class LegacyStream:
             found = self._lib.pair_draw(self.bit_generator.ctypes.state_address, cand.ctypes.data, n, lower, upper,
                                         tries, work.ctypes.data, out.ctypes.data)
         return (int(out[0]), int(out[1])) if found else None
+
+    def pairs(self, candidates: list[np.ndarray], lower: int, upper: int,
+              tries: int) -> list[tuple[int, int] | None]:
+        """:meth:`pair` for each excerpt's candidates in turn (none drawn for an excerpt without any), in one call
+        into the library; native only."""
+        if self._lib is None:
+            raise RuntimeError("the compiled draws are not available here")
+        sizes = np.fromiter(map(len, candidates), dtype=np.int64, count=len(candidates))
+        offsets = np.zeros(len(candidates) + 1, dtype=np.int64)
+        np.cumsum(sizes, out=offsets[1:])
+        cand = np.ascontiguousarray(np.concatenate(candidates) if candidates else np.zeros(0), dtype=np.int64)
+        n = int(sizes.max(initial=0))
+        work = np.empty(4 * n + (n + 1) // 2, dtype=np.int64)
+        out = np.zeros(2 * len(candidates), dtype=np.int64)
+        found = np.zeros(len(candidates), dtype=np.int8)
+        with self.bit_generator.lock:
+            self._lib.pairs_draw(self.bit_generator.ctypes.state_address, cand.ctypes.data, offsets.ctypes.data,
+                                 len(candidates), lower, upper, tries, work.ctypes.data, out.ctypes.data,
+                                 found.ctypes.data)
+        picks = out.tolist()
+        return [(picks[2 * e], picks[2 * e + 1]) if hit else None for e, hit in enumerate(found.tolist())]
