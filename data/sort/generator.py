@@ -263,34 +263,51 @@ def check_trials(records: Sequence[BookSortRecord], book_words: Sequence[str] | 
     if any(r.design != "excerpt" for r in records):
         return check_whole_book(records, book_words)
     by_bin: dict[int, list[BookSortRecord]] = {}
-    # An excerpt recurs in every bin: split it and look it up in the book once.
+    # An excerpt recurs in every bin: split it and look it up in the book once; each configuration's bins once.
     excerpt_words: dict[str, list[str]] = {}
     found_in_book: set[tuple[int, str]] = set()
+    lower_edges: dict[tuple[int, int], tuple[list[int], dict[int, int]]] = {}
+    sentence_end: dict[str, bool] = {}
     for r in records:
         by_bin.setdefault(r.distance_bin, []).append(r)
-        words = excerpt_words.get(r.excerpt_text) or excerpt_words.setdefault(r.excerpt_text, r.excerpt_text.split())
-        where = f"excerpt {r.excerpt_idx}, bin {r.distance_bin}"
+        words = excerpt_words.get(r.excerpt_text)
+        if words is None:
+            words = excerpt_words[r.excerpt_text] = r.excerpt_text.split()
         if len(words) != r.excerpt_length:
-            problems.append(f"{where}: excerpt has {len(words)} words, not {r.excerpt_length}")
+            problems.append(f"{_where(r)}: excerpt has {len(words)} words, not {r.excerpt_length}")
             continue
+        n = r.segment_length
         for name, pos, text in (("segment_1", r.seg1_pos, r.segment_1), ("segment_2", r.seg2_pos, r.segment_2)):
-            if " ".join(words[pos:pos + r.segment_length]) != text or len(text.split()) != r.segment_length:
-                problems.append(f"{where}: {name} is not the {r.segment_length} words at position {pos}")
-            if pos > 0 and not ends_sentence(words[pos - 1]):
-                problems.append(f"{where}: {name} does not start at a sentence start")
-        edges = distance_bin_edges(r.excerpt_length, r.segment_length)
-        if r.distance_bin not in edges[1:]:
-            problems.append(f"{where}: distance_bin {r.distance_bin} is not one of {edges[1:]}")
-        else:
-            lower = edges[edges.index(r.distance_bin) - 1]
-            if not lower < r.distance < r.distance_bin:
-                problems.append(f"{where}: distance {r.distance} outside ({lower}, {r.distance_bin})")
+            part = words[pos:pos + n]
+            # the words hold no spaces, so this is "the text is these n words" (text.split() == part)
+            if len(part) != n or " ".join(part) != text:
+                problems.append(f"{_where(r)}: {name} is not the {n} words at position {pos}")
+            if pos > 0:
+                before = words[pos - 1]
+                ends = sentence_end.get(before)
+                if ends is None:
+                    ends = sentence_end[before] = ends_sentence(before)
+                if not ends:
+                    problems.append(f"{_where(r)}: {name} does not start at a sentence start")
+        config = (r.excerpt_length, n)
+        if config not in lower_edges:
+            edges = distance_bin_edges(*config)
+            lower_of: dict[int, int] = {}
+            for lower, upper in itertools.pairwise(edges):
+                lower_of.setdefault(upper, lower)  # the first bin with this right edge, as edges.index finds it
+            lower_edges[config] = (edges, lower_of)
+        edges, lower_of = lower_edges[config]
+        if r.distance_bin not in lower_of:
+            problems.append(f"{_where(r)}: distance_bin {r.distance_bin} is not one of {edges[1:]}")
+        elif not lower_of[r.distance_bin] < r.distance < r.distance_bin:
+            problems.append(f"{_where(r)}: distance {r.distance} outside ({lower_of[r.distance_bin]}, "
+                            f"{r.distance_bin})")
         if book_words is not None:
             start = round(r.excerpt_pos * len(book_words))
             if (start, r.excerpt_text) in found_in_book:
                 continue
             if " ".join(book_words[start:start + r.excerpt_length]) != r.excerpt_text:
-                problems.append(f"{where}: excerpt not found in the book at position {start}")
+                problems.append(f"{_where(r)}: excerpt not found in the book at position {start}")
             else:
                 found_in_book.add((start, r.excerpt_text))
     excerpt_sets = {b: sorted(r.excerpt_idx for r in rs) for b, rs in by_bin.items()}
@@ -305,6 +322,10 @@ def check_trials(records: Sequence[BookSortRecord], book_words: Sequence[str] | 
             if not 0.4 <= share <= 0.6:
                 problems.append(f"bin {b}: present_seg1_first share {share:.2f} is not balanced")
     return problems
+
+
+def _where(r: BookSortRecord) -> str:
+    return f"excerpt {r.excerpt_idx}, bin {r.distance_bin}"
 
 
 def excerpts_in_text(records: Sequence[BookSortRecord], book_words: Sequence[str]) -> tuple[int, int]:
