@@ -22,15 +22,9 @@ from typing import IO, TYPE_CHECKING
 
 from benchlab.data.atomic import fsync_dir
 from benchlab.data.errors import BenchlabError
+from benchlab.data.sort import records as published
 from benchlab.data.sort.arrow_tables import columns_table, pandas_metadata_known, with_pandas_metadata
-from benchlab.data.sort.records import (
-    BOOK_COLUMNS,
-    EXCERPT_COLUMNS,
-    N_TEST_EXCERPTS,
-    SEGMENT_COLUMNS,
-    BookSortRecord,
-    records_columns,
-)
+from benchlab.data.sort.records import BookSortRecord, records_columns
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -130,7 +124,7 @@ class StreamingLayouts:
 
         groups: dict[tuple[int, int, int, str], list[BookSortRecord]] = {}
         for r in records:
-            split = "test" if r.excerpt_idx < N_TEST_EXCERPTS else "validation"
+            split = "test" if r.excerpt_idx < published.N_TEST_EXCERPTS else "validation"
             groups.setdefault((r.excerpt_length, r.segment_length, r.book_idx, split), []).append(r)
         for (le, ls, book, split), part in groups.items():
             path = self._spool / f"{len(os.listdir(self._spool)):06d}.arrow"
@@ -200,7 +194,7 @@ class StreamingLayouts:
 
         if not pandas_metadata_known():
             for frame in self._books(config):
-                test = frame["excerpt_idx"] < N_TEST_EXCERPTS
+                test = frame["excerpt_idx"] < published.N_TEST_EXCERPTS
                 for split, part in (("test", frame[test]), ("validation", frame[~test])):
                     yield split, pa.Table.from_pandas(part.reset_index(drop=True), preserve_index=False)
             return
@@ -224,10 +218,10 @@ class StreamingLayouts:
         try:
             for frame in self._books(config):
                 n = max(n, int(frame["excerpt_idx"].max()) + 1)
-                books = frame[BOOK_COLUMNS].drop_duplicates("book_idx")
-                excerpts = frame[EXCERPT_COLUMNS].drop_duplicates(["book_idx", "excerpt_idx"])
+                books = frame[published.BOOK_COLUMNS].drop_duplicates("book_idx")
+                excerpts = frame[published.EXCERPT_COLUMNS].drop_duplicates(["book_idx", "excerpt_idx"])
                 excerpts = excerpts.sort_values(["book_idx", "excerpt_idx"])
-                segment_columns = [*SEGMENT_COLUMNS, *(["design"] if "design" in frame.columns else [])]
+                segment_columns = [*published.SEGMENT_COLUMNS, *(["design"] if "design" in frame.columns else [])]
                 for name, part in (("books", books), ("excerpts", excerpts), ("segments", frame[segment_columns])):
                     part = part.reset_index(drop=True)
                     part.index = part.index + offsets[name]
