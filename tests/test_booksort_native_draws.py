@@ -112,13 +112,18 @@ def _make(book: Path, cache: Path, **env: str) -> dict[str, object]:
     return result
 
 
-def test_without_a_compiler_or_with_a_damaged_library_the_trials_are_the_same(tmp_path: Path) -> None:
+def test_without_a_compiler_with_a_plain_build_or_a_damaged_library_the_trials_are_the_same(tmp_path: Path) -> None:
     book = sorted(full_data("booksort", "pg_full_text").glob("*.txt"))[0]
     compiled = _make(book, tmp_path / "a")
     assert compiled["native"] is True
     no_compiler = _make(book, tmp_path / "b", CC="false")  # the compiler fails: numpy draws
     assert no_compiler["native"] is False
     assert no_compiler["records"] == compiled["records"]
+    cc = tmp_path / "cc-without-target-clones"  # a compiler that refuses per-CPU function versions
+    cc.write_text('#!/bin/sh\ncase "$*" in *-DBENCHLAB_PLAIN*) ;; *) exit 1 ;; esac\nexec cc "$@"\n')
+    cc.chmod(0o755)
+    plain = _make(book, tmp_path / "c", CC=str(cc))
+    assert plain["native"] is True and plain["records"] == compiled["records"]
     damaged = next((tmp_path / "a" / "native").glob("*.so"))
     damaged.write_bytes(b"not a library")
     rebuilt = _make(book, tmp_path / "a")
