@@ -8,14 +8,16 @@ from typing import Any
 
 import click
 
+from benchlab.annotations.cards import help_of
 from benchlab.annotations.online.commands import StudyServeOptions
 from benchlab.annotations.options import OptionError
 from benchlab.annotations.study_commands import StudyRunOptions
 from benchlab.data.errors import BenchlabError
-from benchlab.data.version import __version__
 from benchlab.tui.commands.declared import click_params, model_from_click, reworded
 from benchlab.tui.commands.format_option import FORMAT_OPTION
+from benchlab.tui.commands.root import root_group as make_root
 from benchlab.tui.commands.run import run_study
+from benchlab.tui.core_cards import CARDS
 from benchlab.tui.plugin_report import warning_line, why_missing
 
 
@@ -93,25 +95,14 @@ def _group(name: str, help_text: str, **kwargs: Any) -> PluginAwareGroup:
 
 def root_group() -> RootGroup:
     """``benchlab`` with no command: the launcher."""
-
-    @click.group(cls=RootGroup, invoke_without_command=True, context_settings={"help_option_names": ["-h", "--help"]})
-    @click.version_option(__version__, prog_name="benchlab")
-    @click.pass_context
-    def cli(ctx: click.Context) -> None:
-        """benchlab: LLM benchmarks in front of people, scored with the benchmarks' own rules.
-
-        With no command, opens the launcher.
-        """
-        if ctx.invoked_subcommand is None:
-            ctx.invoke(DEMO)
-
-    assert isinstance(cli, RootGroup)
-    return cli
+    root = make_root(RootGroup, DEMO)
+    assert isinstance(root, RootGroup)
+    return root
 
 
-@click.command("demo")
+@click.command("demo", help=help_of(CARDS, "demo"))
 def demo_entry() -> None:
-    """Open benchlab on the bundled sample (no network, no other data needed)."""
+    """The launcher on the bundled sample."""
     # deferred: Textual loads only when the app starts (`benchlab --help` stays quick)
     from benchlab.tui.commands.demo import run_demo  # the app (Textual) loads only when it is opened
 
@@ -122,19 +113,19 @@ DEMO = demo_entry
 
 
 def score_group() -> PluginAwareGroup:
-    return _group("score", "Score human and model results with the benchmark's own scoring rules.")
+    return _group("score", help_of(CARDS, "score"))
 
 
 def fetch_group() -> PluginAwareGroup:
-    return _group("fetch", "Download full benchmark data (checksummed, resumable).")
+    return _group("fetch", help_of(CARDS, "fetch"))
 
 
 def compare_group() -> PluginAwareGroup:
-    return _group("compare", "Compare humans with models (tables with CIs and tests) and curators with each other.")
+    return _group("compare", help_of(CARDS, "compare"))
 
 
 def bench_group() -> PluginAwareGroup:
-    return _group("bench", "Speed and memory benchmarks that print figures (for closing notes and methods sections).")
+    return _group("bench", help_of(CARDS, "bench"))
 
 
 def serve_group() -> PluginAwareGroup:
