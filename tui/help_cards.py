@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING
 from benchlab.annotations.cards import Card
 from benchlab.tui.core_cards import CARDS as CORE_CARDS
 from benchlab.tui.help_cache import entry_point_lines, plugin_packages
+from benchlab.tui.help_listing import record_page
 
 if TYPE_CHECKING:
     import click
@@ -127,4 +128,9 @@ def carded_help(argv: Sequence[str]) -> str | None:
             code = root.main(args=list(argv), prog_name="benchlab", standalone_mode=False)
     except Exception:  # deliberately broad: a declaration that fails to import is reported by the whole CLI
         return None
-    return out.getvalue() if code in (0, None) and not err.getvalue() and out.getvalue() else None
+    if code not in (0, None) or err.getvalue() or not out.getvalue():
+        return None
+    words = list(argv[:-1])
+    if words and cards[" ".join(words)].where is not None:  # a command's page: kept while the files it loaded are
+        record_page(root, words)
+    return out.getvalue()

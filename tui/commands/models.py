@@ -13,8 +13,8 @@ from typing import Any, cast
 
 import click
 
-from benchlab.data.models.imported import EpochRule
 from benchlab.annotations.cards import help_of
+from benchlab.data.models.imported import EpochRule
 from benchlab.tui.commands.groups import PluginAwareGroup
 from benchlab.tui.core_cards import CARDS
 
