@@ -46,8 +46,8 @@ CARDS: tuple[Card, ...] = (
          "print lost / duplicated / resumed counts; then run the file cases the benchmarks declare (damaged and "
          "hostile study files, exports, reviews, serve) and count lost, duplicated and internal errors.",
          "benchlab.annotations.harness.faults:FAULTS"),
-    Card("bench startup", "Time benchlab --help (uncached CLI, first call, after a setting changed, cached call) "
-         "against the 0.15 s target.", "benchlab.annotations.harness.startup_bench:STARTUP"),
+    Card("bench startup", "Time benchlab --help (uncached CLI, first call, after a setting changed, cached call, "
+         "after an edit) against the 0.15 s target.", "benchlab.annotations.harness.startup_bench:STARTUP"),
     Card("export", "Tidy exports for analysis in R or pandas (one row per participant x trial).", kind="group"),
     Card("export trials", "One row per participant x trial (or per recorded event, e.g. a curation edit), for R /\n"
          "pandas.", "benchlab.annotations.trial_export:TRIALS"),
