@@ -206,12 +206,12 @@ def record_page(root: click.Group, words: Sequence[str]) -> None:
         return
     try:
         ctx = _context(root, "benchlab", None)
-        cmd: click.Command | None = root
+        cmd: click.Command = root
         for word in words:
             assert isinstance(cmd, click.Group)
-            cmd = cmd.get_command(ctx, word)
-            assert cmd is not None
-            ctx = _context(cmd, word, ctx)
+            found = cmd.get_command(ctx, word)
+            assert found is not None
+            cmd, ctx = found, _context(found, word, ctx)
         data, path = _stamped({" ".join(words): _node(cmd, ctx)}), _page_path(words)
     except Exception:  # deliberately broad: see record_listing
         return
