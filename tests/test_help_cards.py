@@ -8,6 +8,7 @@ from __future__ import annotations
 import contextlib
 import inspect
 import io
+import json
 import os
 import subprocess
 import sys
@@ -142,3 +143,17 @@ def test_a_plugin_without_cards_or_a_broken_one_is_answered_by_the_whole_cli(tmp
         proc = _run(PROBE, broken, *argv)
         assert proc.returncode == 0 and "'benchlab.annotations.registry'" in proc.stderr, proc.stderr
     assert "warning: 3 plug-ins failed" in _run(PROBE, broken, "--help").stdout
+
+
+def test_a_command_page_is_recorded_with_only_the_files_it_loaded(env: dict[str, str]) -> None:
+    """An edit of a file the page did not load (``tui/cli.py``, another benchmark's commands) keeps the record."""
+    argv = ["score", "worldsense", "--help"]
+    first = _run(PROBE, env, *argv)
+    assert first.returncode == 0 and "'pydantic'" in first.stderr
+    [record] = Path(env["BENCHLAB_CACHE_DIR"]).rglob("page-*.json")
+    files = {Path(stamp[0]).as_posix() for stamp in json.loads(record.read_text(encoding="utf-8"))["files"]}
+    assert any(f.endswith("worldsense/commands.py") for f in files)
+    assert not [f for f in files if f.endswith(("tui/cli.py", "sort/commands.py", "fastbook/commands.py"))]
+    changed = {**env, "BENCHLAB_SOMETHING_ELSE": "1", "COLUMNS": "61"}  # the help cache misses
+    again = _run(PROBE, changed, *argv)
+    assert again.stdout == _run(LIVE, changed, *argv).stdout and "LOADED []" in again.stderr
