@@ -14,9 +14,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
-#: ``command``: a command (or a group with options of its own, whose page the CLI itself prints);
-#: ``group``: a group whose only option is ``--help`` and whose commands all have cards (its page comes from them);
-#: ``created``: such a group that exists only while a command goes in it (a group tools create, ``curate``).
+#: ``command``: a command (or a group whose page the CLI itself prints);
+#: ``group``: a group whose commands all have cards (its page lists them); its own options, if any, come from the
+#: factory ``where`` names (``run``, ``serve``), else it has only ``--help``;
+#: ``created``: a group of the second kind that exists only while a command goes in it (``curate``).
 CardKind = Literal["command", "group", "created"]
 
 
@@ -26,7 +27,8 @@ class Card:
 
     path: str
     help: str
-    #: ``module:NAME`` of the declared ``Command`` it is made from (its page imports that module alone)
+    #: ``module:NAME`` of the declared ``Command`` it is made from (its page imports that module alone); for a group,
+    #: of a function that makes the group, empty, with its own options
     where: str | None = None
     kind: CardKind = "command"
 

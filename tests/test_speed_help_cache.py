@@ -20,9 +20,11 @@ PROBE = [sys.executable, "-c", "import sys; from benchlab.tui.entry import main;
          "print('LOADED', sorted(m for m in ('click', 'pydantic', 'benchlab.annotations.registry') "
          "if m in sys.modules), file=sys.stderr)"]
 #: each request, and what its first call (nothing cached) loads: a group's page comes from the command cards
-#: (click alone), a declared command's from its declaration, ``run``'s (options of its own) from the whole CLI
+#: (click alone; ``run``'s own options need pydantic, and their module imports the registry's), a declared
+#: command's from its declaration, a task's ``run`` command from the whole CLI
 ARGVS = {"--help": "['click']", "score worldsense --help": "['click', 'pydantic']",
-         "run --help": "['benchlab.annotations.registry', 'click', 'pydantic']", "score -h": "['click']"}
+         "run --help": "['benchlab.annotations.registry', 'click', 'pydantic']", "score -h": "['click']",
+         "run worldsense --help": "['benchlab.annotations.registry', 'click', 'pydantic']"}
 
 
 def _run(cmd: list[str], env: dict[str, str], *args: str) -> subprocess.CompletedProcess[str]:

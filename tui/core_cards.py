@@ -15,8 +15,9 @@ CARDS: tuple[Card, ...] = (
          kind="group"),
     Card("curate", "Curate benchmark annotations in the terminal (edits are undoable, logged and saved safely).",
          kind="created"),
-    Card("run", "Run a human (or simulated) session."),
-    Card("serve", "Serve sessions to participants in a web browser (one private link per participant)."),
+    Card("run", "Run a human (or simulated) session.", "benchlab.tui.commands.study_groups:run_group", "group"),
+    Card("serve", "Serve sessions to participants in a web browser (one private link per participant).",
+         "benchlab.tui.commands.study_groups:serve_group", "group"),
     Card("demo", "Open benchlab on the bundled sample (no network, no other data needed)."),
     Card("plugins", "List the plug-ins: loaded, or broken with the reason."),
     Card("timing-check", "Measure response-time and onset accuracy of the trial screen in a pseudo-terminal (prints "

@@ -83,6 +83,25 @@ def _listing(group: click.Group, cards: dict[str, Card], path: str) -> click.Gro
     return group
 
 
+def _made(where: str) -> object:
+    """The object ``module:NAME`` names (its module imported now)."""
+    module, _, attr = where.partition(":")
+    return getattr(importlib.import_module(module), attr)
+
+
+def _group(card: Card) -> click.Group:
+    """The group of ``card``, empty: made by its factory (a group with options of its own), else a plain one."""
+    import click  # deferred: see _listing
+
+    if card.where is None:
+        return click.Group(card.path, help=card.help)
+    factory = _made(card.where)
+    made = factory() if callable(factory) else None
+    if not isinstance(made, click.Group):
+        raise TypeError(f"{card.where} made no group")
+    return made
+
+
 def carded_root(argv: Sequence[str], cards: dict[str, Card]) -> click.Group | None:
     """A root that prints the page ``argv`` (``[WORD ...] --help``) asks for, or ``None`` when cards cannot."""
     import click  # deferred: see _listing
@@ -98,15 +117,14 @@ def carded_root(argv: Sequence[str], cards: dict[str, Card]) -> click.Group | No
     root = root_group()
     leaf = cards.get(" ".join(words))
     if len(words) == 1 and top.kind != "command":
-        root.add_command(_listing(click.Group(words[0], help=top.help), cards, words[0]))
+        root.add_command(_listing(_group(top), cards, words[0]))
         return root
     if leaf is None or leaf.where is None:
         return None
     # deferred: pydantic and the one declaration load only for a command's own page
     from benchlab.tui.commands.declared import command_from
 
-    module, _, attr = leaf.where.partition(":")
-    command = command_from(getattr(importlib.import_module(module), attr), words[-1])
+    command = command_from(_made(leaf.where), words[-1])  # type: ignore[arg-type]
     if len(words) == 1:
         root.add_command(command)
     else:

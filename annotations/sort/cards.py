@@ -24,6 +24,10 @@ CARDS: tuple[Card, ...] = (
          "script.", f"{_AT}:BENCH"),
     Card("bench sort-screen", "Load -> first paint of a long excerpt and continue -> question times, on a real "
          "pseudo-terminal."),
+    Card("run sort", "Run a SORT (BookSORT) session for one participant (kiosk mode; experimenter menu: Ctrl+X, "
+         "then type menu, or $BENCHLAB_EXPERIMENTER_KEYS)."),
+    Card("serve sort", "Serve SORT (BookSORT) sessions in a web browser: one private link per participant (printed "
+         "and written to OUT/links.csv)."),
     Card("power sort", "SORT: expected pooled CI width and power against a model's published score (or from pilot "
          "data), and the smallest number of participants for a target power."),
 )

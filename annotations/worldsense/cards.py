@@ -19,6 +19,10 @@ CARDS: tuple[Card, ...] = (
          "vs\nthe original.", f"{_AT}:BENCH"),
     Card("bench compare", "Time `compare worldsense` on synthetic participants next to the published models; print "
          "figures.", f"{_AT}:BENCH_COMPARE"),
+    Card("run worldsense", "Run a WorldSense session for one participant (kiosk mode; experimenter menu: Ctrl+X, "
+         "then type menu, or $BENCHLAB_EXPERIMENTER_KEYS)."),
+    Card("serve worldsense", "Serve WorldSense sessions in a web browser: one private link per participant (printed "
+         "and written to OUT/links.csv)."),
     Card("power worldsense", "WorldSense: expected pooled CI width and power against a model's published score, and "
          "the smallest number of participants for a target power."),
 )
