@@ -27,8 +27,8 @@ class Card:
 
     path: str
     help: str
-    #: ``module:NAME`` of the declared ``Command`` it is made from (its page imports that module alone); for a group,
-    #: of a function that makes the group, empty, with its own options
+    #: ``module:NAME`` of the declared ``Command`` it is made from, or of the click command itself (its page imports
+    #: that module alone); for a group, of a function that makes the group, empty, with its own options
     where: str | None = None
     kind: CardKind = "command"
 

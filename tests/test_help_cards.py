@@ -27,11 +27,12 @@ from tests.test_cli_wiring import TREE
 #: or a command not made from a declaration).
 CARDED = [
     "", "bench", "bench booksort", "bench compare", "bench coverage", "bench fastbook", "bench faults",
-    "bench startup", "bench worldsense", "booksort", "booksort check", "booksort info", "booksort make", "compare",
-    "compare fastbook", "compare sort", "compare worldsense", "curate", "export", "export trials", "fastbook",
-    "fastbook assign", "fastbook audit", "fastbook baseline", "fastbook chapters", "fastbook chunks",
-    "fastbook import-run", "fastbook oracle", "fetch", "fetch worldsense", "models", "power", "release", "report",
-    "run", "score", "score fastbook", "score sort", "score worldsense", "serve", "study", "withdraw",
+    "bench models", "bench startup", "bench worldsense", "booksort", "booksort check", "booksort info",
+    "booksort make", "compare", "compare fastbook", "compare sort", "compare worldsense", "curate", "demo", "export",
+    "export trials", "fastbook", "fastbook assign", "fastbook audit", "fastbook baseline", "fastbook chapters",
+    "fastbook chunks", "fastbook import-run", "fastbook oracle", "fetch", "fetch worldsense", "models", "plugins",
+    "power", "release", "report", "run", "score", "score fastbook", "score sort", "score worldsense", "serve",
+    "study", "timing-check", "withdraw",
 ]
 MODULES = ("pydantic", "benchlab.annotations.registry", "benchlab.annotations.worldsense.commands",
            "benchlab.annotations.sort.commands", "benchlab.annotations.fastbook.commands")

@@ -18,10 +18,12 @@ CARDS: tuple[Card, ...] = (
     Card("run", "Run a human (or simulated) session.", "benchlab.tui.commands.study_groups:run_group", "group"),
     Card("serve", "Serve sessions to participants in a web browser (one private link per participant).",
          "benchlab.tui.commands.study_groups:serve_group", "group"),
-    Card("demo", "Open benchlab on the bundled sample (no network, no other data needed)."),
-    Card("plugins", "List the plug-ins: loaded, or broken with the reason."),
+    Card("demo", "Open benchlab on the bundled sample (no network, no other data needed).",
+         "benchlab.tui.commands.root:demo_entry"),
+    Card("plugins", "List the plug-ins: loaded, or broken with the reason.",
+         "benchlab.tui.commands.plugins:plugins_command"),
     Card("timing-check", "Measure response-time and onset accuracy of the trial screen in a pseudo-terminal (prints "
-         "figures)."),
+         "figures).", "benchlab.tui.commands.timing_check_command:timing_check"),
     Card("models", "Models on the items people saw: run (through inspect_ai), import inspect/lm-eval logs, export "
          "people as inspect logs, list runs.", kind="group"),
     Card("models export", "Export the human sessions under RESULTS as inspect_ai EvalLog files (model "
@@ -36,7 +38,7 @@ CARDS: tuple[Card, ...] = (
          "Cached: a rerun asks only what is not answered yet."),
     Card("bench models", "8 items on SmolLM2 (llama-cpp-python's server on 127.0.0.1): wall time and requests, the "
          "cached rerun, and `benchlab models import` of a 10,000-sample inspect log (wall and CPU seconds, with the "
-         "load)."),
+         "load).", "benchlab.tui.commands.models_bench:bench_models"),
     Card("bench serve", "Load test of ``benchlab serve`` (sessions of a choice task, by default the first, on its "
          "full data set when present, else its bundled sample): answer -> record latency, start time, CPU and "
          "memory, and a Chromium probe's client_rt_ms error."),

@@ -121,10 +121,14 @@ def carded_root(argv: Sequence[str], cards: dict[str, Card]) -> click.Group | No
         return root
     if leaf is None or leaf.where is None:
         return None
-    # deferred: pydantic and the one declaration load only for a command's own page
-    from benchlab.tui.commands.declared import command_from
+    made = _made(leaf.where)
+    if isinstance(made, click.Command):  # a command made with click (demo, plugins ...): its module alone
+        command = made
+    else:
+        # deferred: pydantic and the one declaration load only for a declared command's own page
+        from benchlab.tui.commands.declared import command_from
 
-    command = command_from(_made(leaf.where), words[-1])  # type: ignore[arg-type]
+        command = command_from(made, words[-1])  # type: ignore[arg-type]
     if len(words) == 1:
         root.add_command(command)
     else:

@@ -12,6 +12,7 @@ from benchlab.annotations.cards import help_of
 from benchlab.data.errors import BenchlabError
 from benchlab.tui.commands import study_groups
 from benchlab.tui.commands.format_option import FORMAT_OPTION
+from benchlab.tui.commands.root import demo_entry
 from benchlab.tui.commands.root import root_group as make_root
 from benchlab.tui.core_cards import CARDS
 from benchlab.tui.plugin_report import warning_line, why_missing
@@ -94,15 +95,6 @@ def root_group() -> RootGroup:
     root = make_root(RootGroup, DEMO)
     assert isinstance(root, RootGroup)
     return root
-
-
-@click.command("demo", help=help_of(CARDS, "demo"))
-def demo_entry() -> None:
-    """The launcher on the bundled sample."""
-    # deferred: Textual loads only when the app starts (`benchlab --help` stays quick)
-    from benchlab.tui.commands.demo import run_demo  # the app (Textual) loads only when it is opened
-
-    run_demo()
 
 
 DEMO = demo_entry
