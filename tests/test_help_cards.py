@@ -32,7 +32,7 @@ CARDED = [
     "export trials", "fastbook", "fastbook assign", "fastbook audit", "fastbook baseline", "fastbook chapters",
     "fastbook chunks", "fastbook import-run", "fastbook oracle", "fetch", "fetch worldsense", "models", "plugins",
     "power", "release", "report", "run", "score", "score fastbook", "score sort", "score worldsense", "serve",
-    "study", "timing-check", "withdraw",
+    "study", "study init", "study show", "timing-check", "withdraw",
 ]
 MODULES = ("pydantic", "benchlab.annotations.registry", "benchlab.annotations.worldsense.commands",
            "benchlab.annotations.sort.commands", "benchlab.annotations.fastbook.commands")

@@ -56,13 +56,15 @@ CARDS: tuple[Card, ...] = (
          "pandas.", "benchlab.annotations.trial_export:TRIALS"),
     Card("study", "Study files: a lab day's benchmark, options, texts, arms and assignment rule in one folder.",
          kind="group"),
-    Card("study init", "Write a commented study file (and its JSON Schema for editors) into a new study folder."),
+    Card("study init", "Write a commented study file (and its JSON Schema for editors) into a new study folder.",
+         "benchlab.annotations.study_commands:INIT"),
     Card("study reconcile", "Reconcile a platform's submissions export (Prolific or MTurk CSV) with the study's "
          "records: a table of categories and a CSV of approve/review decisions."),
     Card("study set-password", "Set the password of the online study's experimenter dashboard (stored as a salted "
          "scrypt hash in the study's private folder; read from the terminal, or the first line of stdin)."),
     Card("study show", "Check a study folder and show its arms, how many participants each has, and whether the "
-         "study file changed after sessions started; each arm is planned once against its data set."),
+         "study file changed after sessions started; each arm is planned once against its data set.",
+         "benchlab.annotations.study_commands:SHOW"),
     Card("power", "Plan a study: expected pooled CI width and power against a model's published score, by "
          "simulation through the comparison's own intervals and tests.", kind="created"),
     Card("release", "Make a publishable bundle: per-trial data with ids re-keyed and platform ids and free text "
