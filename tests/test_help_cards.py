@@ -30,7 +30,8 @@ CARDED = [
     "bench models", "bench startup", "bench worldsense", "booksort", "booksort check", "booksort info",
     "booksort make", "compare", "compare fastbook", "compare sort", "compare worldsense", "curate", "demo", "export",
     "export trials", "fastbook", "fastbook assign", "fastbook audit", "fastbook baseline", "fastbook chapters",
-    "fastbook chunks", "fastbook import-run", "fastbook oracle", "fetch", "fetch worldsense", "models", "plugins",
+    "fastbook chunks", "fastbook import-run", "fastbook oracle", "fetch", "fetch worldsense", "models", "models export",
+    "models import", "models list", "models run", "plugins",
     "power", "release", "report", "run", "score", "score fastbook", "score sort", "score worldsense", "serve",
     "study", "study init", "study show", "timing-check", "withdraw",
 ]

@@ -28,14 +28,18 @@ CARDS: tuple[Card, ...] = (
          "people as inspect logs, list runs.", kind="group"),
     Card("models export", "Export the human sessions under RESULTS as inspect_ai EvalLog files (model "
          "human/<participant>), so people appear beside models in `inspect view` and "
-         "inspect_ai.analysis.samples_df."),
+         "inspect_ai.analysis.samples_df.",
+         "benchlab.tui.commands.models:export_cmd"),
     Card("models import", "Import an inspect_ai log or an lm-evaluation-harness --log_samples file as TASK's model "
-         "results."),
+         "results.",
+         "benchlab.tui.commands.models:import_cmd"),
     Card("models list", "Model runs and imports under FOLDER with their provenance (model, prompt template, date, "
-         "items)."),
+         "items).",
+         "benchlab.tui.commands.models:list_cmd"),
     Card("models run", "Ask a model the items of TASK people saw (a study's or results folder's plans), with the "
          "benchmark's own prompts, through inspect_ai; write the benchmark's results format and an inspect log. "
-         "Cached: a rerun asks only what is not answered yet."),
+         "Cached: a rerun asks only what is not answered yet.",
+         "benchlab.tui.commands.models:run_cmd"),
     Card("bench models", "8 items on SmolLM2 (llama-cpp-python's server on 127.0.0.1): wall time and requests, the "
          "cached rerun, and `benchlab models import` of a 10,000-sample inspect log (wall and CPU seconds, with the "
          "load).", "benchlab.tui.commands.models_bench:bench_models"),

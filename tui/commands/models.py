@@ -15,7 +15,7 @@ import click
 
 from benchlab.annotations.cards import help_of
 from benchlab.data.models.imported import EpochRule
-from benchlab.tui.commands.groups import PluginAwareGroup
+from benchlab.tui.commands.plugin_group import PluginAwareGroup
 from benchlab.tui.core_cards import CARDS
 
 _SELECT = [
