@@ -106,7 +106,7 @@ def carded_root(argv: Sequence[str], cards: dict[str, Card]) -> click.Group | No
     """A root that prints the page ``argv`` (``[WORD ...] --help``) asks for, or ``None`` when cards cannot."""
     import click  # deferred: see _listing
 
-    from benchlab.tui.commands.root import root_group
+    from benchlab.tui.commands.root import root_group  # deferred: the root is made with click (see _listing)
 
     words = list(argv[:-1])
     if not words:
