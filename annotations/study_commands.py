@@ -96,11 +96,10 @@ class StudyRunOptions(Options):
                               help="Seconds a simulated participant waits per trial.")
 
 
-COMMANDS = (
-    Command("tool", "Write a commented study file (and its JSON Schema for editors) into a new study folder.",
-            StudyInitOptions, init, name="init", tool=STUDY),
-    Command("tool", "Check a study folder and show its arms, how many participants each has, and whether the study "
-            "file changed after sessions started; each arm is planned once against its data set.", StudyShowOptions,
-            show, name="show", tool=STUDY),
-    *online_commands(STUDY),
-)
+#: named, so that their help pages come from their cards (``tui/core_cards.py``) with this module alone
+INIT = Command("tool", "Write a commented study file (and its JSON Schema for editors) into a new study folder.",
+               StudyInitOptions, init, name="init", tool=STUDY)
+SHOW = Command("tool", "Check a study folder and show its arms, how many participants each has, and whether the study "
+               "file changed after sessions started; each arm is planned once against its data set.", StudyShowOptions,
+               show, name="show", tool=STUDY)
+COMMANDS = (INIT, SHOW, *online_commands(STUDY))

@@ -37,12 +37,12 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal, Protocol, runtime_checkable
 
 from benchlab.annotations.options import Options, option
-from benchlab.annotations.session.parts import SessionParts
-from benchlab.annotations.session.plan import SessionPlan
-from benchlab.annotations.session.runner import SessionFiles, SessionRunner, SessionText
 from benchlab.data.errors import BenchlabError
 
 if TYPE_CHECKING:
+    from benchlab.annotations.session.parts import SessionParts
+    from benchlab.annotations.session.plan import SessionPlan
+    from benchlab.annotations.session.runner import SessionFiles, SessionRunner, SessionText
     from benchlab.data.analysis.compare import Comparison
     from benchlab.data.analysis.stats import AttentionCriterion
 

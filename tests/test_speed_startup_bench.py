@@ -1,4 +1,4 @@
-"""``benchlab bench startup`` prints one line per help request with the four measurements, the target and the
+"""``benchlab bench startup`` prints one line per help request with the five measurements, the target and the
 load (figures, never timed assertions)."""
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ def test_bench_startup_prints_every_help_request_against_the_target() -> None:
     assert "target 0.15 s" in lines[0] and "load" in lines[0]
     for args in help_requests():
         row = next(line for line in lines if line.startswith("benchlab " + " ".join(args) + " "))
-        assert row.count(" cpu") == 4
+        assert row.count(" cpu") == 5  # the edit case too: this checkout's files can be touched
 
 
 def test_bench_startup_is_a_command_of_the_bench_group() -> None:
@@ -26,10 +26,11 @@ def test_bench_startup_is_a_command_of_the_bench_group() -> None:
     assert bench.get_command(click.Context(bench), "startup") is not None
 
 
-def test_bench_startup_times_a_score_command_found_through_the_registry() -> None:
+def test_bench_startup_times_a_score_and_a_compare_command_found_through_the_registry() -> None:
     requests = help_requests()
     assert set(GROUP_HELP_REQUESTS) <= set(requests)
-    scores = [r for r in requests if r[0] == "score" and len(r) == 3]
-    assert len(scores) == 1
-    names = {c.name or b.name for b in registry().benchmarks.values() for c in b.commands if c.group == "score"}
-    assert scores[0][1] in names
+    for group in ("score", "compare"):
+        found = [r for r in requests if r[0] == group and len(r) == 3]
+        assert len(found) == 1
+        names = {c.name or b.name for b in registry().benchmarks.values() for c in b.commands if c.group == group}
+        assert found[0][1] in names

@@ -18,7 +18,7 @@ from functools import partial
 from benchlab.data.command_replay import begin, replayed
 from benchlab.tui.command_routes import route_of, routed
 from benchlab.tui.help_cache import cached_help, is_help_request, safe_fingerprint, store_help
-from benchlab.tui.help_listing import listed_help, record_listing, recorded_listing, still_valid
+from benchlab.tui.help_listing import listed_help, record_listing, recorded_listing, recorded_page, still_valid
 
 
 def _help_through_cli(argv: Sequence[str], before: str | None) -> int:
@@ -66,6 +66,15 @@ def main(argv: Sequence[str] | None = None) -> None:
         text = cached_help(args, now) if now is not None else None
         if text is None:
             text = listed_help(args)  # a group's page from the listing of the last live build, if still valid
+        if text is None:
+            text = recorded_page(args)  # a command's page as laid out last, while the files it loaded are unchanged
+        if text is None:
+            # deferred: the cards load only for a help page that nothing stored (a plain command never needs them)
+            from benchlab.tui.help_cards import carded_help
+
+            text = carded_help(args)  # from the command cards (a command's page: its one declaration)
+            if text is not None and now is not None:
+                store_help(args, text, now)
         if text is not None:
             _print(text)
             return

@@ -171,20 +171,60 @@ def listing_nodes(root: click.Group, prog_name: str = "benchlab") -> dict[str, d
     return nodes
 
 
+def _stamped(nodes: dict[str, dict[str, Any]]) -> dict[str, Any]:
+    """``nodes`` with what they depend on: the files loaded so far, the settings read, the installed entry points."""
+    # deferred: the settings module is loaded by now (the CLI reads its settings through it)
+    from benchlab.data.settings import READ, env
+
+    return {"key": _key(), "nodes": nodes, "files": _loaded_files(), "settings": _environment(),
+            "read": {name: env(name) for name in sorted(READ)}}
+
+
 def record_listing(root: click.Group) -> None:
     """Store the listing of ``root`` (a CLI that just printed a help page with no plug-in warning), stamped with the
     files loaded so far; a cache that cannot be written is skipped."""
     try:
-        # deferred: the settings module is loaded by now (the CLI reads its settings through it)
-        from benchlab.data.settings import READ, env
-
-        nodes = listing_nodes(root)
-        data = {"key": _key(), "nodes": nodes, "files": _loaded_files(), "settings": _environment(),
-                "read": {name: env(name) for name in sorted(READ)}}
-        path = _path()
+        data, path = _stamped(listing_nodes(root)), _path()
     except Exception:  # deliberately broad: the index must never stand between a user and the help text
         return
     store_json(path, data)
+
+
+def _page_path(words: Sequence[str]) -> Path:
+    digest = hashlib.sha256("\0".join(words).encode()).hexdigest()[:32]
+    return _path().parent / f"page-v{INDEX_VERSION}-{digest}.json"
+
+
+def record_page(root: click.Group, words: Sequence[str]) -> None:
+    """Store the page of the command ``words`` of ``root`` (a root made for that one command, which just printed its
+    page: :mod:`benchlab.tui.help_cards`), stamped with the files this process loaded. Unlike the listing it stays
+    valid while an edit touches only files that page did not load (``tui/cli.py``, another benchmark's commands).
+    Nothing is stored while a plug-in is installed (see :func:`listing_nodes`)."""
+    import click  # deferred: see _plain
+
+    if plugin_packages():
+        return
+    try:
+        ctx = _context(root, "benchlab", None)
+        cmd: click.Command = root
+        for word in words:
+            assert isinstance(cmd, click.Group)
+            found = cmd.get_command(ctx, word)
+            assert found is not None
+            cmd, ctx = found, _context(found, word, ctx)
+        data, path = _stamped({" ".join(words): _node(cmd, ctx)}), _page_path(words)
+    except Exception:  # deliberately broad: see record_listing
+        return
+    store_json(path, data)
+
+
+def recorded_page(argv: Sequence[str]) -> str | None:
+    """The page :func:`record_page` stored for ``argv`` (``WORD ... --help``) while nothing it depends on changed."""
+    try:
+        data = json.loads(_page_path(argv[:-1]).read_text(encoding="utf-8"))
+    except Exception:  # deliberately broad: no record, or a damaged one, means "lay the page out afresh"
+        return None
+    return _laid_out(data, argv) if isinstance(data, dict) and still_valid(data) else None
 
 
 def _stand_in(node: dict[str, Any]) -> click.Command:
@@ -248,10 +288,15 @@ def valid_listing() -> dict[str, Any] | None:
 def listed_help(argv: Sequence[str]) -> str | None:
     """The help page of the command ``argv`` names (``[WORD ...] --help``) from a valid index, else ``None``."""
     data = valid_listing()
-    node = data["nodes"].get(" ".join(argv[:-1])) if data is not None else None
-    if node is None or argv[-1] not in node["help_words"]:
-        return None
+    return _laid_out(data, argv) if data is not None else None
+
+
+def _laid_out(data: dict[str, Any], argv: Sequence[str]) -> str | None:
+    """The page ``argv`` asks for, laid out from the nodes of ``data`` (a listing or a page record), if it holds it."""
     try:
+        node = data["nodes"].get(" ".join(argv[:-1]))
+        if node is None or argv[-1] not in node["help_words"]:
+            return None
         return _context(_stand_in(node), node["command_path"], None).get_help() + "\n"
     except Exception:  # deliberately broad: a damaged index means "ask the real CLI"
         return None

@@ -21,7 +21,9 @@ from typing import Any
 
 import click
 
+from benchlab.annotations.cards import help_of
 from benchlab.annotations.plugins import Entry, GroupReport, load_group, name_problem, remember
+from benchlab.tui.core_cards import CARDS
 from benchlab.tui.launcher_entries import LauncherEntry
 
 ENTRY_POINT_GROUP = "benchlab.tools"
@@ -31,7 +33,7 @@ CommandFactory = Callable[[], click.Command]
 
 #: Groups that exist only when a tool contributes to them: name -> help.
 CREATED_GROUPS: dict[str, str] = {
-    "curate": "Curate benchmark annotations in the terminal (edits are undoable, logged and saved safely).",
+    "curate": help_of(CARDS, "curate"),
 }
 #: Where a tool's command may go: benchlab's groups of declared commands, and the groups tools create.
 PARENT_GROUPS: tuple[str, ...] = ("bench", "compare", "fetch", "score", *CREATED_GROUPS)

@@ -13,8 +13,10 @@ from typing import Any, cast
 
 import click
 
+from benchlab.annotations.cards import help_of
 from benchlab.data.models.imported import EpochRule
-from benchlab.tui.commands.groups import PluginAwareGroup
+from benchlab.tui.commands.plugin_group import PluginAwareGroup
+from benchlab.tui.core_cards import CARDS
 
 _SELECT = [
     click.option("--study", type=click.Path(path_type=Path), help="Study folder: the items of its sessions' plans."),
@@ -152,8 +154,7 @@ def _made(cmd: click.Command) -> click.Command:
 
 
 def models_group() -> PluginAwareGroup:
-    group = PluginAwareGroup("models", help="Models on the items people saw: run (through inspect_ai), import "
-                             "inspect/lm-eval logs, export people as inspect logs, list runs.")
+    group = PluginAwareGroup("models", help=help_of(CARDS, "models"))
     for cmd in (run_cmd, import_cmd, export_cmd, list_cmd):
         group.add_lazy(str(cmd.name), partial(_made, cmd))
     return group
