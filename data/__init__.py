@@ -14,11 +14,11 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from benchlab.data.lazy_api import lazy_attributes
-from benchlab.data.version import __version__
 
 #: public name -> (module, attribute): the notebook API of the data layer.
 _LAZY: dict[str, tuple[str, str]] = {
-    # shared
+    # shared (the version too: reading it loads importlib.metadata, ~30 ms, which scoring does without)
+    "__version__": ("benchlab.data.version", "__version__"),
     "BenchlabError": ("benchlab.data.errors", "BenchlabError"),
     "Table": ("benchlab.data.tables", "Table"),
     "render": ("benchlab.data.tables", "render"),
@@ -99,6 +99,7 @@ if TYPE_CHECKING:  # what type checkers and IDEs see; at run time the names load
     from benchlab.data.sort.results import read_many as read_sort_results
     from benchlab.data.sort.scoring import score_paths as score_sort
     from benchlab.data.tables import Table, render
+    from benchlab.data.version import __version__
     from benchlab.data.worldsense.compare import compare_worldsense
     from benchlab.data.worldsense.loader import load_testset, load_trials
     from benchlab.data.worldsense.results import read_results as read_worldsense_results

@@ -4,6 +4,9 @@ same columns and tables as decompressing, and decompresses when the index is dam
 from __future__ import annotations
 
 import shutil
+import subprocess
+import sys
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -12,7 +15,7 @@ import pytest
 
 from benchlab.data.samples import sample_path
 from benchlab.data.settings import reset_settings
-from benchlab.data.worldsense import columns
+from benchlab.data.worldsense import columns, trial_decode
 from benchlab.data.worldsense.columns import read_trial_columns
 from benchlab.data.worldsense.trial_index import built_text, file_digest, forget_shared_indexes, open_index
 
@@ -44,13 +47,14 @@ def _equal(a: columns.TrialColumns, b: columns.TrialColumns) -> bool:
 
 def _decompressions(monkeypatch: pytest.MonkeyPatch) -> list[Path]:
     calls: list[Path] = []
-    real = columns._open_checked
+    real = columns.decoded_table
 
-    def counting(file: Path, raw: bytes) -> object:
-        calls.append(file)
-        return real(file, raw)
+    def counting(file: Path, raw: bytes, text: bytes | None = None) -> object:
+        if text is None:  # the compressed file itself decoded
+            calls.append(file)
+        return real(file, raw, text)
 
-    monkeypatch.setattr(columns, "_open_checked", counting)
+    monkeypatch.setattr(columns, "decoded_table", counting)
     return calls
 
 
@@ -85,10 +89,27 @@ def test_a_damaged_index_text_or_no_cache_means_decompressing(tmp_path: Path, ca
     assert _equal(read_trial_columns(testset), expected) and len(calls) == 2
 
 
-@pytest.mark.parametrize(("cpus", "load", "threads"), [({0, 1}, 0.1, 2), ({0, 1}, 1.8, 1), ({0}, 0.0, 1),
-                                                         (set(range(8)), 2.0, 4), (set(range(8)), 6.0, 2)])
+@pytest.mark.parametrize(("cpus", "load", "running", "threads"),
+                         [({0, 1}, 0.1, 0, 2), ({0, 1}, 1.8, 0, 1), ({0}, 0.0, 0, 1), (set(range(8)), 2.0, 0, 4),
+                          (set(range(8)), 6.0, 0, 2), ({0, 1}, 0.1, 1, 1), (set(range(8)), 0.5, 5, 3)])
 def test_the_decoder_uses_one_thread_per_idle_cpu_it_may_use(monkeypatch: pytest.MonkeyPatch, cpus: set[int],
-                                                             load: float, threads: int) -> None:
-    monkeypatch.setattr(columns.os, "sched_getaffinity", lambda _pid: cpus)
-    monkeypatch.setattr(columns.os, "getloadavg", lambda: (load, load, load))
-    assert columns._decoder_threads() == threads
+                                                             load: float, running: int, threads: int) -> None:
+    """Busy CPUs: the load average, or the tasks running right now when more (a job started a moment ago)."""
+    monkeypatch.setattr(trial_decode.os, "sched_getaffinity", lambda _pid: cpus)
+    monkeypatch.setattr(trial_decode.os, "getloadavg", lambda: (load, load, load))
+    monkeypatch.setattr(trial_decode, "_running_others", lambda: running)
+    assert trial_decode.decoder_threads() == threads
+
+
+def test_a_process_spinning_beside_this_one_counts_as_running() -> None:
+    spinner = subprocess.Popen([sys.executable, "-c", "while True: pass"])
+    try:
+        deadline = time.monotonic() + 10
+        seen = 0
+        while seen < 1 and time.monotonic() < deadline:  # until the spinner has started (bounded)
+            seen = trial_decode._running_others()
+            time.sleep(0.05)
+        assert seen >= 1
+    finally:
+        spinner.kill()
+        spinner.wait()

@@ -9,7 +9,6 @@ cache folder, keyed by the SHA-256 of the file's bytes, so a changed file is nev
 
 from __future__ import annotations
 
-import bz2
 import hashlib
 import io
 import json
@@ -22,11 +21,11 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from benchlab.data.errors import BenchlabError, read_bytes
-from benchlab.data.settings import get_settings
-from benchlab.data.text_io import Utf8CheckedReader, check_utf8, read_text_with_tail
+from benchlab.data.text_io import read_text_with_tail
 from benchlab.data.worldsense.compact import read_compact_results
 from benchlab.data.worldsense.loader import find_trials_file
 from benchlab.data.worldsense.rules import GOLD_OBFUSCATION
+from benchlab.data.worldsense.trial_decode import decoded_table
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -204,6 +203,9 @@ def read_trial_columns(path: str | Path, *, cache: bool = True) -> TrialColumns:
 
 def cache_folder() -> Path:
     """Where decoded trial columns are cached (safe to delete at any time)."""
+    # deferred: the settings (platformdirs, tempfile) load only when a cache is used, not with --no-cache
+    from benchlab.data.settings import get_settings
+
     return get_settings().cache_dir / "worldsense"
 
 
@@ -222,45 +224,6 @@ def _store(cache_file: Path, columns: TrialColumns) -> None:
         pass
 
 
-def _decoder_threads() -> int:
-    """Decoding threads: one per idle CPU this process may run on (at most 4).
-
-    Parallel decoding only pays on idle cores: two threads on one core (``taskset``) or beside a busy core cost
-    nearly twice the CPU of the standard library's single-threaded decoder (6.6 s against 3.2 s for the published
-    test set) and finish no sooner. So the CPUs this process may use (not the machine's), minus the load average.
-    """
-    usable = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
-    try:
-        idle = usable - os.getloadavg()[0]
-    except OSError:  # no load average on this system: assume the CPUs are free
-        idle = float(usable)
-    return max(1, min(4, usable, int(idle + 0.5)))
-
-
-def _open_decompressed(file: Path, raw: bytes) -> Any:
-    """A binary file object over the decompressed text (``indexed_bzip2``'s parallel decoder when installed)."""
-    if file.suffix != ".bz2":
-        return io.BytesIO(raw)
-    threads = _decoder_threads()
-    if threads < 2:
-        return bz2.open(io.BytesIO(raw), "rb")
-    try:
-        # deferred: indexed_bzip2 may be missing (then bz2 decodes the file)
-        import indexed_bzip2
-
-        return indexed_bzip2.open(io.BytesIO(raw), parallelization=threads)
-    except ImportError:
-        return bz2.open(io.BytesIO(raw), "rb")
-
-
-def _open_checked(file: Path, raw: bytes) -> Any:
-    """The decompressed text, checked to be UTF-8 as arrow reads it (arrow skips the fields it does not need)."""
-    if file.suffix != ".bz2":
-        check_utf8(raw, file)  # raises the file:line error at once; the stream then needs no checking
-        return io.BytesIO(raw)
-    return Utf8CheckedReader(_open_decompressed(file, raw))
-
-
 def _option_combinations(column: Any) -> tuple[np.ndarray, list[str]] | None:
     """Codes of each trial's option list (joined by "|"), from the list column's offsets and values.
 
@@ -274,11 +237,12 @@ def _option_combinations(column: Any) -> tuple[np.ndarray, list[str]] | None:
     if lists.null_count:
         return None
     offsets = _numbers(lists.offsets).astype(np.int64)
+    # the values of these lists alone (``flatten()`` would import pyarrow.compute)
+    values = lists.values.slice(int(offsets[0]), int(offsets[-1] - offsets[0]))
     offsets -= offsets[0]
-    values = lists.flatten()
     if values.null_count:
         return None
-    encoded = values.dictionary_encode()
+    encoded = dictionary_encode(values)
     value_codes = _numbers(encoded.indices).astype(np.int64)
     value_names = [str(v) for v in encoded.dictionary.to_pylist()]
     lengths = np.diff(offsets)
@@ -304,6 +268,18 @@ def _option_combinations(column: Any) -> tuple[np.ndarray, list[str]] | None:
     return codes.astype(np.int32).ravel(), names
 
 
+def dictionary_encode(array: pa.Array) -> pa.DictionaryArray:
+    """``array.dictionary_encode()`` without importing ``pyarrow.compute``, whose ~300 generated wrappers cost
+    ~45 ms of a first scoring run (the kernel itself takes a few ms); the public module where the private one is
+    missing."""
+    try:
+        # deferred: pyarrow's compute kernels load only when a column is encoded
+        from pyarrow._compute import call_function
+    except ImportError:  # pragma: no cover - a pyarrow without the private module
+        return array.dictionary_encode()
+    return call_function("dictionary_encode", [array])
+
+
 def _numbers(column: Any) -> np.ndarray:
     """A null-free numeric arrow column as a numpy copy, read from its buffer.
 
@@ -315,38 +291,6 @@ def _numbers(column: Any) -> np.ndarray:
     array = column.combine_chunks() if isinstance(column, pa.ChunkedArray) else column
     dtype = np.dtype(str(array.type))  # "int64", "int32", ...: the same names in both libraries
     return np.frombuffer(array.buffers()[1], dtype=dtype, count=len(array), offset=array.offset * dtype.itemsize).copy()
-
-
-def _arrow_trials(file: Path, raw: bytes, text: bytes | None = None) -> pa.Table | None:
-    """The trial fields of a test-set file as one arrow table; ``None`` when arrow cannot read it or it is empty."""
-    # deferred: pyarrow loads only when `_arrow_trials` runs (data.worldsense.scoring loads this module without it)
-    import pyarrow as pa
-    import pyarrow.json as pj
-
-    schema = pa.schema(
-        [
-            ("Key", pa.int64()),
-            ("tuple_ID", pa.string()),
-            ("problemname", pa.string()),
-            ("problemsize", pa.int64()),
-            ("expectedresp", pa.list_(pa.string())),
-            ("goldresp_obfusc", pa.string()),
-            ("goldresp", pa.string()),
-        ]
-    )
-    options = pj.ParseOptions(explicit_schema=schema, unexpected_field_behavior="ignore")
-    # Streamed: arrow pulls 1 MB blocks from the decompressor, so the 70 MB of text is never held at once.
-    try:
-        with (io.BytesIO(text) if text is not None else _open_checked(file, raw)) as handle:
-            reader = pj.open_json(pa.PythonFile(handle, mode="r"), parse_options=options,
-                                  read_options=pj.ReadOptions(block_size=1 << 20),
-                                  memory_pool=pa.system_memory_pool())
-            batches = list(reader)
-    except (pa.ArrowInvalid, pa.ArrowTypeError, OSError, EOFError, ValueError, RuntimeError):
-        return None
-    if not batches or not sum(b.num_rows for b in batches):
-        return None
-    return pa.Table.from_batches(batches)
 
 
 def _gold_column(table: pa.Table) -> tuple[pa.ChunkedArray, bool] | None:
@@ -361,7 +305,7 @@ def _gold_column(table: pa.Table) -> tuple[pa.ChunkedArray, bool] | None:
 
 def _encode(column: pa.ChunkedArray) -> tuple[np.ndarray, list[str]]:
     """Dictionary codes and the distinct strings of a string column."""
-    encoded = column.combine_chunks().dictionary_encode()
+    encoded = dictionary_encode(column.combine_chunks())
     return _numbers(encoded.indices).astype(np.int32), [str(v) for v in encoded.dictionary.to_pylist()]
 
 
@@ -377,7 +321,7 @@ def _indexed_text(file: Path, raw: bytes) -> bytes | None:
 def _fast_trials(file: Path, raw: bytes, name: str, text: bytes | None = None) -> TrialColumns | None:
     """Decode with pyarrow (from ``text``, the decompressed file, when given); ``None`` when anything looks off
     (the careful reader then explains what)."""
-    table = _arrow_trials(file, raw, text)
+    table = decoded_table(file, raw, text)
     if table is None:
         return None
     required = ("Key", "tuple_ID", "problemname", "problemsize", "expectedresp")
@@ -484,7 +428,7 @@ def _fast_results(raw: bytes) -> tuple[np.ndarray, np.ndarray, list[str]] | None
         return None
     if table.column("Key").null_count or table.column("resp").null_count:
         return None
-    encoded = table.column("resp").combine_chunks().dictionary_encode()
+    encoded = dictionary_encode(table.column("resp").combine_chunks())
     values = [str(v) for v in encoded.dictionary.to_pylist()]
     return _numbers(table.column("Key")), _numbers(encoded.indices).astype(np.int32), values
 

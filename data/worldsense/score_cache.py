@@ -23,8 +23,6 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from benchlab.data.settings import get_settings
-from benchlab.data.version import __version__
 from benchlab.data.worldsense.loader import find_trials_file
 from benchlab.data.worldsense.results import find_results
 
@@ -44,6 +42,9 @@ def output_key(testset: Path, dirs: Sequence[Path], fmt: str, same_items: bool =
     """The cache key of scoring ``testset`` against the results under ``dirs`` in ``fmt`` (models on the people's
     tuples only with ``same_items``); ``None`` when an input cannot be found or read (the computing path then gives
     its own clear error)."""
+    # deferred: the version (importlib.metadata, ~30 ms) is read only when the cache is used (not with --no-cache)
+    from benchlab.data.version import __version__
+
     same = " same-items" if same_items else ""
     digest = hashlib.sha256(f"worldsense-score v{CACHE_VERSION} benchlab {__version__} {fmt}{same}\n".encode())
     try:
@@ -68,6 +69,9 @@ def _hash_file(digest: hashlib._Hash, path: Path) -> None:
 
 
 def _entry_path(key: str) -> Path:
+    # deferred: the settings (platformdirs, tempfile) load only when the cache is used, not with --no-cache
+    from benchlab.data.settings import get_settings
+
     return get_settings().cache_dir / "worldsense" / f"score-v{CACHE_VERSION}-{key}.json"
 
 
