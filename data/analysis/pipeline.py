@@ -291,7 +291,7 @@ def _honest_cell(design: Design, cell: FigureCell, units: pd.DataFrame, conditio
     if labels is None:
         constant = len(np.unique(values)) < 2
     else:
-        constant = bool(pd.Series(values).groupby(pd.Series(labels, dtype=object)).nunique().min() < 2)
+        constant = stats.has_constant_stratum(values, labels)
     if not constant and cell.ci_high - cell.ci_low > 1e-12:
         return cell
     lo, hi = stats.wilson_kish_ci(values, labels, weights)

@@ -172,6 +172,11 @@ def _subset(frame: pd.DataFrame, condition: str) -> pd.DataFrame:
     return frame if condition == OVERALL else frame[frame["problemname"] == condition]
 
 
+def _problem_rows(frame: pd.DataFrame, _condition: str) -> dict[Any, np.ndarray]:
+    """Where each problem's rows are in ``frame`` (positions, in frame order), from one grouping of the column."""
+    return frame.groupby("problemname", observed=True, sort=False).indices
+
+
 class WorldSenseDesign(Design):
     """WorldSense's declarations: tuples scored the benchmark's way, problem x size strata with its weights."""
 
@@ -192,6 +197,7 @@ class WorldSenseDesign(Design):
         self.problems = readings.groups
         self.warnings = warnings
         self._subsets: FrameMemo[pd.DataFrame] = FrameMemo()
+        self._positions: FrameMemo[dict[Any, np.ndarray]] = FrameMemo()
         self._strata: FrameMemo[Strata] = FrameMemo()
         # the benchmark's own CI of every participant and model, computed at once (per row it costs more)
         self._bci: dict[RowKind, dict[tuple[str, str], float]] = {
@@ -199,8 +205,14 @@ class WorldSenseDesign(Design):
 
     def subset(self, frame: pd.DataFrame, condition: str) -> pd.DataFrame:
         """A row's units in ``condition``, computed once per frame and condition (the cells, partial rows, tests
-        and bias table all ask for the same ones)."""
-        return self._subsets.get(frame, condition, _subset)
+        and bias table all ask for the same ones). A problem's rows are taken at the positions one grouping of the
+        frame found (the rows, order and index a boolean mask selects, without a mask per problem)."""
+        if condition == OVERALL:
+            return frame
+        rows = self._positions.get(frame, "", _problem_rows).get(condition)
+        if rows is None:  # no row in this problem: the mask's own empty frame
+            return self._subsets.get(frame, condition, _subset)
+        return self._subsets.get(frame, condition, lambda f, _c: f.take(rows))
 
     def strata(self, frame: pd.DataFrame, condition: str) -> Strata:
         """:func:`_weights`, once per frame and condition (as :meth:`subset`)."""
@@ -455,7 +467,7 @@ def _bias_tables(rows: list[tuple[str, pd.DataFrame]], problems: list[str], labe
                 lo, hi = _crossed_bias(pooled_answers, prob, design)
             else:
                 lo, hi = stats.bootstrap_ci(values, strata, weights, n_boot=n_boot, seed=seed)
-            constant = pd.Series(values).groupby(pd.Series(strata, dtype=object)).nunique().min() < 2
+            constant = stats.has_constant_stratum(values, strata)
             if name != POOLED and (constant or not hi - lo > 1e-12):
                 # a stratum without variation: nothing to bootstrap (a perfect answerer printed [0.00, 0.00]);
                 # Wilson with Kish's effective n on (bias + 1) / 2, which lies in [0, 1], mapped back

@@ -49,7 +49,7 @@ from benchlab.data.analysis.stats.response_times import (
     rt_summary,
     spread,
 )
-from benchlab.data.analysis.stats.strata import stratified_mean
+from benchlab.data.analysis.stats.strata import has_constant_stratum, stratified_mean
 
 __all__ = [
     "DEFAULT_BOOT",
@@ -82,6 +82,7 @@ __all__ = [
     "sign_flip_p",
     "spread",
     "stars",
+    "has_constant_stratum",
     "stratified_mean",
     "tango_test",
     "two_proportion_test",
