@@ -89,6 +89,27 @@ class FrameMemo(Generic[T]):
         return hit[1]
 
 
+class RowsWhere:
+    """The rows of a frame where one column equals a value, from one grouping of that column per frame.
+
+    A boolean mask per condition selects the same rows (same order, same index, same columns) as taking them at
+    the positions the grouping found, but each mask costs a comparison over the whole column; a comparison asks
+    for every row's frame in every condition. A value the column does not hold goes through the mask (its own
+    empty frame).
+    """
+
+    def __init__(self) -> None:
+        self._positions: FrameMemo[dict[Hashable, np.ndarray]] = FrameMemo()
+
+    def __call__(self, frame: pd.DataFrame, column: str, value: Hashable) -> pd.DataFrame:
+        at = self._positions.get(frame, column, _positions).get(value)
+        return frame[frame[column] == value] if at is None else frame.take(at)
+
+
+def _positions(frame: pd.DataFrame, column: str) -> dict[Hashable, np.ndarray]:
+    return dict(frame.groupby(column, observed=True, sort=False).indices)
+
+
 class Design(ABC):
     """What a benchmark declares: its conditions, strata, CIs, tests and methods text."""
 

@@ -26,7 +26,7 @@ import pandas as pd
 
 from benchlab.data.analysis import stats
 from benchlab.data.analysis.compare import Comparison
-from benchlab.data.analysis.design import FrameMemo
+from benchlab.data.analysis.design import FrameMemo, RowsWhere
 from benchlab.data.analysis.pipeline import (
     OVERALL,
     Design,
@@ -100,6 +100,7 @@ class SortDesign(Design):
         self.input_notes = input_notes or []
         self.warnings = list(warnings)
         self._subsets: FrameMemo[pd.DataFrame] = FrameMemo()
+        self._rows_where = RowsWhere()
 
     def subset(self, frame: pd.DataFrame, condition: str) -> pd.DataFrame:
         """A row's trials in ``condition``, once per frame and condition (cells, tests and partial rows ask for the
@@ -110,9 +111,9 @@ class SortDesign(Design):
         if condition == OVERALL:
             return frame
         if condition.endswith(" " + OVERALL):  # one memory condition's macro column: never across them
-            return frame[frame["memory"] == condition[: -len(OVERALL) - 1]]
+            return self._rows_where(frame, "memory", condition[: -len(OVERALL) - 1])
         col = "bin" if _sort_key(condition)[3] != -1 else "config"  # "[LTM ]e250-s20 d62" / "... gap 0-400"
-        return frame[frame[col] == condition]
+        return self._rows_where(frame, col, condition)
 
     def strata(self, frame: pd.DataFrame, condition: str) -> Strata:
         return (frame["config"].tolist() if _is_overall(condition) else None), None

@@ -36,7 +36,7 @@ import pandas as pd
 from benchlab.data.analysis import stats
 from benchlab.data.analysis.compare import POOLED, Comparison
 from benchlab.data.analysis.crossed import crossed_estimate
-from benchlab.data.analysis.design import FrameMemo
+from benchlab.data.analysis.design import FrameMemo, RowsWhere
 from benchlab.data.analysis.pipeline import (
     OVERALL,
     Design,
@@ -168,15 +168,6 @@ def _weights(frame: pd.DataFrame, condition: str) -> tuple[list[object], dict[ob
     return list(sizes.tolist()), {z: 1.0 / len(uniq) for z in uniq}
 
 
-def _subset(frame: pd.DataFrame, condition: str) -> pd.DataFrame:
-    return frame if condition == OVERALL else frame[frame["problemname"] == condition]
-
-
-def _problem_rows(frame: pd.DataFrame, _condition: str) -> dict[Any, np.ndarray]:
-    """Where each problem's rows are in ``frame`` (positions, in frame order), from one grouping of the column."""
-    return frame.groupby("problemname", observed=True, sort=False).indices
-
-
 class WorldSenseDesign(Design):
     """WorldSense's declarations: tuples scored the benchmark's way, problem x size strata with its weights."""
 
@@ -197,7 +188,7 @@ class WorldSenseDesign(Design):
         self.problems = readings.groups
         self.warnings = warnings
         self._subsets: FrameMemo[pd.DataFrame] = FrameMemo()
-        self._positions: FrameMemo[dict[Any, np.ndarray]] = FrameMemo()
+        self._rows_where = RowsWhere()
         self._strata: FrameMemo[Strata] = FrameMemo()
         # the benchmark's own CI of every participant and model, computed at once (per row it costs more)
         self._bci: dict[RowKind, dict[tuple[str, str], float]] = {
@@ -205,14 +196,10 @@ class WorldSenseDesign(Design):
 
     def subset(self, frame: pd.DataFrame, condition: str) -> pd.DataFrame:
         """A row's units in ``condition``, computed once per frame and condition (the cells, partial rows, tests
-        and bias table all ask for the same ones). A problem's rows are taken at the positions one grouping of the
-        frame found (the rows, order and index a boolean mask selects, without a mask per problem)."""
+        and bias table all ask for the same ones), from one grouping of the frame by problem."""
         if condition == OVERALL:
             return frame
-        rows = self._positions.get(frame, "", _problem_rows).get(condition)
-        if rows is None:  # no row in this problem: the mask's own empty frame
-            return self._subsets.get(frame, condition, _subset)
-        return self._subsets.get(frame, condition, lambda f, _c: f.take(rows))
+        return self._subsets.get(frame, condition, lambda f, c: self._rows_where(f, "problemname", c))
 
     def strata(self, frame: pd.DataFrame, condition: str) -> Strata:
         """:func:`_weights`, once per frame and condition (as :meth:`subset`)."""
