@@ -18,6 +18,7 @@ from benchlab.data.analysis.design import (
     Design,
     Options,
     Readings,
+    RowsWhere,
     TestKind,
     identified,
     renamed,
@@ -34,14 +35,25 @@ def on_units(frame: pd.DataFrame, units: pd.Index) -> np.ndarray:
     return frame["unit"].isin(units).to_numpy(dtype=bool)
 
 
+def model_scores(model: pd.Series, units: pd.Series, dtype: type = float) -> np.ndarray:
+    """``model.loc[units].to_numpy(dtype=dtype)`` (every unit is in ``model``'s index), through the index's hash
+    table when each unit appears once there: a label lookup by ``loc`` costs ~1 ms a call, and a comparison makes
+    one per participant, model and condition."""
+    if not model.index.is_unique:
+        return model.loc[units].to_numpy(dtype=dtype)
+    return model.to_numpy()[model.index.get_indexer(pd.Index(units))].astype(dtype)
+
+
 def tests_against_models(design: Design, readings: Readings, pooled: pd.DataFrame, pooled_rows: pd.DataFrame,
                          options: Options) -> list[TestRow]:
     """Pooled humans (then each participant, when asked) against every model, per condition."""
     humans = identified(readings.humans)
-    mine = {p.name: humans[humans["who"] == p.name] for p in readings.participants}
+    rows_where = RowsWhere()
+    mine = ({p.name: rows_where(humans, "who", p.name) for p in readings.participants}
+            if options.participant_tests else {})
     out: list[TestRow] = []
     for m in readings.models_order:
-        everything = readings.models[readings.models["who"] == m]
+        everything = rows_where(readings.models, "who", m)
         paired = identified(everything).set_index("unit")["score"]
         for c in readings.conditions:
             groups = [(POOLED, pooled, design.pooled_test)] if not pooled.empty else []
@@ -72,7 +84,7 @@ def _crossed_test(design: Design, hp: pd.DataFrame, answers: pd.DataFrame, model
         return _permutation_test(design, hp, model, model_rows, condition, options)
     labels, weights = design.strata(shared, condition)
     h = shared["score"].to_numpy(dtype=float)
-    mv = model.loc[shared["unit"]].to_numpy(dtype=float)
+    mv = model_scores(model, shared["unit"])
     on_shared = answers[on_units(answers, model.index)]
     a_labels, a_weights = design.strata(on_shared, condition)
     res, _est = human_model_test(on_shared["who"].to_numpy(dtype=object), on_shared["unit"].to_numpy(dtype=object),
@@ -94,7 +106,7 @@ def _permutation_test(design: Design, hp: pd.DataFrame, model: pd.Series, model_
     if len(shared) >= 2:
         labels, weights = design.strata(shared, condition)
         h = shared["score"].to_numpy(dtype=float)
-        mv = model.loc[shared["unit"]].to_numpy(dtype=float)
+        mv = model_scores(model, shared["unit"])
         res = stats.paired_permutation_test(h, mv, labels, weights, n_boot=options.n_boot, seed=options.seed)
         # the interval printed beside the sign-flip p inverts that same test (a bootstrap interval could exclude
         # 0 beside p > .05); n/a, never zero width, when every difference is the same
@@ -132,7 +144,7 @@ def _mcnemar_test(design: Design, hp: pd.DataFrame, model: pd.Series, model_rows
     shared = hp[on_units(hp, model.index)]
     if len(shared):
         a = shared["score"].to_numpy(dtype=bool)
-        b = model.loc[shared["unit"]].to_numpy(dtype=bool)
+        b = model_scores(model, shared["unit"], bool)
         return float(a.mean()), float(b.mean()), tango_test(a, b)
     if not len(model_rows):
         return None
