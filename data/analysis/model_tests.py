@@ -6,7 +6,7 @@ crossed people x items test for the pooled humans).
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Hashable, Mapping
 
 import numpy as np
 import pandas as pd
@@ -55,6 +55,7 @@ def tests_against_models(design: Design, readings: Readings, pooled: pd.DataFram
     for m in readings.models_order:
         everything = rows_where(readings.models, "who", m)
         paired = identified(everything).set_index("unit")["score"]
+        by_unit = paired.to_dict() if design.pooled_crossed and not pooled.empty else {}  # once per model
         for c in readings.conditions:
             groups = [(POOLED, pooled, design.pooled_test)] if not pooled.empty else []
             if options.participant_tests and design.participant_tests_in(c):
@@ -63,7 +64,7 @@ def tests_against_models(design: Design, readings: Readings, pooled: pd.DataFram
             for who, rows, kind in groups:
                 if who == POOLED and design.pooled_crossed:
                     test = _crossed_test(design, design.subset(rows, c), design.subset(pooled_rows, c), paired,
-                                         model_rows, c, options)
+                                         model_rows, c, options, by_unit)
                     answers = design.subset(pooled_rows, c)
                     people = int(answers.loc[on_units(answers, paired.index), "who"].nunique())
                 else:
@@ -75,8 +76,10 @@ def tests_against_models(design: Design, readings: Readings, pooled: pd.DataFram
 
 
 def _crossed_test(design: Design, hp: pd.DataFrame, answers: pd.DataFrame, model: pd.Series,
-                  model_rows: pd.DataFrame, condition: str, options: Options) -> TestOutcome | None:
-    """Pooled humans minus a model on the shared units, people x items (the design's unpaired test without any)."""
+                  model_rows: pd.DataFrame, condition: str, options: Options,
+                  by_unit: Mapping[Hashable, float]) -> TestOutcome | None:
+    """Pooled humans minus a model on the shared units, people x items (the design's unpaired test without any).
+    ``by_unit``: ``model.to_dict()``, made once per model rather than once per condition."""
     if hp.empty:
         return None
     shared = hp[on_units(hp, model.index)]
@@ -88,7 +91,7 @@ def _crossed_test(design: Design, hp: pd.DataFrame, answers: pd.DataFrame, model
     on_shared = answers[on_units(answers, model.index)]
     a_labels, a_weights = design.strata(on_shared, condition)
     res, _est = human_model_test(on_shared["who"].to_numpy(dtype=object), on_shared["unit"].to_numpy(dtype=object),
-                                 on_shared["score"].to_numpy(dtype=float), model.to_dict(), a_labels, a_weights,
+                                 on_shared["score"].to_numpy(dtype=float), by_unit, a_labels, a_weights,
                                  n_perm=options.n_boot, seed=options.seed, unit_word=design.unit_word)
     res = renamed(res, res.method + design.strata_note(condition))
     return stats.stratified_mean(h, labels, weights), stats.stratified_mean(mv, labels, weights), res

@@ -149,9 +149,40 @@ def _labels(column: pd.Series) -> list[Any]:
     return list(column.astype(object).tolist())
 
 
+def _coded_cells(frame: pd.DataFrame) -> tuple[list[tuple[object, int]], np.ndarray] | None:
+    """The (problem, size) cells of ``frame`` in order of first appearance, and each row's cell number, from the
+    problem column's category codes with numpy (no Python tuple per row); ``None`` where the column is not
+    categorical, has missing values, or the frame is empty (then :func:`_weights` goes through Python)."""
+    column = frame["problemname"]
+    sizes = frame["problemsize"].to_numpy()
+    if not isinstance(column.dtype, pd.CategoricalDtype) or not len(sizes) or sizes.dtype.kind not in "iu":
+        return None
+    codes = column.cat.codes.to_numpy().astype(np.int64)
+    if (codes < 0).any():
+        return None
+    low = int(sizes.min())
+    key = codes * (int(sizes.max()) - low + 1) + (sizes.astype(np.int64) - low)
+    _uniq, first, inverse = np.unique(key, return_index=True, return_inverse=True)
+    order = np.argsort(first, kind="stable")  # the cells in order of first appearance
+    rank = np.empty(order.size, dtype=np.intp)
+    rank[order] = np.arange(order.size)
+    names = column.cat.categories.astype(object).tolist()
+    cells = [(names[codes[first[i]]], int(sizes[first[i]])) for i in order.tolist()]
+    return cells, rank[inverse.ravel()]
+
+
 def _weights(frame: pd.DataFrame, condition: str) -> tuple[list[object], dict[object, float]]:
     """Strata and weights reproducing the benchmark's rebalancing for this condition."""
     if condition == OVERALL:
+        coded = _coded_cells(frame)
+        if coded is not None:
+            cells, cell_of_row = coded
+            labels = [f"{p}|{z}" for p, z in cells]
+            sizes_of: dict[object, int] = {}
+            for p, _z in cells:
+                sizes_of[p] = sizes_of.get(p, 0) + 1
+            share = {lab: 1.0 / (len(sizes_of) * sizes_of[p]) for lab, (p, _z) in zip(labels, cells, strict=True)}
+            return np.asarray(labels, dtype=object)[cell_of_row].tolist(), share
         # plain Python over the two columns: the pandas string concatenation and groupby cost ~2 ms a call, and
         # this runs for every row and condition; same labels ("problem|size") and weights, in the same order
         pairs = list(zip(_labels(frame["problemname"]), frame["problemsize"].tolist(), strict=True))
@@ -360,9 +391,9 @@ def read_worldsense(testset: str | Path, results: Sequence[str | Path] | str | P
     humans = tuples[human].copy()
     humans["who"] = [participant_id(m) for m in humans["modelname"]]
     answers = {participant_id(f.modelname): _read_human(f) for f in files if is_human(f.modelname)}
-    trial = trials.frame
-    lookups = (pd.Index(trial["Key"].to_numpy()), trial["goldresp"].to_numpy(dtype=object),
-               trial["problemname"].to_numpy(dtype=object))
+    # straight from the columns: the test set's DataFrame (87k rows of strings) is not needed for three lookups
+    lookups = (pd.Index(trials.key), np.asarray(trials.gold_names, dtype=object)[trials.gold_code],
+               np.asarray(trials.problem_names, dtype=object)[trials.problem_code])
     participants = [_participant(p, answers[p], humans[humans["who"] == p], *lookups) for p in sorted(answers)]
     present = list(dict.fromkeys(_labels(tuples["problemname"])))
     problems = [p for p in PROBLEM_ORDER if p in present] + sorted(p for p in present if p not in PROBLEM_ORDER)
