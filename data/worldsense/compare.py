@@ -211,9 +211,13 @@ class WorldSenseDesign(Design):
     overall_agreement = OVERALL_CORRECTNESS
     overall_agreement_on_correctness = True  # answer sets differ between problems: agree on right/wrong
 
-    def __init__(self, options: Options, ci: str, readings: Readings, warnings: list[str]) -> None:
+    def __init__(self, options: Options, ci: str, readings: Readings, warnings: list[str],
+                 benchmark_ci95: bool = True) -> None:
         self.options = options
         self.ci = ci
+        #: whether each cell carries the benchmark's own 1.96*sem (``benchmark_ci95``, for the numeric export);
+        #: --ci benchmark prints it, so it is computed then whatever this says
+        self.benchmark_ci95 = benchmark_ci95 or ci == "benchmark"
         # --ci benchmark: the paper's own 1.96*sem everywhere, as asked (the notes say what it cannot show)
         self.pooled_crossed = self.honest_cells = ci != "benchmark"
         self.problems = readings.groups
@@ -223,7 +227,8 @@ class WorldSenseDesign(Design):
         self._strata: FrameMemo[Strata] = FrameMemo()
         # the benchmark's own CI of every participant and model, computed at once (per row it costs more)
         self._bci: dict[RowKind, dict[tuple[str, str], float]] = {
-            "participant": _benchmark_ci(readings.humans), "model": _benchmark_ci(readings.models)}
+            "participant": _benchmark_ci(readings.humans), "model": _benchmark_ci(readings.models)
+        } if self.benchmark_ci95 else {}
 
     def subset(self, frame: pd.DataFrame, condition: str) -> pd.DataFrame:
         """A row's units in ``condition``, computed once per frame and condition (the cells, partial rows, tests
@@ -245,17 +250,17 @@ class WorldSenseDesign(Design):
         sub = self.subset(frame, condition)
         if sub.empty:
             return None
-        if kind not in self._bci:  # the pooled humans, known once the pipeline has pooled them
+        if self.benchmark_ci95 and kind not in self._bci:  # the pooled humans, known once they are pooled
             self._bci[kind] = _benchmark_ci(frame.assign(who=name))
-        bci = self._bci[kind].get((name, condition), np.nan)
+        bci = self._bci[kind].get((name, condition), np.nan) if self.benchmark_ci95 else np.nan
+        extra: dict[str, object] = {"benchmark_ci95": bci} if self.benchmark_ci95 else {}
         strata = self.strata(sub, condition)
         values = sub["score"].to_numpy(dtype=float)
         if self.ci == "benchmark":
             value = stats.stratified_mean(values, *strata)
-            return FigureCell(value, value - bci, value + bci, len(sub), n_people, "WorldSense 1.96*sem",
-                              {"benchmark_ci95": bci})
+            return FigureCell(value, value - bci, value + bci, len(sub), n_people, "WorldSense 1.96*sem", extra)
         return bootstrap_cell(values, strata, n_people, "stratified bootstrap over tuples", self.options,
-                              {"benchmark_ci95": bci}, interval=not self.interval_replaced(kind))
+                              extra, interval=not self.interval_replaced(kind))
 
     def pooled_extra(self, units: pd.DataFrame) -> dict[str, object]:
         return {"tuples_with_2plus": int((units["people"] >= 2).sum())}
@@ -418,6 +423,7 @@ def compare_worldsense(
     excluded: Mapping[str, tuple[str, ...]] | None = None,
     same_items: bool = True,
     tables: Iterable[str] | None = None,
+    benchmark_ci95: bool = True,
 ) -> Comparison:
     """Build the comparison from a test set and results folders (humans: model names starting with ``human``).
 
@@ -429,7 +435,8 @@ def compare_worldsense(
     labelled row but stay out of the pooled humans, spread and agreement unless ``include_simulated``.
     ``ci="benchmark"`` shows the benchmark's own ``1.96 * sem`` instead of the bootstrap (to match papers; it is
     ``nan`` for cells with a single tuple). ``tables`` (the ``--only`` names; default all): work for the other
-    tables is skipped, the printed numbers stay the same.
+    tables is skipped, the printed numbers stay the same. ``benchmark_ci95=False`` leaves the benchmark's own
+    1.96*sem out of the cells' extras (only the numeric export prints it; ``ci="benchmark"`` computes it anyway).
     """
     if ci not in ("bootstrap", "benchmark"):
         raise ValueError(f"unknown CI method {ci!r}")
@@ -447,7 +454,7 @@ def compare_worldsense(
         if foreign:
             warnings = [*warnings, f"not WorldSense results, left out: {len(foreign)} SORT-style file(s) (e.g. "
                         f"{foreign[0].name}) in {folder}; compare them with `benchlab compare sort`"]
-    comp = run_comparison(WorldSenseDesign(options, ci, readings, warnings), readings, options)
+    comp = run_comparison(WorldSenseDesign(options, ci, readings, warnings, benchmark_ci95), readings, options)
     comp.models_same_items = same_items
     return comp
 
