@@ -362,6 +362,42 @@ def _score(testset: str | Path, results: Sequence[str | Path] | str | Path | Non
     return trials, files, *scored_tuples(trials, columns)
 
 
+def _is_trivial(problem: pd.Series) -> np.ndarray:
+    """``problem.astype(str).str.endswith(".trivial")``, for a categorical column once per category."""
+    if isinstance(problem.dtype, pd.CategoricalDtype):
+        codes = problem.cat.codes.to_numpy()
+        per_category = np.array([str(c).endswith(".trivial") for c in problem.cat.categories] + [False], dtype=bool)
+        return per_category[codes]  # a missing value (code -1) takes the appended False, as "nan" would
+    return problem.astype(str).str.endswith(".trivial").to_numpy(dtype=bool)
+
+
+def _first_seen(column: pd.Series) -> list[Any]:
+    """``list(dict.fromkeys(_labels(column)))``: the distinct values in order of first appearance, for a
+    categorical column from its codes (no Python object per row)."""
+    if isinstance(column.dtype, pd.CategoricalDtype):
+        codes = column.cat.codes.to_numpy()
+        if len(codes) and not (codes < 0).any():
+            _uniq, first = np.unique(codes, return_index=True)
+            names = column.cat.categories.astype(object).tolist()
+            return [names[codes[i]] for i in np.sort(first).tolist()]
+    return list(dict.fromkeys(_labels(column)))
+
+
+def _row_names(prompting: pd.Series, modelname: pd.Series, who_of: Mapping[tuple[Any, Any], str]) -> list[str]:
+    """``who_of[(prompting, modelname)]`` of every row; for two categorical columns looked up once per pair of
+    codes (a comparison's tuples are ~165k rows, nearly all the models')."""
+    if isinstance(prompting.dtype, pd.CategoricalDtype) and isinstance(modelname.dtype, pd.CategoricalDtype):
+        pc, mc = prompting.cat.codes.to_numpy(), modelname.cat.codes.to_numpy()
+        if len(pc) and not ((pc < 0).any() or (mc < 0).any()):
+            width = len(modelname.cat.categories)
+            pairs, row_pair = np.unique(pc.astype(np.int64) * width + mc, return_inverse=True)
+            p_names = prompting.cat.categories.astype(object).tolist()
+            m_names = modelname.cat.categories.astype(object).tolist()
+            names = [who_of[(p_names[k // width], m_names[k % width])] for k in pairs.tolist()]
+            return list(np.asarray(names, dtype=object)[row_pair.ravel()].tolist())
+    return [who_of[k] for k in zip(_labels(prompting), _labels(modelname), strict=True)]
+
+
 def _participant(pid: str, answers: HumanAnswers, own: pd.DataFrame, key_index: pd.Index, gold_of: np.ndarray,
                  problem_of: np.ndarray) -> Participant:
     """A participant's raw answers (known Keys, the per-item rule) and control accuracy (the trivial problems)."""
@@ -375,8 +411,8 @@ def _participant(pid: str, answers: HumanAnswers, own: pd.DataFrame, key_index: 
         "item": pd.Series([int(k) for k in answers.keys[known]], dtype=object),
         "answer": pd.Series(resps, dtype=object),
     })
-    trivial = own[own["problemname"].astype(str).str.endswith(".trivial")]
-    control = float(trivial["score"].mean()) if len(trivial) else None
+    trivial = own["score"][_is_trivial(own["problemname"])]  # the score column alone: one column to select
+    control = float(trivial.mean()) if len(trivial) else None
     return Participant(pid, table, answers.simulated, control, answers.rts_ms)
 
 
@@ -389,9 +425,8 @@ def read_worldsense(testset: str | Path, results: Sequence[str | Path] | str | P
     who_of = {(p, m): (m if names_count.get(m, 0) <= 1 else f"{p}/{m}")
               for p, m in pairs.itertuples(index=False, name=None)}
     human = tuples["modelname"].map({m: is_human(m) for m in pairs["modelname"]}).astype(bool)
-    tuples = tuples.assign(
-        who=[who_of[k] for k in zip(_labels(tuples["prompting"]), _labels(tuples["modelname"]), strict=True)],
-        unit=tuples["tuple_ID"], score=tuples["acc"])
+    tuples = tuples.assign(who=_row_names(tuples["prompting"], tuples["modelname"], who_of),
+                           unit=tuples["tuple_ID"], score=tuples["acc"])
     models = tuples[~human]
     humans = tuples[human].copy()
     humans["who"] = [participant_id(m) for m in humans["modelname"]]
@@ -399,8 +434,9 @@ def read_worldsense(testset: str | Path, results: Sequence[str | Path] | str | P
     # straight from the columns: the test set's DataFrame (87k rows of strings) is not needed for three lookups
     lookups = (pd.Index(trials.key), np.asarray(trials.gold_names, dtype=object)[trials.gold_code],
                np.asarray(trials.problem_names, dtype=object)[trials.problem_code])
-    participants = [_participant(p, answers[p], humans[humans["who"] == p], *lookups) for p in sorted(answers)]
-    present = list(dict.fromkeys(_labels(tuples["problemname"])))
+    rows_where = RowsWhere()
+    participants = [_participant(p, answers[p], rows_where(humans, "who", p), *lookups) for p in sorted(answers)]
+    present = _first_seen(tuples["problemname"])
     problems = [p for p in PROBLEM_ORDER if p in present] + sorted(p for p in present if p not in PROBLEM_ORDER)
     conditions = ([OVERALL] if len(problems) > 1 else []) + problems
     model_names = _order_models(sorted(set(models["who"].tolist())))
