@@ -26,7 +26,7 @@ import pandas as pd
 
 from benchlab.data.analysis import stats
 from benchlab.data.analysis.compare import Comparison
-from benchlab.data.analysis.design import FrameMemo, RowsWhere
+from benchlab.data.analysis.design import FrameMemo, RowsWhere, narrowed
 from benchlab.data.analysis.pipeline import (
     OVERALL,
     Design,
@@ -289,7 +289,7 @@ def compare_sort(
             notes.append(f"{', '.join(d or 'No condition' for d in bare)}: no model data (humans only there; no "
                          "human-model test).")
     comp = run_comparison(SortDesign(options, len(readings.groups) > 1, designs, notes, warnings),
-                          _pipeline_view(readings), options)
+                          narrowed(readings, PIPELINE_COLUMNS), options)  # not 31 columns per selection
     comp.models_same_items = same_items
     pooled = {e.name for e in comp.pooled_people}
     if recorded_reading(readings.humans):  # section `reading` (figures slice); files without reading times: none
@@ -301,15 +301,6 @@ def compare_sort(
 #: table); the reading, delay and session columns are read before, from the full frames.
 PIPELINE_COLUMNS = ("who", "unit", "score", "config", "bin", "memory", "design", "excerpt_length", "seg1_pos",
                     "seg2_pos")
-
-
-def _pipeline_view(readings: Readings) -> Readings:
-    """``readings`` with the trials cut to :data:`PIPELINE_COLUMNS`: a comparison selects each row's trials in
-    every condition, and each selection copies every column (31 of them, most pyarrow strings); the figures are
-    the same."""
-    def cut(frame: pd.DataFrame) -> pd.DataFrame:
-        return frame[[c for c in frame.columns if c in PIPELINE_COLUMNS]]
-    return replace(readings, humans=cut(readings.humans), models=cut(readings.models))
 
 
 def _study_notes(readings: Readings, paths: list[str]) -> list[str]:

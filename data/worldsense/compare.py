@@ -36,7 +36,7 @@ import pandas as pd
 from benchlab.data.analysis import stats
 from benchlab.data.analysis.compare import POOLED, Comparison
 from benchlab.data.analysis.crossed import crossed_estimate
-from benchlab.data.analysis.design import FrameMemo, RowsWhere
+from benchlab.data.analysis.design import FrameMemo, RowsWhere, narrowed
 from benchlab.data.analysis.pipeline import (
     OVERALL,
     Design,
@@ -443,6 +443,10 @@ def read_worldsense(testset: str | Path, results: Sequence[str | Path] | str | P
     return Readings(humans, models, participants, model_names, conditions, problems), warnings
 
 
+#: The columns of the tuples that the pipeline and :class:`WorldSenseDesign` read (rows, strata, pooling, bias).
+PIPELINE_COLUMNS = ("who", "unit", "score", "problemname", "problemsize", "bias")
+
+
 def compare_worldsense(
     testset: str | Path,
     results: Sequence[str | Path] | str | Path | None = None,
@@ -490,6 +494,7 @@ def compare_worldsense(
         if foreign:
             warnings = [*warnings, f"not WorldSense results, left out: {len(foreign)} SORT-style file(s) (e.g. "
                         f"{foreign[0].name}) in {folder}; compare them with `benchlab compare sort`"]
+    readings = narrowed(readings, PIPELINE_COLUMNS)  # prompting, modelname, tuple_ID, acc: not read from here on
     comp = run_comparison(WorldSenseDesign(options, ci, readings, warnings, benchmark_ci95), readings, options)
     comp.models_same_items = same_items
     return comp
