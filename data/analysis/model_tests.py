@@ -144,10 +144,10 @@ def _mcnemar_test(design: Design, hp: pd.DataFrame, model: pd.Series, model_rows
     without shared units the Agresti-Caffo two-proportion test (its interval inverts it too)."""
     if hp.empty:
         return None
-    shared = hp[on_units(hp, model.index)]
-    if len(shared):
-        a = shared["score"].to_numpy(dtype=bool)
-        b = model_scores(model, shared["unit"], bool)
+    on = on_units(hp, model.index)  # two columns of the shared units, not a copy of the whole frame
+    if on.any():
+        a = hp["score"].to_numpy(dtype=bool)[on]
+        b = model_scores(model, hp["unit"][on], bool)
         return float(a.mean()), float(b.mean()), tango_test(a, b)
     if not len(model_rows):
         return None
