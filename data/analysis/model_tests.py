@@ -35,6 +35,14 @@ def on_units(frame: pd.DataFrame, units: pd.Index) -> np.ndarray:
     return frame["unit"].isin(units).to_numpy(dtype=bool)
 
 
+def on_shared_units(frame: pd.DataFrame, units: pd.Index) -> pd.DataFrame:
+    """The rows of ``frame`` whose unit is in ``units``; ``frame`` itself when every row's is (a model cut to the
+    people's units shares them all): no copy, and the design's strata of that frame, already computed for its
+    cell, are found again."""
+    on = on_units(frame, units)
+    return frame if on.all() else frame[on]
+
+
 def model_scores(model: pd.Series, units: pd.Series, dtype: type = float) -> np.ndarray:
     """``model.loc[units].to_numpy(dtype=dtype)`` (every unit is in ``model``'s index), through the index's hash
     table when each unit appears once there: a label lookup by ``loc`` costs ~1 ms a call, and a comparison makes
@@ -82,13 +90,13 @@ def _crossed_test(design: Design, hp: pd.DataFrame, answers: pd.DataFrame, model
     ``by_unit``: ``model.to_dict()``, made once per model rather than once per condition."""
     if hp.empty:
         return None
-    shared = hp[on_units(hp, model.index)]
+    shared = on_shared_units(hp, model.index)
     if not len(shared):
         return _permutation_test(design, hp, model, model_rows, condition, options)
     labels, weights = design.strata(shared, condition)
     h = shared["score"].to_numpy(dtype=float)
     mv = model_scores(model, shared["unit"])
-    on_shared = answers[on_units(answers, model.index)]
+    on_shared = on_shared_units(answers, model.index)
     a_labels, a_weights = design.strata(on_shared, condition)
     res, _est = human_model_test(on_shared["who"].to_numpy(dtype=object), on_shared["unit"].to_numpy(dtype=object),
                                  on_shared["score"].to_numpy(dtype=float), by_unit, a_labels, a_weights,
@@ -105,7 +113,7 @@ def _permutation_test(design: Design, hp: pd.DataFrame, model: pd.Series, model_
     """Scores on shared units: stratified paired sign-flip test; without shared units an unpaired bootstrap."""
     if hp.empty:
         return None
-    shared = hp[on_units(hp, model.index)]
+    shared = on_shared_units(hp, model.index)
     if len(shared) >= 2:
         labels, weights = design.strata(shared, condition)
         h = shared["score"].to_numpy(dtype=float)
