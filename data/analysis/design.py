@@ -107,7 +107,7 @@ class RowsWhere:
 
 
 def _positions(frame: pd.DataFrame, column: str) -> dict[Hashable, np.ndarray]:
-    return dict(frame.groupby(column, observed=True, sort=False).indices)
+    return {k: np.asarray(v) for k, v in frame.groupby(column, observed=True, sort=False).indices.items()}
 
 
 class Design(ABC):

@@ -176,12 +176,13 @@ def _weights(frame: pd.DataFrame, condition: str) -> tuple[list[object], dict[ob
     if condition == OVERALL:
         coded = _coded_cells(frame)
         if coded is not None:
-            cells, cell_of_row = coded
-            labels = [f"{p}|{z}" for p, z in cells]
+            in_order, cell_of_row = coded
+            labels = [f"{p}|{z}" for p, z in in_order]
             sizes_of: dict[object, int] = {}
-            for p, _z in cells:
+            for p, _z in in_order:
                 sizes_of[p] = sizes_of.get(p, 0) + 1
-            share = {lab: 1.0 / (len(sizes_of) * sizes_of[p]) for lab, (p, _z) in zip(labels, cells, strict=True)}
+            share: dict[object, float] = {lab: 1.0 / (len(sizes_of) * sizes_of[p])
+                                          for lab, (p, _z) in zip(labels, in_order, strict=True)}
             return np.asarray(labels, dtype=object)[cell_of_row].tolist(), share
         # plain Python over the two columns: the pandas string concatenation and groupby cost ~2 ms a call, and
         # this runs for every row and condition; same labels ("problem|size") and weights, in the same order
