@@ -9,11 +9,23 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from benchlab.data.analysis.design import RowsWhere
+from benchlab.data.analysis.design import OVERALL, RowsWhere
 from benchlab.data.analysis.stats import has_constant_stratum
-from benchlab.data.worldsense import compare as ws
+from benchlab.data.worldsense import compare_strata as cs
 from benchlab.data.worldsense.compare import compare_worldsense
 from tests.compare_fixtures import make_testset, write_results, wrong
+
+
+def test_row_names_problems_and_trivial_share_from_codes() -> None:
+    prompting = pd.Series(pd.Categorical(["basic", "basic", "cot", "basic"]))
+    model = pd.Series(pd.Categorical(["human-a", "GPT4", "GPT4", "human-a"], categories=["GPT4", "human-a", "x"]))
+    who_of = {("basic", "human-a"): "a", ("basic", "GPT4"): "basic/GPT4", ("cot", "GPT4"): "cot/GPT4"}
+    assert cs.row_names(prompting, model, who_of) == ["a", "basic/GPT4", "cot/GPT4", "a"]
+    problems = pd.Series(pd.Categorical(["Infer.normal", "Compl.trivial", None, "Infer.normal"],
+                                        categories=["Compl.trivial", "Infer.normal", "Consist.trivial"]))
+    assert cs.first_seen(problems.dropna()) == ["Infer.normal", "Compl.trivial"]
+    assert cs.first_seen(problems)[:2] == ["Infer.normal", "Compl.trivial"]  # a missing value: the Python path
+    assert cs.is_trivial(problems).tolist() == problems.astype(str).str.endswith(".trivial").tolist()
 
 
 def _pandas_constant(values: np.ndarray, labels: list[object]) -> bool:
@@ -52,17 +64,15 @@ def test_rows_where_selects_what_the_mask_selects() -> None:
     assert rows(frame, "who", "p2") is not rows(frame, "who", "p2")  # a new frame each time, never a shared one
 
 
-def _weights_through_python(frame: pd.DataFrame) -> tuple[list[object], dict[object, float]]:
-    coded = ws._coded_cells
-    ws._coded_cells = lambda _frame: None  # type: ignore[assignment]
-    try:
-        return ws._weights(frame, ws.OVERALL)
-    finally:
-        ws._coded_cells = coded
+def _weights_through_python(frame: pd.DataFrame, monkeypatch: pytest.MonkeyPatch) -> tuple[list[object],
+                                                                                       dict[object, float]]:
+    with monkeypatch.context() as patch:
+        patch.setattr(cs, "coded_cells", lambda _frame: None)
+        return cs.strata_weights(frame, OVERALL)
 
 
 @pytest.mark.parametrize("seed", range(10))
-def test_overall_strata_from_codes_are_the_python_ones(seed: int) -> None:
+def test_overall_strata_from_codes_are_the_python_ones(seed: int, monkeypatch: pytest.MonkeyPatch) -> None:
     rng = np.random.default_rng(seed)
     n = int(rng.integers(1, 60))
     frame = pd.DataFrame({
@@ -70,8 +80,8 @@ def test_overall_strata_from_codes_are_the_python_ones(seed: int) -> None:
                                       categories=["Compl.trivial", "Consist.normal", "Infer.normal", "unused"]),
         "problemsize": rng.choice([3, 4, 5], size=n).astype(np.int64),
     })
-    labels, weights = ws._weights(frame, ws.OVERALL)
-    python_labels, python_weights = _weights_through_python(frame)
+    labels, weights = cs.strata_weights(frame, OVERALL)
+    python_labels, python_weights = _weights_through_python(frame, monkeypatch)
     assert labels == python_labels
     assert list(weights.items()) == list(python_weights.items())  # same order: the sums add up in that order
 

@@ -28,7 +28,6 @@ import math
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -54,6 +53,7 @@ from benchlab.data.file_cache import read_once
 from benchlab.data.models.same_items import prompt_hash_notes, restrict_to_shared
 from benchlab.data.tables import Table
 from benchlab.data.worldsense.columns import TrialColumns, read_result_columns, read_trial_columns
+from benchlab.data.worldsense.compare_strata import first_seen, is_trivial, row_names, strata_weights
 from benchlab.data.worldsense.results import ResultsFile, find_results, read_results
 from benchlab.data.worldsense.rules import MODEL_ORDER, PROBLEM_ORDER, is_correct
 from benchlab.data.worldsense.score_tables import stats_by_group
@@ -138,68 +138,6 @@ def _human_answers(path: Path, warn: Callable[[str], None]) -> HumanAnswers:
     return HumanAnswers("", np.asarray(keys, dtype=np.int64), resps, np.asarray(rts, dtype=float), simulated)
 
 
-def _labels(column: pd.Series) -> list[Any]:
-    """``column.astype(object).tolist()``; a categorical column through its categories (one Python string per
-    category, then a list lookup per row: converting 160k pyarrow-backed strings one by one cost ~0.1 s a call)."""
-    if isinstance(column.dtype, pd.CategoricalDtype):
-        names = column.cat.categories.astype(object).tolist()
-        codes = column.cat.codes.to_numpy()
-        if not (codes < 0).any():
-            return [names[c] for c in codes.tolist()]
-    return list(column.astype(object).tolist())
-
-
-def _coded_cells(frame: pd.DataFrame) -> tuple[list[tuple[object, int]], np.ndarray] | None:
-    """The (problem, size) cells of ``frame`` in order of first appearance, and each row's cell number, from the
-    problem column's category codes with numpy (no Python tuple per row); ``None`` where the column is not
-    categorical, has missing values, or the frame is empty (then :func:`_weights` goes through Python)."""
-    column = frame["problemname"]
-    sizes = frame["problemsize"].to_numpy()
-    if not isinstance(column.dtype, pd.CategoricalDtype) or not len(sizes) or sizes.dtype.kind not in "iu":
-        return None
-    codes = column.cat.codes.to_numpy().astype(np.int64)
-    if (codes < 0).any():
-        return None
-    low = int(sizes.min())
-    key = codes * (int(sizes.max()) - low + 1) + (sizes.astype(np.int64) - low)
-    _uniq, first, inverse = np.unique(key, return_index=True, return_inverse=True)
-    order = np.argsort(first, kind="stable")  # the cells in order of first appearance
-    rank = np.empty(order.size, dtype=np.intp)
-    rank[order] = np.arange(order.size)
-    names = column.cat.categories.astype(object).tolist()
-    cells = [(names[codes[first[i]]], int(sizes[first[i]])) for i in order.tolist()]
-    return cells, rank[inverse.ravel()]
-
-
-def _weights(frame: pd.DataFrame, condition: str) -> tuple[list[object], dict[object, float]]:
-    """Strata and weights reproducing the benchmark's rebalancing for this condition."""
-    if condition == OVERALL:
-        coded = _coded_cells(frame)
-        if coded is not None:
-            in_order, cell_of_row = coded
-            labels = [f"{p}|{z}" for p, z in in_order]
-            sizes_of: dict[object, int] = {}
-            for p, _z in in_order:
-                sizes_of[p] = sizes_of.get(p, 0) + 1
-            share: dict[object, float] = {lab: 1.0 / (len(sizes_of) * sizes_of[p])
-                                          for lab, (p, _z) in zip(labels, in_order, strict=True)}
-            return np.asarray(labels, dtype=object)[cell_of_row].tolist(), share
-        # plain Python over the two columns: the pandas string concatenation and groupby cost ~2 ms a call, and
-        # this runs for every row and condition; same labels ("problem|size") and weights, in the same order
-        pairs = list(zip(_labels(frame["problemname"]), frame["problemsize"].tolist(), strict=True))
-        cells = dict.fromkeys(pairs)
-        sizes_per_problem: dict[object, int] = {}
-        for p, _z in cells:
-            sizes_per_problem[p] = sizes_per_problem.get(p, 0) + 1
-        n_problems = len(sizes_per_problem)
-        label = {cell: f"{cell[0]}|{cell[1]}" for cell in cells}  # formatted once per cell, not once per row
-        weights: dict[object, float] = {label[(p, z)]: 1.0 / (n_problems * sizes_per_problem[p]) for p, z in cells}
-        return [label[pair] for pair in pairs], weights
-    sizes = frame["problemsize"].to_numpy()
-    uniq = set(sizes.tolist())
-    return list(sizes.tolist()), {z: 1.0 / len(uniq) for z in uniq}
-
-
 class WorldSenseDesign(Design):
     """WorldSense's declarations: tuples scored the benchmark's way, problem x size strata with its weights."""
 
@@ -239,8 +177,8 @@ class WorldSenseDesign(Design):
         return self._subsets.get(frame, condition, lambda f, c: self._rows_where(f, "problemname", c))
 
     def strata(self, frame: pd.DataFrame, condition: str) -> Strata:
-        """:func:`_weights`, once per frame and condition (as :meth:`subset`)."""
-        return self._strata.get(frame, condition, _weights)
+        """:func:`strata_weights`, once per frame and condition (as :meth:`subset`)."""
+        return self._strata.get(frame, condition, strata_weights)
 
     def strata_note(self, condition: str) -> str:
         return " (stratified by problem x size)" if condition == OVERALL else " (stratified by size)"
@@ -363,42 +301,6 @@ def _score(testset: str | Path, results: Sequence[str | Path] | str | Path | Non
     return trials, files, *scored_tuples(trials, columns)
 
 
-def _is_trivial(problem: pd.Series) -> np.ndarray:
-    """``problem.astype(str).str.endswith(".trivial")``, for a categorical column once per category."""
-    if isinstance(problem.dtype, pd.CategoricalDtype):
-        codes = problem.cat.codes.to_numpy()
-        per_category = np.array([str(c).endswith(".trivial") for c in problem.cat.categories] + [False], dtype=bool)
-        return per_category[codes]  # a missing value (code -1) takes the appended False, as "nan" would
-    return problem.astype(str).str.endswith(".trivial").to_numpy(dtype=bool)
-
-
-def _first_seen(column: pd.Series) -> list[Any]:
-    """``list(dict.fromkeys(_labels(column)))``: the distinct values in order of first appearance, for a
-    categorical column from its codes (no Python object per row)."""
-    if isinstance(column.dtype, pd.CategoricalDtype):
-        codes = column.cat.codes.to_numpy()
-        if len(codes) and not (codes < 0).any():
-            _uniq, first = np.unique(codes, return_index=True)
-            names = column.cat.categories.astype(object).tolist()
-            return [names[codes[i]] for i in np.sort(first).tolist()]
-    return list(dict.fromkeys(_labels(column)))
-
-
-def _row_names(prompting: pd.Series, modelname: pd.Series, who_of: Mapping[tuple[Any, Any], str]) -> list[str]:
-    """``who_of[(prompting, modelname)]`` of every row; for two categorical columns looked up once per pair of
-    codes (a comparison's tuples are ~165k rows, nearly all the models')."""
-    if isinstance(prompting.dtype, pd.CategoricalDtype) and isinstance(modelname.dtype, pd.CategoricalDtype):
-        pc, mc = prompting.cat.codes.to_numpy(), modelname.cat.codes.to_numpy()
-        if len(pc) and not ((pc < 0).any() or (mc < 0).any()):
-            width = len(modelname.cat.categories)
-            pairs, row_pair = np.unique(pc.astype(np.int64) * width + mc, return_inverse=True)
-            p_names = prompting.cat.categories.astype(object).tolist()
-            m_names = modelname.cat.categories.astype(object).tolist()
-            names = [who_of[(p_names[k // width], m_names[k % width])] for k in pairs.tolist()]
-            return list(np.asarray(names, dtype=object)[row_pair.ravel()].tolist())
-    return [who_of[k] for k in zip(_labels(prompting), _labels(modelname), strict=True)]
-
-
 def _participant(pid: str, answers: HumanAnswers, own: pd.DataFrame, key_index: pd.Index, gold_of: np.ndarray,
                  problem_of: np.ndarray) -> Participant:
     """A participant's raw answers (known Keys, the per-item rule) and control accuracy (the trivial problems)."""
@@ -412,7 +314,7 @@ def _participant(pid: str, answers: HumanAnswers, own: pd.DataFrame, key_index: 
         "item": pd.Series([int(k) for k in answers.keys[known]], dtype=object),
         "answer": pd.Series(resps, dtype=object),
     })
-    trivial = own["score"][_is_trivial(own["problemname"])]  # the score column alone: one column to select
+    trivial = own["score"][is_trivial(own["problemname"])]  # the score column alone: one column to select
     control = float(trivial.mean()) if len(trivial) else None
     return Participant(pid, table, answers.simulated, control, answers.rts_ms)
 
@@ -426,7 +328,7 @@ def read_worldsense(testset: str | Path, results: Sequence[str | Path] | str | P
     who_of = {(p, m): (m if names_count.get(m, 0) <= 1 else f"{p}/{m}")
               for p, m in pairs.itertuples(index=False, name=None)}
     human = tuples["modelname"].map({m: is_human(m) for m in pairs["modelname"]}).astype(bool)
-    tuples = tuples.assign(who=_row_names(tuples["prompting"], tuples["modelname"], who_of),
+    tuples = tuples.assign(who=row_names(tuples["prompting"], tuples["modelname"], who_of),
                            unit=tuples["tuple_ID"], score=tuples["acc"])
     models = tuples[~human]
     humans = tuples[human].copy()
@@ -437,7 +339,7 @@ def read_worldsense(testset: str | Path, results: Sequence[str | Path] | str | P
                np.asarray(trials.problem_names, dtype=object)[trials.problem_code])
     rows_where = RowsWhere()
     participants = [_participant(p, answers[p], rows_where(humans, "who", p), *lookups) for p in sorted(answers)]
-    present = _first_seen(tuples["problemname"])
+    present = first_seen(tuples["problemname"])
     problems = [p for p in PROBLEM_ORDER if p in present] + sorted(p for p in present if p not in PROBLEM_ORDER)
     conditions = ([OVERALL] if len(problems) > 1 else []) + problems
     model_names = _order_models(sorted(set(models["who"].tolist())))
