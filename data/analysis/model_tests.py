@@ -47,9 +47,10 @@ def model_scores(model: pd.Series, units: pd.Series, dtype: type = float) -> np.
     """``model.loc[units].to_numpy(dtype=dtype)`` (every unit is in ``model``'s index), through the index's hash
     table when each unit appears once there: a label lookup by ``loc`` costs ~1 ms a call, and a comparison makes
     one per participant, model and condition."""
-    if not model.index.is_unique:
+    at = model.index.get_indexer(pd.Index(units)) if model.index.is_unique else None
+    if at is None or (at < 0).any():  # repeated labels, or a unit the model lacks: loc's own answer (or error)
         return model.loc[units].to_numpy(dtype=dtype)
-    return model.to_numpy()[model.index.get_indexer(pd.Index(units))].astype(dtype)
+    return model.to_numpy()[at].astype(dtype)
 
 
 def tests_against_models(design: Design, readings: Readings, pooled: pd.DataFrame, pooled_rows: pd.DataFrame,
