@@ -269,7 +269,8 @@ def _compare(opts: CompareOptions, testset: Path, default: Path) -> None:
                                   n_boot=opts.n_boot, seed=opts.seed, ci=opts.ci,
                                   participant_tests=opts.participant_tests, include_simulated=opts.include_simulated,
                                   excluded=log.excluded if log else None, same_items=not opts.all_items,
-                                  tables=opts.tables_needed())
+                                  tables=opts.tables_needed(),
+                                  benchmark_ci95=opts.fmt in ("csv", "json"))  # printed by the export only
     comp.notes.extend(exclusion_notes(log))
     emit_comparison(comp, opts)
 

@@ -69,7 +69,10 @@ def _codes(labels: Sequence[Hashable] | np.ndarray) -> tuple[np.ndarray, int]:
         # deferred: pandas loads only when object labels are coded (this module loads without it)
         import pandas as pd
 
-        codes, uniq = pd.factorize(np.asarray([str(x) for x in arr], dtype=object), sort=True)
+        # every label a string already (units, people): no Python loop to convert them (``str(x)`` is ``x``)
+        text = arr if pd.api.types.infer_dtype(arr, skipna=False) == "string" else np.asarray(
+            [str(x) for x in arr], dtype=object)
+        codes, uniq = pd.factorize(text, sort=True)
         return codes.astype(np.intp), len(uniq)
     uniq, inv = np.unique(arr, return_inverse=True)
     return inv.ravel(), int(uniq.size)

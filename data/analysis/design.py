@@ -8,7 +8,7 @@ from __future__ import annotations
 import math
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Hashable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Generic, Literal, TypeVar
 
 import numpy as np
@@ -89,6 +89,27 @@ class FrameMemo(Generic[T]):
         return hit[1]
 
 
+class RowsWhere:
+    """The rows of a frame where one column equals a value, from one grouping of that column per frame.
+
+    A boolean mask per condition selects the same rows (same order, same index, same columns) as taking them at
+    the positions the grouping found, but each mask costs a comparison over the whole column; a comparison asks
+    for every row's frame in every condition. A value the column does not hold goes through the mask (its own
+    empty frame).
+    """
+
+    def __init__(self) -> None:
+        self._positions: FrameMemo[dict[Hashable, np.ndarray]] = FrameMemo()
+
+    def __call__(self, frame: pd.DataFrame, column: str, value: Hashable) -> pd.DataFrame:
+        at = self._positions.get(frame, column, _positions).get(value)
+        return frame[frame[column] == value] if at is None else frame.take(at)
+
+
+def _positions(frame: pd.DataFrame, column: str) -> dict[Hashable, np.ndarray]:
+    return {k: np.asarray(v) for k, v in frame.groupby(column, observed=True, sort=False).indices.items()}
+
+
 class Design(ABC):
     """What a benchmark declares: its conditions, strata, CIs, tests and methods text."""
 
@@ -163,6 +184,15 @@ class Design(ABC):
         """:meth:`extra_tables` for a design whose pooled figures need each person's answers (``pooled_answers``:
         the pooled people's units, one row per person and unit), e.g. a pooled interval crossed people x items."""
         return self.extra_tables(rows, labels)
+
+
+def narrowed(readings: Readings, columns: tuple[str, ...]) -> Readings:
+    """``readings`` with the units frames cut to ``columns`` (those present, in frame order), for a benchmark
+    whose frames carry columns the pipeline never reads: each selection of a row's units in a condition copies
+    every column, so the figures are the same and come quicker."""
+    def cut(frame: pd.DataFrame) -> pd.DataFrame:
+        return frame[[c for c in frame.columns if c in columns]]
+    return replace(readings, humans=cut(readings.humans), models=cut(readings.models))
 
 
 def wilson_cell(values: np.ndarray, n_people: int) -> FigureCell:

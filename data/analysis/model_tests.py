@@ -6,7 +6,7 @@ crossed people x items test for the pooled humans).
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Hashable, Mapping
 
 import numpy as np
 import pandas as pd
@@ -18,6 +18,7 @@ from benchlab.data.analysis.design import (
     Design,
     Options,
     Readings,
+    RowsWhere,
     TestKind,
     identified,
     renamed,
@@ -34,15 +35,36 @@ def on_units(frame: pd.DataFrame, units: pd.Index) -> np.ndarray:
     return frame["unit"].isin(units).to_numpy(dtype=bool)
 
 
+def on_shared_units(frame: pd.DataFrame, units: pd.Index) -> pd.DataFrame:
+    """The rows of ``frame`` whose unit is in ``units``; ``frame`` itself when every row's is (a model cut to the
+    people's units shares them all): no copy, and the design's strata of that frame, already computed for its
+    cell, are found again."""
+    on = on_units(frame, units)
+    return frame if on.all() else frame[on]
+
+
+def model_scores(model: pd.Series, units: pd.Series, dtype: type = float) -> np.ndarray:
+    """``model.loc[units].to_numpy(dtype=dtype)`` (every unit is in ``model``'s index), through the index's hash
+    table when each unit appears once there: a label lookup by ``loc`` costs ~1 ms a call, and a comparison makes
+    one per participant, model and condition."""
+    at = model.index.get_indexer(pd.Index(units)) if model.index.is_unique else None
+    if at is None or (at < 0).any():  # repeated labels, or a unit the model lacks: loc's own answer (or error)
+        return model.loc[units].to_numpy(dtype=dtype)
+    return model.to_numpy()[at].astype(dtype)
+
+
 def tests_against_models(design: Design, readings: Readings, pooled: pd.DataFrame, pooled_rows: pd.DataFrame,
                          options: Options) -> list[TestRow]:
     """Pooled humans (then each participant, when asked) against every model, per condition."""
     humans = identified(readings.humans)
-    mine = {p.name: humans[humans["who"] == p.name] for p in readings.participants}
+    rows_where = RowsWhere()
+    mine = ({p.name: rows_where(humans, "who", p.name) for p in readings.participants}
+            if options.participant_tests else {})
     out: list[TestRow] = []
     for m in readings.models_order:
-        everything = readings.models[readings.models["who"] == m]
+        everything = rows_where(readings.models, "who", m)
         paired = identified(everything).set_index("unit")["score"]
+        by_unit = paired.to_dict() if design.pooled_crossed and not pooled.empty else {}  # once per model
         for c in readings.conditions:
             groups = [(POOLED, pooled, design.pooled_test)] if not pooled.empty else []
             if options.participant_tests and design.participant_tests_in(c):
@@ -51,7 +73,7 @@ def tests_against_models(design: Design, readings: Readings, pooled: pd.DataFram
             for who, rows, kind in groups:
                 if who == POOLED and design.pooled_crossed:
                     test = _crossed_test(design, design.subset(rows, c), design.subset(pooled_rows, c), paired,
-                                         model_rows, c, options)
+                                         model_rows, c, options, by_unit)
                     answers = design.subset(pooled_rows, c)
                     people = int(answers.loc[on_units(answers, paired.index), "who"].nunique())
                 else:
@@ -63,20 +85,22 @@ def tests_against_models(design: Design, readings: Readings, pooled: pd.DataFram
 
 
 def _crossed_test(design: Design, hp: pd.DataFrame, answers: pd.DataFrame, model: pd.Series,
-                  model_rows: pd.DataFrame, condition: str, options: Options) -> TestOutcome | None:
-    """Pooled humans minus a model on the shared units, people x items (the design's unpaired test without any)."""
+                  model_rows: pd.DataFrame, condition: str, options: Options,
+                  by_unit: Mapping[Hashable, float]) -> TestOutcome | None:
+    """Pooled humans minus a model on the shared units, people x items (the design's unpaired test without any).
+    ``by_unit``: ``model.to_dict()``, made once per model rather than once per condition."""
     if hp.empty:
         return None
-    shared = hp[on_units(hp, model.index)]
+    shared = on_shared_units(hp, model.index)
     if not len(shared):
         return _permutation_test(design, hp, model, model_rows, condition, options)
     labels, weights = design.strata(shared, condition)
     h = shared["score"].to_numpy(dtype=float)
-    mv = model.loc[shared["unit"]].to_numpy(dtype=float)
-    on_shared = answers[on_units(answers, model.index)]
+    mv = model_scores(model, shared["unit"])
+    on_shared = on_shared_units(answers, model.index)
     a_labels, a_weights = design.strata(on_shared, condition)
     res, _est = human_model_test(on_shared["who"].to_numpy(dtype=object), on_shared["unit"].to_numpy(dtype=object),
-                                 on_shared["score"].to_numpy(dtype=float), model.to_dict(), a_labels, a_weights,
+                                 on_shared["score"].to_numpy(dtype=float), by_unit, a_labels, a_weights,
                                  n_perm=options.n_boot, seed=options.seed, unit_word=design.unit_word)
     res = renamed(res, res.method + design.strata_note(condition))
     return stats.stratified_mean(h, labels, weights), stats.stratified_mean(mv, labels, weights), res
@@ -90,11 +114,11 @@ def _permutation_test(design: Design, hp: pd.DataFrame, model: pd.Series, model_
     """Scores on shared units: stratified paired sign-flip test; without shared units an unpaired bootstrap."""
     if hp.empty:
         return None
-    shared = hp[on_units(hp, model.index)]
+    shared = on_shared_units(hp, model.index)
     if len(shared) >= 2:
         labels, weights = design.strata(shared, condition)
         h = shared["score"].to_numpy(dtype=float)
-        mv = model.loc[shared["unit"]].to_numpy(dtype=float)
+        mv = model_scores(model, shared["unit"])
         res = stats.paired_permutation_test(h, mv, labels, weights, n_boot=options.n_boot, seed=options.seed)
         # the interval printed beside the sign-flip p inverts that same test (a bootstrap interval could exclude
         # 0 beside p > .05); n/a, never zero width, when every difference is the same
@@ -129,10 +153,10 @@ def _mcnemar_test(design: Design, hp: pd.DataFrame, model: pd.Series, model_rows
     without shared units the Agresti-Caffo two-proportion test (its interval inverts it too)."""
     if hp.empty:
         return None
-    shared = hp[on_units(hp, model.index)]
-    if len(shared):
-        a = shared["score"].to_numpy(dtype=bool)
-        b = model.loc[shared["unit"]].to_numpy(dtype=bool)
+    on = on_units(hp, model.index)  # two columns of the shared units, not a copy of the whole frame
+    if on.any():
+        a = hp["score"].to_numpy(dtype=bool)[on]
+        b = model_scores(model, hp["unit"][on], bool)
         return float(a.mean()), float(b.mean()), tango_test(a, b)
     if not len(model_rows):
         return None

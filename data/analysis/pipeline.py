@@ -43,6 +43,7 @@ from benchlab.data.analysis.design import (
     Participant,
     Readings,
     RowKind,
+    RowsWhere,
     Strata,
     TestKind,
     bootstrap_cell,
@@ -209,10 +210,11 @@ def _na_notes(cells: dict[tuple[str, str], FigureCell], entries: list[Entry]) ->
 def _rows(readings: Readings, pooled: pd.DataFrame) -> list[tuple[RowKind, str, pd.DataFrame]]:
     """Every row of the tables with its units, in table order."""
     humans, models = readings.humans, readings.models
+    rows_where = RowsWhere()  # each frame grouped by row once, not one mask per participant and model
     out: list[tuple[RowKind, str, pd.DataFrame]] = [
-        ("participant", p.name, humans[humans["who"] == p.name]) for p in readings.participants]
+        ("participant", p.name, rows_where(humans, "who", p.name)) for p in readings.participants]
     out += [("humans", POOLED, pooled)] if not pooled.empty else []
-    out += [("model", m, models[models["who"] == m]) for m in readings.models_order]
+    out += [("model", m, rows_where(models, "who", m)) for m in readings.models_order]
     return out
 
 
@@ -291,7 +293,7 @@ def _honest_cell(design: Design, cell: FigureCell, units: pd.DataFrame, conditio
     if labels is None:
         constant = len(np.unique(values)) < 2
     else:
-        constant = bool(pd.Series(values).groupby(pd.Series(labels, dtype=object)).nunique().min() < 2)
+        constant = stats.has_constant_stratum(values, labels)
     if not constant and cell.ci_high - cell.ci_low > 1e-12:
         return cell
     lo, hi = stats.wilson_kish_ci(values, labels, weights)

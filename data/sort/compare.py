@@ -26,7 +26,7 @@ import pandas as pd
 
 from benchlab.data.analysis import stats
 from benchlab.data.analysis.compare import Comparison
-from benchlab.data.analysis.design import FrameMemo
+from benchlab.data.analysis.design import FrameMemo, RowsWhere, narrowed
 from benchlab.data.analysis.pipeline import (
     OVERALL,
     Design,
@@ -100,6 +100,7 @@ class SortDesign(Design):
         self.input_notes = input_notes or []
         self.warnings = list(warnings)
         self._subsets: FrameMemo[pd.DataFrame] = FrameMemo()
+        self._rows_where = RowsWhere()
 
     def subset(self, frame: pd.DataFrame, condition: str) -> pd.DataFrame:
         """A row's trials in ``condition``, once per frame and condition (cells, tests and partial rows ask for the
@@ -110,9 +111,9 @@ class SortDesign(Design):
         if condition == OVERALL:
             return frame
         if condition.endswith(" " + OVERALL):  # one memory condition's macro column: never across them
-            return frame[frame["memory"] == condition[: -len(OVERALL) - 1]]
+            return self._rows_where(frame, "memory", condition[: -len(OVERALL) - 1])
         col = "bin" if _sort_key(condition)[3] != -1 else "config"  # "[LTM ]e250-s20 d62" / "... gap 0-400"
-        return frame[frame[col] == condition]
+        return self._rows_where(frame, col, condition)
 
     def strata(self, frame: pd.DataFrame, condition: str) -> Strata:
         return (frame["config"].tolist() if _is_overall(condition) else None), None
@@ -287,12 +288,19 @@ def compare_sort(
         if bare:
             notes.append(f"{', '.join(d or 'No condition' for d in bare)}: no model data (humans only there; no "
                          "human-model test).")
-    comp = run_comparison(SortDesign(options, len(readings.groups) > 1, designs, notes, warnings), readings, options)
+    comp = run_comparison(SortDesign(options, len(readings.groups) > 1, designs, notes, warnings),
+                          narrowed(readings, PIPELINE_COLUMNS), options)  # not 31 columns per selection
     comp.models_same_items = same_items
     pooled = {e.name for e in comp.pooled_people}
     if recorded_reading(readings.humans):  # section `reading` (figures slice); files without reading times: none
         comp.extra_tables["reading"] = reading_tables(readings.humans, pooled)
     return comp
+
+
+#: The columns of the trials that the pipeline and :class:`SortDesign` read (rows, strata, pooling, the positions
+#: table); the reading, delay and session columns are read before, from the full frames.
+PIPELINE_COLUMNS = ("who", "unit", "score", "config", "bin", "memory", "design", "excerpt_length", "seg1_pos",
+                    "seg2_pos")
 
 
 def _study_notes(readings: Readings, paths: list[str]) -> list[str]:

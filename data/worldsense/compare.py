@@ -28,7 +28,6 @@ import math
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -36,7 +35,7 @@ import pandas as pd
 from benchlab.data.analysis import stats
 from benchlab.data.analysis.compare import POOLED, Comparison
 from benchlab.data.analysis.crossed import crossed_estimate
-from benchlab.data.analysis.design import FrameMemo
+from benchlab.data.analysis.design import FrameMemo, RowsWhere, narrowed
 from benchlab.data.analysis.pipeline import (
     OVERALL,
     Design,
@@ -54,6 +53,7 @@ from benchlab.data.file_cache import read_once
 from benchlab.data.models.same_items import prompt_hash_notes, restrict_to_shared
 from benchlab.data.tables import Table
 from benchlab.data.worldsense.columns import TrialColumns, read_result_columns, read_trial_columns
+from benchlab.data.worldsense.compare_strata import first_seen, is_trivial, row_names, strata_weights
 from benchlab.data.worldsense.results import ResultsFile, find_results, read_results
 from benchlab.data.worldsense.rules import MODEL_ORDER, PROBLEM_ORDER, is_correct
 from benchlab.data.worldsense.score_tables import stats_by_group
@@ -138,40 +138,6 @@ def _human_answers(path: Path, warn: Callable[[str], None]) -> HumanAnswers:
     return HumanAnswers("", np.asarray(keys, dtype=np.int64), resps, np.asarray(rts, dtype=float), simulated)
 
 
-def _labels(column: pd.Series) -> list[Any]:
-    """``column.astype(object).tolist()``; a categorical column through its categories (one Python string per
-    category, then a list lookup per row: converting 160k pyarrow-backed strings one by one cost ~0.1 s a call)."""
-    if isinstance(column.dtype, pd.CategoricalDtype):
-        names = column.cat.categories.astype(object).tolist()
-        codes = column.cat.codes.to_numpy()
-        if not (codes < 0).any():
-            return [names[c] for c in codes.tolist()]
-    return list(column.astype(object).tolist())
-
-
-def _weights(frame: pd.DataFrame, condition: str) -> tuple[list[object], dict[object, float]]:
-    """Strata and weights reproducing the benchmark's rebalancing for this condition."""
-    if condition == OVERALL:
-        # plain Python over the two columns: the pandas string concatenation and groupby cost ~2 ms a call, and
-        # this runs for every row and condition; same labels ("problem|size") and weights, in the same order
-        pairs = list(zip(_labels(frame["problemname"]), frame["problemsize"].tolist(), strict=True))
-        cells = dict.fromkeys(pairs)
-        sizes_per_problem: dict[object, int] = {}
-        for p, _z in cells:
-            sizes_per_problem[p] = sizes_per_problem.get(p, 0) + 1
-        n_problems = len(sizes_per_problem)
-        label = {cell: f"{cell[0]}|{cell[1]}" for cell in cells}  # formatted once per cell, not once per row
-        weights: dict[object, float] = {label[(p, z)]: 1.0 / (n_problems * sizes_per_problem[p]) for p, z in cells}
-        return [label[pair] for pair in pairs], weights
-    sizes = frame["problemsize"].to_numpy()
-    uniq = set(sizes.tolist())
-    return list(sizes.tolist()), {z: 1.0 / len(uniq) for z in uniq}
-
-
-def _subset(frame: pd.DataFrame, condition: str) -> pd.DataFrame:
-    return frame if condition == OVERALL else frame[frame["problemname"] == condition]
-
-
 class WorldSenseDesign(Design):
     """WorldSense's declarations: tuples scored the benchmark's way, problem x size strata with its weights."""
 
@@ -184,27 +150,35 @@ class WorldSenseDesign(Design):
     overall_agreement = OVERALL_CORRECTNESS
     overall_agreement_on_correctness = True  # answer sets differ between problems: agree on right/wrong
 
-    def __init__(self, options: Options, ci: str, readings: Readings, warnings: list[str]) -> None:
+    def __init__(self, options: Options, ci: str, readings: Readings, warnings: list[str],
+                 benchmark_ci95: bool = True) -> None:
         self.options = options
         self.ci = ci
+        #: whether each cell carries the benchmark's own 1.96*sem (``benchmark_ci95``, for the numeric export);
+        #: --ci benchmark prints it, so it is computed then whatever this says
+        self.benchmark_ci95 = benchmark_ci95 or ci == "benchmark"
         # --ci benchmark: the paper's own 1.96*sem everywhere, as asked (the notes say what it cannot show)
         self.pooled_crossed = self.honest_cells = ci != "benchmark"
         self.problems = readings.groups
         self.warnings = warnings
         self._subsets: FrameMemo[pd.DataFrame] = FrameMemo()
+        self._rows_where = RowsWhere()
         self._strata: FrameMemo[Strata] = FrameMemo()
         # the benchmark's own CI of every participant and model, computed at once (per row it costs more)
         self._bci: dict[RowKind, dict[tuple[str, str], float]] = {
-            "participant": _benchmark_ci(readings.humans), "model": _benchmark_ci(readings.models)}
+            "participant": _benchmark_ci(readings.humans), "model": _benchmark_ci(readings.models)
+        } if self.benchmark_ci95 else {}
 
     def subset(self, frame: pd.DataFrame, condition: str) -> pd.DataFrame:
         """A row's units in ``condition``, computed once per frame and condition (the cells, partial rows, tests
-        and bias table all ask for the same ones)."""
-        return self._subsets.get(frame, condition, _subset)
+        and bias table all ask for the same ones), from one grouping of the frame by problem."""
+        if condition == OVERALL:
+            return frame
+        return self._subsets.get(frame, condition, lambda f, c: self._rows_where(f, "problemname", c))
 
     def strata(self, frame: pd.DataFrame, condition: str) -> Strata:
-        """:func:`_weights`, once per frame and condition (as :meth:`subset`)."""
-        return self._strata.get(frame, condition, _weights)
+        """:func:`strata_weights`, once per frame and condition (as :meth:`subset`)."""
+        return self._strata.get(frame, condition, strata_weights)
 
     def strata_note(self, condition: str) -> str:
         return " (stratified by problem x size)" if condition == OVERALL else " (stratified by size)"
@@ -215,17 +189,17 @@ class WorldSenseDesign(Design):
         sub = self.subset(frame, condition)
         if sub.empty:
             return None
-        if kind not in self._bci:  # the pooled humans, known once the pipeline has pooled them
+        if self.benchmark_ci95 and kind not in self._bci:  # the pooled humans, known once they are pooled
             self._bci[kind] = _benchmark_ci(frame.assign(who=name))
-        bci = self._bci[kind].get((name, condition), np.nan)
+        bci = self._bci[kind].get((name, condition), np.nan) if self.benchmark_ci95 else np.nan
+        extra: dict[str, object] = {"benchmark_ci95": bci} if self.benchmark_ci95 else {}
         strata = self.strata(sub, condition)
         values = sub["score"].to_numpy(dtype=float)
         if self.ci == "benchmark":
             value = stats.stratified_mean(values, *strata)
-            return FigureCell(value, value - bci, value + bci, len(sub), n_people, "WorldSense 1.96*sem",
-                              {"benchmark_ci95": bci})
+            return FigureCell(value, value - bci, value + bci, len(sub), n_people, "WorldSense 1.96*sem", extra)
         return bootstrap_cell(values, strata, n_people, "stratified bootstrap over tuples", self.options,
-                              {"benchmark_ci95": bci}, interval=not self.interval_replaced(kind))
+                              extra, interval=not self.interval_replaced(kind))
 
     def pooled_extra(self, units: pd.DataFrame) -> dict[str, object]:
         return {"tuples_with_2plus": int((units["people"] >= 2).sum())}
@@ -340,8 +314,8 @@ def _participant(pid: str, answers: HumanAnswers, own: pd.DataFrame, key_index: 
         "item": pd.Series([int(k) for k in answers.keys[known]], dtype=object),
         "answer": pd.Series(resps, dtype=object),
     })
-    trivial = own[own["problemname"].astype(str).str.endswith(".trivial")]
-    control = float(trivial["score"].mean()) if len(trivial) else None
+    trivial = own["score"][is_trivial(own["problemname"])]  # the score column alone: one column to select
+    control = float(trivial.mean()) if len(trivial) else None
     return Participant(pid, table, answers.simulated, control, answers.rts_ms)
 
 
@@ -354,22 +328,26 @@ def read_worldsense(testset: str | Path, results: Sequence[str | Path] | str | P
     who_of = {(p, m): (m if names_count.get(m, 0) <= 1 else f"{p}/{m}")
               for p, m in pairs.itertuples(index=False, name=None)}
     human = tuples["modelname"].map({m: is_human(m) for m in pairs["modelname"]}).astype(bool)
-    tuples = tuples.assign(
-        who=[who_of[k] for k in zip(_labels(tuples["prompting"]), _labels(tuples["modelname"]), strict=True)],
-        unit=tuples["tuple_ID"], score=tuples["acc"])
+    tuples = tuples.assign(who=row_names(tuples["prompting"], tuples["modelname"], who_of),
+                           unit=tuples["tuple_ID"], score=tuples["acc"])
     models = tuples[~human]
     humans = tuples[human].copy()
     humans["who"] = [participant_id(m) for m in humans["modelname"]]
     answers = {participant_id(f.modelname): _read_human(f) for f in files if is_human(f.modelname)}
-    trial = trials.frame
-    lookups = (pd.Index(trial["Key"].to_numpy()), trial["goldresp"].to_numpy(dtype=object),
-               trial["problemname"].to_numpy(dtype=object))
-    participants = [_participant(p, answers[p], humans[humans["who"] == p], *lookups) for p in sorted(answers)]
-    present = list(dict.fromkeys(_labels(tuples["problemname"])))
+    # straight from the columns: the test set's DataFrame (87k rows of strings) is not needed for three lookups
+    lookups = (pd.Index(trials.key), np.asarray(trials.gold_names, dtype=object)[trials.gold_code],
+               np.asarray(trials.problem_names, dtype=object)[trials.problem_code])
+    rows_where = RowsWhere()
+    participants = [_participant(p, answers[p], rows_where(humans, "who", p), *lookups) for p in sorted(answers)]
+    present = first_seen(tuples["problemname"])
     problems = [p for p in PROBLEM_ORDER if p in present] + sorted(p for p in present if p not in PROBLEM_ORDER)
     conditions = ([OVERALL] if len(problems) > 1 else []) + problems
     model_names = _order_models(sorted(set(models["who"].tolist())))
     return Readings(humans, models, participants, model_names, conditions, problems), warnings
+
+
+#: The columns of the tuples that the pipeline and :class:`WorldSenseDesign` read (rows, strata, pooling, bias).
+PIPELINE_COLUMNS = ("who", "unit", "score", "problemname", "problemsize", "bias")
 
 
 def compare_worldsense(
@@ -388,6 +366,7 @@ def compare_worldsense(
     excluded: Mapping[str, tuple[str, ...]] | None = None,
     same_items: bool = True,
     tables: Iterable[str] | None = None,
+    benchmark_ci95: bool = True,
 ) -> Comparison:
     """Build the comparison from a test set and results folders (humans: model names starting with ``human``).
 
@@ -399,7 +378,8 @@ def compare_worldsense(
     labelled row but stay out of the pooled humans, spread and agreement unless ``include_simulated``.
     ``ci="benchmark"`` shows the benchmark's own ``1.96 * sem`` instead of the bootstrap (to match papers; it is
     ``nan`` for cells with a single tuple). ``tables`` (the ``--only`` names; default all): work for the other
-    tables is skipped, the printed numbers stay the same.
+    tables is skipped, the printed numbers stay the same. ``benchmark_ci95=False`` leaves the benchmark's own
+    1.96*sem out of the cells' extras (only the numeric export prints it; ``ci="benchmark"`` computes it anyway).
     """
     if ci not in ("bootstrap", "benchmark"):
         raise ValueError(f"unknown CI method {ci!r}")
@@ -417,7 +397,8 @@ def compare_worldsense(
         if foreign:
             warnings = [*warnings, f"not WorldSense results, left out: {len(foreign)} SORT-style file(s) (e.g. "
                         f"{foreign[0].name}) in {folder}; compare them with `benchlab compare sort`"]
-    comp = run_comparison(WorldSenseDesign(options, ci, readings, warnings), readings, options)
+    readings = narrowed(readings, PIPELINE_COLUMNS)  # prompting, modelname, tuple_ID, acc: not read from here on
+    comp = run_comparison(WorldSenseDesign(options, ci, readings, warnings, benchmark_ci95), readings, options)
     comp.models_same_items = same_items
     return comp
 
@@ -455,7 +436,7 @@ def _bias_tables(rows: list[tuple[str, pd.DataFrame]], problems: list[str], labe
                 lo, hi = _crossed_bias(pooled_answers, prob, design)
             else:
                 lo, hi = stats.bootstrap_ci(values, strata, weights, n_boot=n_boot, seed=seed)
-            constant = pd.Series(values).groupby(pd.Series(strata, dtype=object)).nunique().min() < 2
+            constant = stats.has_constant_stratum(values, strata)
             if name != POOLED and (constant or not hi - lo > 1e-12):
                 # a stratum without variation: nothing to bootstrap (a perfect answerer printed [0.00, 0.00]);
                 # Wilson with Kish's effective n on (bias + 1) / 2, which lies in [0, 1], mapped back

@@ -49,7 +49,7 @@ from benchlab.data.analysis.stats.response_times import (
     rt_summary,
     spread,
 )
-from benchlab.data.analysis.stats.strata import stratified_mean
+from benchlab.data.analysis.stats.strata import has_constant_stratum, stratified_mean
 
 __all__ = [
     "DEFAULT_BOOT",
@@ -71,6 +71,7 @@ __all__ = [
     "cohen_kappa",
     "fleiss_kappa",
     "format_p",
+    "has_constant_stratum",
     "kish_n",
     "mcnemar_test",
     "newcombe_paired_ci",

@@ -27,6 +27,22 @@ def strata_index(n: int, strata: Sequence[Hashable] | np.ndarray | None) -> dict
     return {uniques[i]: order[bounds[i]:bounds[i + 1]] for i in range(len(uniques))}
 
 
+def has_constant_stratum(values: np.ndarray, strata: Sequence[Hashable] | np.ndarray | None) -> bool:
+    """Whether some stratum has fewer than two distinct (non-NaN) values: nothing to resample there.
+
+    The same answer as ``pd.Series(values).groupby(pd.Series(strata, dtype=object)).nunique().min() < 2``
+    (missing labels left out, no strata at all: ``False``) in plain numpy: that pandas groupby costs ~1 ms a
+    call and a comparison asks it for every row and condition. ``strata=None``: one stratum of every unit.
+    """
+    x = np.asarray(values, dtype=float)
+    for idx in strata_index(x.size, strata).values():
+        vals = x[idx]
+        vals = vals[~np.isnan(vals)]
+        if vals.size == 0 or vals.min() == vals.max():
+            return True
+    return False
+
+
 def stratum_weights(groups: Mapping[Hashable, np.ndarray],
                      weights: Mapping[Hashable, float] | None) -> dict[Hashable, float]:
     if weights is None:
