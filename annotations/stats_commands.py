@@ -16,8 +16,10 @@ from typing import Any
 
 from pydantic import create_model
 
+from benchlab.annotations.cards import help_of
 from benchlab.annotations.command_options import FormatOptions
 from benchlab.annotations.command_output import err
+from benchlab.annotations.core_cards import CARDS
 from benchlab.annotations.coverage_designs import chosen_designs, declared_designs
 from benchlab.annotations.options import Options, option
 from benchlab.annotations.registry import registry
@@ -81,15 +83,12 @@ def coverage(opts: CoverageOptions) -> str:
     return render([Table(title, grid_table(rows))], opts.fmt)
 
 
-COVERAGE = Command("bench", "Coverage of the pooled-human 95% intervals and false-positive rate of the human-vs-model "
-                   "test in simulated studies of the designs the installed benchmarks declare, for 3-20 people and "
-                   "three person SDs.", CoverageOptions, coverage, name="coverage")
+COVERAGE = Command("bench", help_of(CARDS, "bench coverage"), CoverageOptions, coverage, name="coverage")
 
 
 
 # -- power NAME --------------------------------------------------------------------------------------------------------
-POWER = ToolGroup("power", "Plan a study: expected pooled CI width and power against a model's published score, by "
-                  "simulation through the comparison's own intervals and tests.")
+POWER = ToolGroup("power", help_of(CARDS, "power"))
 
 
 class _PowerOwn(Options):

@@ -6,6 +6,8 @@ from __future__ import annotations
 from collections import Counter
 from pathlib import Path
 
+from benchlab.annotations.cards import help_of
+from benchlab.annotations.core_cards import CARDS
 from benchlab.annotations.online.commands import commands as online_commands
 from benchlab.annotations.online.commands import online_summary
 from benchlab.annotations.options import Options, option
@@ -13,8 +15,7 @@ from benchlab.annotations.registry import registry
 from benchlab.annotations.task import Command, ToolGroup
 from benchlab.data.errors import BenchlabError
 
-STUDY = ToolGroup("study", "Study files: a lab day's benchmark, options, texts, arms and assignment rule in one "
-                           "folder.")
+STUDY = ToolGroup("study", help_of(CARDS, "study"))
 
 
 class StudyInitOptions(Options):
@@ -96,10 +97,7 @@ class StudyRunOptions(Options):
                               help="Seconds a simulated participant waits per trial.")
 
 
-#: named, so that their help pages come from their cards (``tui/core_cards.py``) with this module alone
-INIT = Command("tool", "Write a commented study file (and its JSON Schema for editors) into a new study folder.",
-               StudyInitOptions, init, name="init", tool=STUDY)
-SHOW = Command("tool", "Check a study folder and show its arms, how many participants each has, and whether the study "
-               "file changed after sessions started; each arm is planned once against its data set.", StudyShowOptions,
-               show, name="show", tool=STUDY)
+#: named, so that their help pages come from their cards (``annotations/core_cards.py``) with this module alone
+INIT = Command("tool", help_of(CARDS, "study init"), StudyInitOptions, init, name="init", tool=STUDY)
+SHOW = Command("tool", help_of(CARDS, "study show"), StudyShowOptions, show, name="show", tool=STUDY)
 COMMANDS = (INIT, SHOW, *online_commands(STUDY))

@@ -16,7 +16,9 @@ import io
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from benchlab.annotations.cards import help_of
 from benchlab.annotations.command_output import err
+from benchlab.annotations.core_cards import CARDS
 from benchlab.annotations.options import Options, option
 from benchlab.annotations.registry import registry
 from benchlab.annotations.session.plan import SessionPlan
@@ -29,7 +31,7 @@ from benchlab.data.tidy_types import csv_ready, typed_frame
 if TYPE_CHECKING:
     import pandas as pd
 
-EXPORT = ToolGroup("export", "Tidy exports for analysis in R or pandas (one row per participant x trial).")
+EXPORT = ToolGroup("export", help_of(CARDS, "export"))
 
 #: Leading columns of every export, in this order (how a task fills some of them: its ``shared_notes``).
 COMMON_COLUMNS: dict[str, str] = {
@@ -208,14 +210,7 @@ def _columns_help() -> str:
     return "\n\n".join(blocks)
 
 
-TRIALS = Command("tool", f"""One row per participant x trial (or per recorded event, e.g. a curation edit), for R /
-pandas.
-
-Reads the files a task's sessions wrote (what each task reads: below); CSV on stdout or --out FILE (.csv,
-.parquet). Example:
-
-    benchlab export trials BENCHMARK lab/out/results --out trials.parquet
-
-{_columns_help()}""", ExportTrialsOptions, export_trials, name="trials", tool=EXPORT)
+TRIALS = Command("tool", f"{help_of(CARDS, 'export trials')}\n\n{_columns_help()}", ExportTrialsOptions, export_trials,
+                 name="trials", tool=EXPORT)
 
 COMMANDS: tuple[Command, ...] = (TRIALS,)

@@ -26,6 +26,8 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from benchlab.annotations.cards import help_of
+from benchlab.annotations.core_cards import CARDS
 from benchlab.annotations.online.completion import log_withdrawal
 from benchlab.annotations.online.private import KEY_FILE as ONLINE_KEY_FILE
 from benchlab.annotations.online.private import PRIVATE_DIR, locked, person_key, read_jsonl
@@ -245,6 +247,4 @@ def withdraw(opts: WithdrawOptions) -> str:
     return "\n".join(lines)
 
 
-WITHDRAW = Command("tool", "Remove a participant's data from a study (results, events, plans, assignments, derived "
-                   "outputs) with an audit line holding no personal data; refuses while their session is live.",
-                   WithdrawOptions, withdraw, name="withdraw")
+WITHDRAW = Command("tool", help_of(CARDS, "withdraw"), WithdrawOptions, withdraw, name="withdraw")

@@ -1,7 +1,8 @@
 """``benchlab ... --help`` from the command cards on the first call (after an install, or after an edit of a file
-the CLI imports): every page the cards lay out is the CLI's own page (the whole tree, several widths), each card
-says what its command says, a group's page imports no declaration and a command's page only its own, and a
-plug-in without cards (or a broken one) is answered by the whole CLI, as before."""
+the CLI imports): every page the cards lay out is the CLI's own page (the whole tree, several widths), every
+command has one card and every card a command (the declarations take their help from the cards; the commands a
+task's title makes say what their cards say), a group's page imports no declaration and a command's page only its
+own, and a plug-in without cards (or a broken one) is answered by the whole CLI, as before."""
 
 from __future__ import annotations
 
@@ -21,7 +22,7 @@ from benchlab.tui import cli
 from benchlab.tui.help_cards import all_cards, carded_help
 from tests.broken_plugins import install_broken
 from tests.plugin_helpers import example_env
-from tests.test_cli_wiring import TREE
+from tests.test_cli_wiring import TREE, paths
 
 #: The pages the cards lay out with benchlab alone installed (the others need the whole CLI: options of their own,
 #: or a command not made from a declaration).
@@ -71,25 +72,31 @@ def test_every_page_laid_out_from_the_cards_is_the_clis_page(width: str, monkeyp
     assert laid_out == CARDED
 
 
+def test_every_command_has_one_card_and_every_card_a_command() -> None:
+    """A command without a card would be missing from its group's page; a card without one would list a ghost."""
+    cards = all_cards()
+    assert cards is not None
+    assert sorted(cards) == sorted(paths(cli.build_cli()))
+
+
 def _first_paragraph(text: str) -> str:
     return " ".join(inspect.cleandoc(text).split("\n\n")[0].split())
 
 
-def test_each_card_says_what_its_command_says() -> None:
-    """A card's help is its command's first paragraph (a group's: its whole help); every card names a command."""
+def test_the_run_and_serve_commands_a_task_makes_say_what_their_cards_say() -> None:
+    """``run NAME`` / ``serve NAME`` are made from the task's title (not from the card), and open with the card."""
     cards = all_cards()
     assert cards is not None
     root = cli.build_cli()
-    for path, card in cards.items():
-        cmd: click.Command | None = root
-        for word in path.split():
-            assert isinstance(cmd, click.Group), path
-            cmd = cmd.get_command(click.Context(cmd), word)
-        assert cmd is not None and cmd.help is not None, path
-        if card.kind == "command" or card.where is not None:  # a group's factory gives its page its own help
-            assert _first_paragraph(card.help) == _first_paragraph(cmd.help), path
-        else:
-            assert isinstance(cmd, click.Group) and not cmd.params and card.help == cmd.help, path
+    made = [card for path, card in cards.items() if path.split()[0] in ("run", "serve") and " " in path]
+    assert len(made) == 4  # WorldSense's and SORT's
+    for card in made:
+        group, name = card.path.split()
+        command = root.get_command(click.Context(root), group)
+        assert isinstance(command, click.Group)
+        command = command.get_command(click.Context(command), name)
+        assert command is not None and command.help is not None, card.path
+        assert _first_paragraph(command.help) == _first_paragraph(card.help), card.path
 
 
 def test_the_first_group_page_imports_no_declaration_and_a_command_page_only_its_own(env: dict[str, str]) -> None:
@@ -155,6 +162,7 @@ def test_a_command_page_is_recorded_with_only_the_files_it_loaded(env: dict[str,
     [record] = Path(env["BENCHLAB_CACHE_DIR"]).rglob("page-*.json")
     files = {Path(stamp[0]).as_posix() for stamp in json.loads(record.read_text(encoding="utf-8"))["files"]}
     assert any(f.endswith("worldsense/commands.py") for f in files)
+    assert any(f.endswith("worldsense/cards.py") for f in files)  # its help: an edit of the card shows at once
     assert not [f for f in files if f.endswith(("tui/cli.py", "sort/commands.py", "fastbook/commands.py"))]
     changed = {**env, "BENCHLAB_SOMETHING_ELSE": "1", "COLUMNS": "61"}  # the help cache misses
     again = _run(PROBE, changed, *argv)

@@ -12,8 +12,10 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
+from benchlab.annotations.cards import help_of
 from benchlab.annotations.command_options import FormatOptions
 from benchlab.annotations.command_output import note, say, warn
+from benchlab.annotations.fastbook.cards import CARDS
 from benchlab.annotations.options import Options, option
 from benchlab.annotations.task import Command, ToolGroup
 from benchlab.data.atomic import atomic_write_text
@@ -24,10 +26,7 @@ if TYPE_CHECKING:
     from benchlab.data.fastbook.benchmark import Benchmark
     from benchlab.data.fastbook.chapters import Chapter
 
-FASTBOOK = ToolGroup("fastbook", """fastbook-benchmark: audit the contexts, make baseline/oracle runs, import published
-runs, list chunks.
-
-Score runs with `benchlab score fastbook`; edit contexts with `benchlab curate fastbook`.""")
+FASTBOOK = ToolGroup("fastbook", help_of(CARDS, "fastbook"))
 
 
 class BenchmarkOptions(Options):
@@ -358,59 +357,21 @@ def bench(opts: BenchOptions) -> str:
     return fastbook_timings(path, benchmark, chapters_of(path, benchmark, opts.chapters_dir), opts.repeat)
 
 
-def _tool(name: str, help: str, options: type[Options], run: Callable[[Any], str | None]) -> Command:
-    return Command("tool", help, options, run, name=name, tool=FASTBOOK)
+def _tool(name: str, options: type[Options], run: Callable[[Any], str | None]) -> Command:
+    """``benchlab fastbook NAME``, with the help of its card."""
+    return Command("tool", help_of(CARDS, f"fastbook {name}"), options, run, name=name, tool=FASTBOOK)
 
 
-SCORE = Command("score", """Modified MRR@k and Modified Recall@k of retrieval runs, overall and per chapter, side by
-side.
-
-RUNS are JSONL files, one line per question: {"chapter": 1, "question_number": 2, "passages": [...]}, passages ranked
-best first. Scored exactly like the benchmark's notebooks (ftfy on both sides, a component with no context makes the
-question's MRR 0, fewer than k passages are not padded). Questions a run has no line for score 0 (warned).""",
-                ScoreOptions, score, name="fastbook")
-
-COMPARE = Command("compare", """Agreement between two curators' edited copies of fastbook-benchmark.json.
-
-Which components' contexts differ, how much their passages overlap (word F1, and character span F1 in the chapter
-text), and agreement on the explicit/extraneous flags (percent and Cohen's kappa).""",
-                  CompareOptions, compare, name="fastbook")
-
-AUDIT = _tool("audit", """Which contexts the scoring can never match, and why.
-
-For every answer context: is it in the chapter text (after ftfy), does it fit inside one chunk; if not, the reason
-(crosses a chunk boundary or the halving cut, fenced code/output, escaped characters, letter case, whitespace). Also
-empty components, components and questions that can never score, and the best MRR@10/Recall@10 any retriever could
-reach with these chunks.""", AuditOptions, audit)
-BASELINE = _tool("baseline", "Write a SQLite FTS5 (bm25) retrieval run over the chunks, then print its scores (no "
-                 "model needed).", BaselineOptions, baseline)
-ORACLE = _tool("oracle", "Write the best possible run with these chunks (the ceiling every retriever is measured "
-               "against).", OracleOptions, oracle)
-CHUNKS = _tool("chunks", """List the benchmark's passages: where each chunk starts and ends in chapter_N.txt (offset
-and line).
-
-A context is scorable only inside one of these; consecutive chunks overlap, and no chunk crosses the halving cut
-(marked with *).""", ChunksOptions, chunks)
-IMPORT_RUN = _tool("import-run", """Convert results made with the benchmark's notebooks into run files.
-
-SOURCE is either the notebooks' results table (.csv or the published .xlsx workbook: one column of joined passages
-per method) or a JSON list with one list of passages per question in the benchmark's order.""",
-                   ImportOptions, import_run)
-CHAPTERS = _tool("chapters", "Build chapter_N.txt from the fastbook notebooks with the benchmark's rule, and report "
-                 "their chunks.", NotebooksOptions, chapters)
-
-ASSIGN = _tool("assign", """Split the questions between curators: a plan file each curator's editor shows as their queue
-(benchlab curate fastbook --plan PLAN --curator NAME).
-
-Chapters are shuffled (with --seed) and cut into equal contiguous blocks, so whole chapters stay with one curator
-except at the cuts; --overlap gives that share of the questions to a second curator too, to measure agreement
-(compare fastbook) and merge (curate fastbook --review).""", AssignOptions, assign)
-
-BENCH = Command("bench", """Time loading, chunking, scoring one run and auditing every context; compare with the
-reference loop.
-
-Prints medians of --repeat runs. The reference-style scorer calls ftfy on every (context, passage) pair as the
-benchmark's utils.py does; ours normalises each distinct string once.""", BenchOptions, bench, name="fastbook")
+SCORE = Command("score", help_of(CARDS, "score fastbook"), ScoreOptions, score, name="fastbook")
+COMPARE = Command("compare", help_of(CARDS, "compare fastbook"), CompareOptions, compare, name="fastbook")
+AUDIT = _tool("audit", AuditOptions, audit)
+BASELINE = _tool("baseline", BaselineOptions, baseline)
+ORACLE = _tool("oracle", OracleOptions, oracle)
+CHUNKS = _tool("chunks", ChunksOptions, chunks)
+IMPORT_RUN = _tool("import-run", ImportOptions, import_run)
+CHAPTERS = _tool("chapters", NotebooksOptions, chapters)
+ASSIGN = _tool("assign", AssignOptions, assign)
+BENCH = Command("bench", help_of(CARDS, "bench fastbook"), BenchOptions, bench, name="fastbook")
 
 #: Every fastbook command (it has no sessions, so no task yet; ``benchlab.tui`` registers these directly).
 COMMANDS: tuple[Command, ...] = (SCORE, COMPARE, AUDIT, BASELINE, ORACLE, CHUNKS, IMPORT_RUN, CHAPTERS, ASSIGN,

@@ -36,7 +36,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from benchlab.annotations.cards import help_of
 from benchlab.annotations.command_output import err
+from benchlab.annotations.core_cards import CARDS
 from benchlab.annotations.options import Options, option
 from benchlab.annotations.plugins import reports
 from benchlab.annotations.registry import ENTRY_POINT_GROUP, registry
@@ -367,7 +369,4 @@ def faults(opts: FaultsOptions) -> str:
     return text
 
 
-FAULTS = Command("bench", "Kill -9 simulated sessions of every built-in task at random moments, resume each, and "
-                 "print lost / duplicated / resumed counts; then run the file cases the benchmarks declare (damaged "
-                 "and hostile study files, exports, reviews, serve) and count lost, duplicated and internal errors.",
-                 FaultsOptions, faults, name="faults")
+FAULTS = Command("bench", help_of(CARDS, "bench faults"), FaultsOptions, faults, name="faults")

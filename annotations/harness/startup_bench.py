@@ -22,6 +22,8 @@ import tempfile
 import time
 from pathlib import Path
 
+from benchlab.annotations.cards import help_of
+from benchlab.annotations.core_cards import CARDS
 from benchlab.annotations.options import Options, option
 from benchlab.annotations.task import Command
 
@@ -123,6 +125,4 @@ def startup(opts: StartupOptions) -> str:
     return startup_figures(opts.repeat)
 
 
-STARTUP = Command("bench", "Time benchlab --help (uncached CLI, first call, after a setting changed, cached call, "
-                  "after an edit) against the 0.15 s target.",
-                  StartupOptions, startup, name="startup")
+STARTUP = Command("bench", help_of(CARDS, "bench startup"), StartupOptions, startup, name="startup")

@@ -8,6 +8,8 @@ from collections import Counter
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from benchlab.annotations.cards import help_of
+from benchlab.annotations.core_cards import CARDS
 from benchlab.annotations.options import Options, option
 from benchlab.annotations.registry import registry
 from benchlab.annotations.task import Command, ToolGroup
@@ -84,12 +86,10 @@ def online_summary(study: Study) -> str:
 
 def commands(study_group: ToolGroup) -> tuple[Command, ...]:
     return (
-        Command("tool", "Reconcile a platform's submissions export (Prolific or MTurk CSV) with the study's "
-                "records: a table of categories and a CSV of approve/review decisions.", ReconcileOptions,
-                reconcile_command, name="reconcile", tool=study_group),
-        Command("tool", "Set the password of the online study's experimenter dashboard (stored as a salted scrypt "
-                "hash in the study's private folder; read from the terminal, or the first line of stdin).",
-                SetPasswordOptions, set_password_command, name="set-password", tool=study_group),
+        Command("tool", help_of(CARDS, "study reconcile"), ReconcileOptions, reconcile_command, name="reconcile",
+                tool=study_group),
+        Command("tool", help_of(CARDS, "study set-password"), SetPasswordOptions, set_password_command,
+                name="set-password", tool=study_group),
     )
 
 

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from benchlab.annotations.cards import help_of
+from benchlab.annotations.core_cards import CARDS
 from benchlab.annotations.options import Options, option
 from benchlab.annotations.task import Command
 
@@ -27,6 +29,4 @@ def release_command(opts: ReleaseOptions) -> str:
     return f"wrote {len(written)} files to {opts.out} (manifest: {opts.out / 'SHA256SUMS'})"
 
 
-RELEASE = Command("tool", "Make a publishable bundle: per-trial data with ids re-keyed and platform ids and free "
-                  "text dropped, codebook, materials, study file, the commands that rebuild the tables, the report, "
-                  "a SHA-256 manifest. Refuses a non-empty folder.", ReleaseOptions, release_command, name="release")
+RELEASE = Command("tool", help_of(CARDS, "release"), ReleaseOptions, release_command, name="release")

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from benchlab.annotations.cards import help_of
 from benchlab.annotations.command_options import CorrectionOptions
+from benchlab.annotations.core_cards import CARDS
 from benchlab.annotations.options import option
 from benchlab.annotations.task import Command
 from benchlab.data.errors import BenchlabError
@@ -58,7 +60,4 @@ def _csv(value: str) -> str:
     return '"' + value.replace('"', '""') + '"' if any(c in value for c in ',"\n') else value
 
 
-REPORT = Command("tool", "Write the study report: participant flow, design, timing, paradata, exclusions, results "
-                 "with the primary tests corrected (Holm by default), robustness, precision vs plan, integrity "
-                 "hashes and the Wei et al. reporting checklist (HTML, Markdown, LaTeX methods).", ReportOptions,
-                 write_report, name="report")
+REPORT = Command("tool", help_of(CARDS, "report"), ReportOptions, write_report, name="report")

@@ -1,6 +1,7 @@
-"""SORT's command cards (:mod:`benchlab.annotations.cards`): its commands (and its tool's) as ``benchlab --help``
-lists them, read without importing :mod:`benchlab.annotations.sort.commands` (tests/test_help_cards.py checks that
-they say what the declarations say)."""
+"""SORT's command cards (:mod:`benchlab.annotations.cards`): its commands' (and its tool's) help, written once here.
+The declarations (:mod:`benchlab.annotations.sort.commands`, ``power.py``, ``benchlab.tui.sort``'s screen bench)
+take their help from these cards, and ``benchlab --help`` lists the commands from them without importing the
+declarations."""
 
 from __future__ import annotations
 
@@ -18,16 +19,22 @@ CARDS: tuple[Card, ...] = (
          f"{_AT}:MAKE"),
     Card("score sort", "Score SORT results files ({L_E}-s{L_S}-{model}_results.csv) of people and models alike.",
          f"{_AT}:SCORE"),
-    Card("compare sort", "SORT: each participant, the pooled humans and each model per configuration and\n"
-         "distance bin.", f"{_AT}:COMPARE"),
+    Card("compare sort", """SORT: each participant, the pooled humans and each model per configuration and
+distance bin.
+
+PATHS are results CSVs ({L_E}-s{L_S}-{model}_results.csv) or folders holding them; model names starting with
+"human-" are participants. Example:
+
+    benchlab compare sort lab/out/results models/results --format markdown --plot sort.pdf""", f"{_AT}:COMPARE"),
     Card("bench booksort", "Generation speed: the four small configurations for the nine books, vs the published "
          "script.", f"{_AT}:BENCH"),
     Card("bench sort-screen", "Load -> first paint of a long excerpt and continue -> question times, on a real "
          "pseudo-terminal."),
+    Card("power sort", "SORT: expected pooled CI width and power against a model's published score (or from pilot "
+         "data), and the smallest number of participants for a target power."),
+    # made by benchlab.tui from the task's title (tests/test_help_cards.py checks that they open its page)
     Card("run sort", "Run a SORT (BookSORT) session for one participant (kiosk mode; experimenter menu: Ctrl+X, "
          "then type menu, or $BENCHLAB_EXPERIMENTER_KEYS)."),
     Card("serve sort", "Serve SORT (BookSORT) sessions in a web browser: one private link per participant (printed "
          "and written to OUT/links.csv)."),
-    Card("power sort", "SORT: expected pooled CI width and power against a model's published score (or from pilot "
-         "data), and the smallest number of participants for a target power."),
 )

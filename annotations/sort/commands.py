@@ -11,10 +11,12 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal
 
+from benchlab.annotations.cards import help_of
 from benchlab.annotations.command_options import ComparisonOptions, FormatOptions, SameItemsOptions
 from benchlab.annotations.command_output import err, say, warn
 from benchlab.annotations.command_status import count_files, files, working
 from benchlab.annotations.options import Options, option
+from benchlab.annotations.sort.cards import CARDS
 from benchlab.annotations.task import Command, ToolGroup
 from benchlab.data.errors import BenchlabError
 from benchlab.data.tables import Table, render
@@ -25,7 +27,7 @@ if TYPE_CHECKING:
 
 #: The results files the SORT readers take from a folder (searched recursively).
 RESULTS_GLOB = "*_results.csv"
-BOOKSORT = ToolGroup("booksort", "BookSORT / SORT data: make trials from any text, check and describe data sets.")
+BOOKSORT = ToolGroup("booksort", help_of(CARDS, "booksort"))
 
 
 # -- score sort ----------------------------------------------------------------------------------------------------
@@ -253,28 +255,12 @@ class ScreenBenchOptions(Options):
     as_json: bool = option(False, label="JSON", flag="--json", help="Print the raw figures as JSON.")
 
 
-SCORE = Command("score", "Score SORT results files ({L_E}-s{L_S}-{model}_results.csv) of people and models alike.",
-                ScoreOptions, score, name="sort")
-
-COMPARE = Command("compare", """SORT: each participant, the pooled humans and each model per configuration and
-distance bin.
-
-PATHS are results CSVs ({L_E}-s{L_S}-{model}_results.csv) or folders holding them; model names starting with
-"human-" are participants. Example:
-
-    benchlab compare sort lab/out/results models/results --format markdown --plot sort.pdf""",
-                  CompareOptions, compare, name="sort")
-
-MAKE = Command("tool", "Build SORT trials (110 excerpts x 4 distance bins; 100 test + 10 validation) from plain text; "
-               "--design whole-book: the paper's human design (110 pairs from the whole book x 8 gap bins).",
-               MakeOptions, make, name="make", tool=BOOKSORT)
-INFO = Command("tool", "Configurations, books and trials per split in a BookSORT folder or file.", InfoOptions, info,
-               name="info", tool=BOOKSORT)
-CHECK = Command("tool", "Validate a BookSORT data set: segments verbatim at their positions, distances in bins, "
-                "balance.", CheckOptions, check, name="check", tool=BOOKSORT)
-
-BENCH = Command("bench", "Generation speed: the four small configurations for the nine books, vs the published "
-                "script.", BenchOptions, bench, name="booksort")
+SCORE = Command("score", help_of(CARDS, "score sort"), ScoreOptions, score, name="sort")
+COMPARE = Command("compare", help_of(CARDS, "compare sort"), CompareOptions, compare, name="sort")
+MAKE = Command("tool", help_of(CARDS, "booksort make"), MakeOptions, make, name="make", tool=BOOKSORT)
+INFO = Command("tool", help_of(CARDS, "booksort info"), InfoOptions, info, name="info", tool=BOOKSORT)
+CHECK = Command("tool", help_of(CARDS, "booksort check"), CheckOptions, check, name="check", tool=BOOKSORT)
+BENCH = Command("bench", help_of(CARDS, "bench booksort"), BenchOptions, bench, name="booksort")
 
 #: Every SORT command (``TASK.commands``); ``bench sort-screen`` is added by ``benchlab.tui`` (a terminal harness).
 COMMANDS: tuple[Command, ...] = (SCORE, COMPARE, MAKE, INFO, CHECK, BENCH)

@@ -9,7 +9,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from benchlab.annotations.cards import help_of
 from benchlab.annotations.coverage_designs import CoverageDesign
+from benchlab.annotations.sort.cards import CARDS
 from benchlab.annotations.task import PowerPlanning
 from benchlab.data.errors import BenchlabError
 
@@ -32,8 +34,7 @@ POWER_PLANNING = PowerPlanning(
     cells=4,
     units_per_cell=10,
     model_scores={"GPT-4": 0.53},
-    help="SORT: expected pooled CI width and power against a model's published score (or from pilot data), and the "
-    "smallest number of participants for a target power.",
+    help=help_of(CARDS, "power sort"),
     cells_help="Distance-bin cells in the design.",
     units_per_cell_help="Trials each person answers per bin.",
     model_score_help="The model's published accuracy (default: GPT-4's 0.53 on the paper's human LTM pairs).",

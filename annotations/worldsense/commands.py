@@ -12,11 +12,13 @@ from typing import Literal
 
 from pydantic import field_validator
 
+from benchlab.annotations.cards import help_of
 from benchlab.annotations.command_options import BootOptions, ComparisonOptions, FormatOptions, SameItemsOptions
 from benchlab.annotations.command_output import err, say, warn
 from benchlab.annotations.command_status import count_files, files, working
 from benchlab.annotations.options import Options, option
 from benchlab.annotations.task import Command
+from benchlab.annotations.worldsense.cards import CARDS
 from benchlab.data.atomic import atomic_write_text
 from benchlab.data.errors import BenchlabError
 from benchlab.data.output_paths import check_output_path
@@ -295,33 +297,11 @@ def bench_compare(opts: BenchCompareOptions) -> str:
                                     opts.tuples_per_participant, opts.n_boot)
 
 
-SCORE = Command("score", """Print the original analyse_results.py tables: average accuracy, accuracy and bias per
-problem (95% CI).
-
-Warnings (incomplete tuples, unknown Keys, answers outside the options, ...) go to stderr, one line each.""",
-                ScoreOptions, score, name="worldsense")
-
-FETCH = Command("fetch", "Download the official test sets and published results: checksummed, resumable.",
-                FetchOptions, fetch, name="worldsense")
-
-BENCH = Command("bench", """Wall time and peak memory of `benchlab score worldsense` (cold and cached), optionally vs
-the original.
-
-Each run is a separate process, timed from start to exit (imports included), as a user would experience it. With
---original, the original script runs on the same data (COLUMNS=250) and its printed cells are compared with ours cell
-for cell.""", BenchOptions, bench, name="worldsense")
-
-COMPARE = Command("compare", """WorldSense: each participant, the pooled humans and each model per problem, with 95%
-CIs and tests.
-
-Files whose model name starts with "human" are participants. Without --results, the sessions' default output folder
-(./benchlab-results/worldsense/<test set>/results) is read when it exists. Example:
-
-    benchlab compare worldsense -t data/worldsense/test_set --results lab/out/results --plot fig.png""",
-                  CompareOptions, compare, name="worldsense")
-
-BENCH_COMPARE = Command("bench", "Time `compare worldsense` on synthetic participants next to the published models; "
-                        "print figures.", BenchCompareOptions, bench_compare, name="compare")
+SCORE = Command("score", help_of(CARDS, "score worldsense"), ScoreOptions, score, name="worldsense")
+FETCH = Command("fetch", help_of(CARDS, "fetch worldsense"), FetchOptions, fetch, name="worldsense")
+BENCH = Command("bench", help_of(CARDS, "bench worldsense"), BenchOptions, bench, name="worldsense")
+COMPARE = Command("compare", help_of(CARDS, "compare worldsense"), CompareOptions, compare, name="worldsense")
+BENCH_COMPARE = Command("bench", help_of(CARDS, "bench compare"), BenchCompareOptions, bench_compare, name="compare")
 
 #: Every WorldSense command (``TASK.commands``).
 COMMANDS: tuple[Command, ...] = (SCORE, COMPARE, FETCH, BENCH, BENCH_COMPARE)

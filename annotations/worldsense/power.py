@@ -6,8 +6,10 @@ problem x size strata (6 x 3); the default score to plan against is GPT-4's publ
 
 from __future__ import annotations
 
+from benchlab.annotations.cards import help_of
 from benchlab.annotations.coverage_designs import CoverageDesign
 from benchlab.annotations.task import PowerPlanning
+from benchlab.annotations.worldsense.cards import CARDS
 
 POWER_PLANNING = PowerPlanning(
     unit="tuples",
@@ -15,8 +17,7 @@ POWER_PLANNING = PowerPlanning(
     cells=18,
     units_per_cell=2,
     model_scores={"GPT-4": 0.756},
-    help="WorldSense: expected pooled CI width and power against a model's published score, and the smallest "
-    "number of participants for a target power.",
+    help=help_of(CARDS, "power worldsense"),
     cells_help="Problem x size cells in the design.",
     model_score_help="The model's published accuracy (default: GPT-4's 75.6 on the test set).",
 )

@@ -54,7 +54,7 @@ def _task_and_selection(task_name: str, template: str | None, study: Path | None
     return task, selection, chosen
 
 
-@click.command("run")
+@click.command("run", help=help_of(CARDS, "models run"))
 @click.argument("task")
 @click.option("--model", required=True, help="inspect_ai model: PROVIDER/NAME (openai-api/SERVICE/NAME, "
               "openai/NAME, anthropic/NAME, hf/NAME, ...).")
@@ -76,9 +76,6 @@ def run_cmd(task: str, model: str, model_base_url: str | None, model_name: str |
             plans: Path | None, every: bool, limit: int | None, dataset: Path | None, out: Path | None,
             template: str | None, max_connections: int, timeout_s: int, max_retries: int,
             retry_wait_s: float | None, temperature: float | None, max_tokens: int | None) -> None:
-    """Ask a model the items of TASK people saw (a study's or results folder's plans), with the benchmark's own
-    prompts, through inspect_ai; write the benchmark's results format and an inspect log. Cached: a rerun asks
-    only what is not answered yet."""
     # deferred: the run machinery loads only when the command runs
     from benchlab.annotations.models.run import ModelRunRequest, run_model
 
@@ -92,7 +89,7 @@ def run_cmd(task: str, model: str, model_base_url: str | None, model_name: str |
     click.echo(f"provenance: {summary.provenance}")
 
 
-@click.command("import")
+@click.command("import", help=help_of(CARDS, "models import"))
 @click.argument("task")
 @click.argument("log", type=click.Path(path_type=Path))
 @click.option("--kind", type=click.Choice(["inspect", "lm-eval"]),
@@ -107,7 +104,6 @@ def run_cmd(task: str, model: str, model_base_url: str | None, model_name: str |
 def import_cmd(task: str, log: Path, kind: str | None, epochs: str, id_field: str | None, filter_name: str | None,
                model_name: str | None, study: Path | None, plans: Path | None, every: bool, limit: int | None,
                dataset: Path | None, out: Path | None, template: str | None) -> None:
-    """Import an inspect_ai log or an lm-evaluation-harness --log_samples file as TASK's model results."""
     # deferred: the import machinery loads only when the command runs
     from benchlab.annotations.models.importing import import_log, log_items
 
@@ -121,15 +117,13 @@ def import_cmd(task: str, log: Path, kind: str | None, epochs: str, id_field: st
     click.echo(summary.line(task, log))
 
 
-@click.command("export")
+@click.command("export", help=help_of(CARDS, "models export"))
 @click.argument("task")
 @click.argument("results", type=click.Path(path_type=Path))
 @click.option("--out", type=click.Path(path_type=Path), required=True,
               help="Folder for the EvalLog files (one per participant, <participant>.eval).")
 @click.option("--template", default=None, help="Prompt template the samples' input shows (default: the task's first).")
 def export_cmd(task: str, results: Path, out: Path, template: str | None) -> None:
-    """Export the human sessions under RESULTS as inspect_ai EvalLog files (model human/<participant>), so people
-    appear beside models in `inspect view` and inspect_ai.analysis.samples_df."""
     # deferred: inspect_ai loads only when the command runs
     from benchlab.annotations.models.export_human import export_sessions
     from benchlab.annotations.registry import registry
@@ -139,10 +133,9 @@ def export_cmd(task: str, results: Path, out: Path, template: str | None) -> Non
         click.echo(str(path))
 
 
-@click.command("list")
+@click.command("list", help=help_of(CARDS, "models list"))
 @click.argument("folder", type=click.Path(path_type=Path), default=Path("benchlab-results"))
 def list_cmd(folder: Path) -> None:
-    """Model runs and imports under FOLDER with their provenance (model, prompt template, date, items)."""
     # deferred: the listing loads only when the command runs
     from benchlab.annotations.models.listing import runs_table
 

@@ -6,8 +6,11 @@ from pathlib import Path
 
 import click
 
+from benchlab.annotations.cards import help_of
+from benchlab.tui.core_cards import CARDS
 
-@click.command("models")
+
+@click.command("models", help=help_of(CARDS, "bench models"))
 @click.option("--task", "task_name", help="Task to measure (default: the first registered task that declares model "
               "prompts, in the launcher's order).")
 @click.option("--model-base-url", help="An OpenAI-compatible server to use instead of starting SmolLM2 here.")
@@ -19,8 +22,6 @@ import click
               help="Data set whose items the big log answers (default: the task's own, its bundled sample).")
 def bench_models(task_name: str | None, model_base_url: str | None, model: str | None, items: int, big: int,
                  testset: Path | None) -> None:
-    """8 items on SmolLM2 (llama-cpp-python's server on 127.0.0.1): wall time and requests, the cached rerun, and
-    `benchlab models import` of a 10,000-sample inspect log (wall and CPU seconds, with the load)."""
     # deferred: the bench loads inspect_ai and the task modules only when it runs
     from benchlab.annotations.models.bench import bench_models as run
 

@@ -4,19 +4,16 @@ from __future__ import annotations
 
 import click
 
+from benchlab.annotations.cards import help_of
 from benchlab.data.tables import Table, render
 from benchlab.tui.commands.format_option import FORMAT_OPTION
+from benchlab.tui.core_cards import CARDS
 from benchlab.tui.plugin_report import plugin_reports
 
 
-@click.command("plugins")
+@click.command("plugins", help=help_of(CARDS, "plugins"))
 @FORMAT_OPTION
 def plugins_command(fmt: str) -> None:
-    """List the plug-ins: loaded, or broken with the reason.
-
-    One row per entry of the groups benchlab.tasks, benchlab.trial_screens and benchlab.tools: its package,
-    built-in or plug-in, loaded or broken (and the one-line reason).
-    """
     # deferred: pandas loads only when the command runs (`benchlab --help` stays quick)
     import pandas as pd  # the table stack loads for this command only, not for every `benchlab` start
 

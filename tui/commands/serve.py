@@ -13,10 +13,12 @@ from typing import Any
 
 import click
 
+from benchlab.annotations.cards import help_of
 from benchlab.annotations.ids import IdError, check_id
 from benchlab.annotations.task import Task
 from benchlab.data.errors import BenchlabError
 from benchlab.tui.commands.declared import click_params, model_from_click, typed_on_command_line
+from benchlab.tui.core_cards import CARDS
 from benchlab.tui.web.participants import read_participants
 from benchlab.tui.web.serve_options import (
     FROM_FILE,
@@ -110,7 +112,7 @@ def serve_command(task: Task) -> click.Command:
     return click.Command(task.name, params=[*params, *extra], callback=callback, help=help_text)
 
 
-@click.command("serve")
+@click.command("serve", help=help_of(CARDS, "bench serve"))
 @click.option("--sessions", default="1,5,10", show_default=True, help="Concurrent sessions per level (comma list).")
 @click.option("--keys", type=click.IntRange(3, 500), default=12, show_default=True,
               help="Keys each light client sends per level.")
@@ -138,9 +140,6 @@ def serve_command(task: Task) -> click.Command:
 def bench_serve(sessions: str, keys: int, min_gap: float, max_gap: float, probe: bool,
                 keep: Path | None, task: str | None, as_json: bool, terminal_page: bool, dataset: Path | None,
                 cold: bool, consent: bool) -> None:
-    """Load test of ``benchlab serve`` (sessions of a choice task, by default the first, on its full data set when
-    present, else its bundled sample): answer -> record latency, start time, CPU and memory, and a Chromium
-    probe's client_rt_ms error."""
     # deferred: aiohttp loads only when a server starts (`benchlab --help` stays quick)
     from benchlab.tui.harness.serve_load import run_bench
 

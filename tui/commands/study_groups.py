@@ -11,10 +11,12 @@ from typing import TypeVar
 import click
 from pydantic import BaseModel
 
+from benchlab.annotations.cards import help_of
 from benchlab.annotations.online.commands import StudyServeOptions
 from benchlab.annotations.options import OptionError
 from benchlab.annotations.study_commands import StudyRunOptions
 from benchlab.tui.commands.declared import click_params, model_from_click, reworded
+from benchlab.tui.core_cards import CARDS
 
 M = TypeVar("M", bound=BaseModel)
 
@@ -42,14 +44,10 @@ def _start(model: type[M], params: Mapping[str, object], start: Callable[[M], ob
 def serve_group(cls: type[click.Group] = click.Group) -> click.Group:
     """``benchlab serve BENCHMARK`` (private links) or ``benchlab serve --study DIR`` (one crowd link)."""
 
-    @click.group(cls=cls, invoke_without_command=True, params=click_params(StudyServeOptions))
+    @click.group(cls=cls, invoke_without_command=True, params=click_params(StudyServeOptions),
+                 help=help_of(CARDS, "serve"))
     @click.pass_context
     def serve(ctx: click.Context, **params: object) -> None:
-        """Serve sessions to participants in a web browser (one private link per participant).
-
-        Either "benchlab serve BENCHMARK [OPTIONS]", or "benchlab serve --study DIR [--admin]": one study link for
-        a crowd recruited on Prolific, SONA or MTurk (see docs/online.md).
-        """
         if params.get("study") is None:
             given = [f"--{k.replace('_', '-')}" for k, v in params.items()
                      if k != "study" and v != StudyServeOptions.model_fields[k].default]
@@ -69,14 +67,10 @@ def serve_group(cls: type[click.Group] = click.Group) -> click.Group:
 def run_group(cls: type[click.Group] = click.Group) -> click.Group:
     """``benchlab run BENCHMARK`` (one subcommand per task) or ``benchlab run --study DIR --participant P``."""
 
-    @click.group(cls=cls, invoke_without_command=True, params=click_params(StudyRunOptions))
+    @click.group(cls=cls, invoke_without_command=True, params=click_params(StudyRunOptions),
+                 help=help_of(CARDS, "run"))
     @click.pass_context
     def run(ctx: click.Context, **params: object) -> None:
-        """Run a human (or simulated) session.
-
-        Either "benchlab run BENCHMARK [OPTIONS]", or "benchlab run --study DIR --participant P01": the benchmark,
-        options and the participant's arm come from the study file.
-        """
         if _without_study(ctx, params, "runs"):
             return
         # deferred: the session engine loads only when a session starts (a help page never needs it)

@@ -7,8 +7,11 @@ from pathlib import Path
 
 import click
 
+from benchlab.annotations.cards import help_of
+from benchlab.tui.core_cards import CARDS
 
-@click.command("timing-check")
+
+@click.command("timing-check", help=help_of(CARDS, "timing-check"))
 @click.option("--trials", type=int, default=60, show_default=True, help="Scripted key presses to send.")
 @click.option("--min-delay", type=float, default=0.3, show_default=True, help="Shortest scripted RT (seconds).")
 @click.option("--max-delay", type=float, default=0.8, show_default=True, help="Longest scripted RT (seconds).")
@@ -21,7 +24,6 @@ import click
               "with choice trials, in launcher order).")
 def timing_check(trials: int, min_delay: float, max_delay: float, seed: int, keep: Path | None,
                  testset: Path | None, task: str | None) -> None:
-    """Measure response-time and onset accuracy of the trial screen in a pseudo-terminal (prints figures)."""
     # deferred: loaded only when the command runs (`benchlab --help` imports every command module)
     from benchlab.annotations.report.timing import save_last_timing_check
     from benchlab.tui.harness.timing_check import run_timing_check

@@ -15,6 +15,8 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
+from benchlab.annotations.cards import help_of
+from benchlab.annotations.fastbook.cards import CARDS
 from benchlab.annotations.fastbook.curate_options import CurateOptions
 from benchlab.annotations.options import OptionInfo, option_infos
 from benchlab.data.tables import Table, render
@@ -55,14 +57,10 @@ def curate_param(info: OptionInfo) -> click.Parameter:
     return param
 
 
-@click.command("fastbook", params=[curate_param(i) for i in option_infos(CurateOptions) if i.cli])
+@click.command("fastbook", params=[curate_param(i) for i in option_infos(CurateOptions) if i.cli],
+               help=help_of(CARDS, "curate fastbook"))
 def curate_fastbook(**params: Any) -> None:
-    """Edit the contexts of the fastbook-benchmark: select spans of the chapter text, undo/redo, save safely.
-
-    Saves keep the previous file as <file>.bak and refuse to overwrite a file changed on disk since it was
-    loaded unless you confirm. Every edit is appended to <file>.changes.jsonl (who, when, question, component,
-    before, after) the moment you make it.
-    """
+    """``benchlab curate fastbook``: the editor, or with ``--review`` the merge of two curators' copies."""
     opts = model_from_click(CurateOptions, params)
     if opts.review:
         # deferred: the review app loads Textual and the curation library, which ``benchlab --help`` never needs.
@@ -84,7 +82,7 @@ def curate_fastbook(**params: Any) -> None:
 CURATE_COMMAND: click.Command = curate_fastbook
 
 
-@click.command("curate-fastbook")
+@click.command("curate-fastbook", help=help_of(CARDS, "bench curate-fastbook"))
 @click.option("--benchmark", "benchmark_path", type=click.Path(dir_okay=False, exists=True, path_type=Path),
               default=None, help="Benchmark file to time (only read; edits go to a temporary copy).")
 @click.option("--chapters", "chapters_dir", type=click.Path(file_okay=False, path_type=Path), default=None,
@@ -95,7 +93,7 @@ CURATE_COMMAND: click.Command = curate_fastbook
 @FORMAT_OPTION
 def bench_curate_fastbook(benchmark_path: Path | None, chapters_dir: Path | None, edits: int, n_runs: int,
                           fmt: str) -> None:
-    """Time what a curator waits for in the editor: open, each edit (logged, re-scored), undo, diff, save."""
+    """``benchlab bench curate-fastbook``: the curation library's steps, then the editor's own, headless."""
     # deferred: pandas and the curation library are needed only when the bench runs, not for ``--help``.
     import pandas as pd
 

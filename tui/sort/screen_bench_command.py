@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import json
 
+from benchlab.annotations.cards import help_of
+from benchlab.annotations.sort.cards import CARDS
 from benchlab.annotations.sort.commands import ScreenBenchOptions
 from benchlab.annotations.task import Command
 
@@ -17,5 +19,5 @@ def bench_sort_screen(opts: ScreenBenchOptions) -> str:
     return json.dumps(figures, indent=2) if opts.as_json else summarise(figures)
 
 
-SCREEN_BENCH = Command("bench", "Load -> first paint of a long excerpt and continue -> question times, on a real "
-                       "pseudo-terminal.", ScreenBenchOptions, bench_sort_screen, name="sort-screen")
+SCREEN_BENCH = Command("bench", help_of(CARDS, "bench sort-screen"), ScreenBenchOptions, bench_sort_screen,
+                       name="sort-screen")
