@@ -4,9 +4,12 @@ A declaration module (``annotations/<benchmark>/commands.py``) holds a command's
 its help; importing every one of them to list the commands' names costs a quarter of a CPU-second. A card holds
 the command's words, its help (at least the first paragraph, all a group's listing shows; a group's whole help)
 and, for a command made from a declared :class:`~benchlab.annotations.task.Command`, where that declaration lives.
-Card modules import nothing but this one. Each benchmark, and any plug-in that adds commands, gives a list of
-cards through the ``benchlab.cards`` entry-point group, under the same name as its ``benchlab.tasks`` /
-``benchlab.tools`` entries (:mod:`benchlab.tui.help_cards` reads them; a plug-in without one is loaded as before).
+benchlab's own cards hold each command's whole help, written once: the declaration takes it with :func:`help_of`
+(a help with a part made at run time, such as ``export trials``' columns, adds that part after it). Card modules
+import nothing but this one, so a declaration may import its cards. Each benchmark, and any plug-in that adds
+commands, gives a list of cards through the ``benchlab.cards`` entry-point group, under the same name as its
+``benchlab.tasks`` / ``benchlab.tools`` entries (:mod:`benchlab.tui.help_cards` reads them; a plug-in without one
+is loaded as before).
 """
 
 from __future__ import annotations
