@@ -16,6 +16,7 @@ from __future__ import annotations
 import io
 import json
 import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -114,8 +115,12 @@ def test_practice_that_does_not_fit_says_which_items_per_stratum_does(tmp_path: 
 
 def test_the_example_installed_non_editably_ships_its_items(tmp_path: Path) -> None:
     target = tmp_path / "site"
+    # built from a copy: pip writes build/ and .egg-info beside the sources, and the checkout must stay as it is
+    # (benchlab's help and replay caches stamp every .py file under it, so other tests running meanwhile would see
+    # benchlab's code change)
+    source = shutil.copytree(EXAMPLE, tmp_path / "source", ignore=shutil.ignore_patterns("build", "*.egg-info"))
     pip = subprocess.run([sys.executable, "-m", "pip", "install", "-q", "--no-deps", "--no-build-isolation",
-                          "--no-index", "--target", str(target), str(EXAMPLE)], capture_output=True, text=True,
+                          "--no-index", "--target", str(target), str(source)], capture_output=True, text=True,
                          timeout=300, cwd=tmp_path)
     assert pip.returncode == 0, pip.stderr
     assert (target / PACKAGE / "items.jsonl").is_file() and (target / PACKAGE / "scale_items.jsonl").is_file()
