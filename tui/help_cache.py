@@ -30,6 +30,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from benchlab.data.command_replay import environment_digest, package_dirs, stamp_sources, store_json
+from benchlab.tui.entry_point_scan import Found, metadata_label, scan
 
 if TYPE_CHECKING:
     from importlib.metadata import Distribution
@@ -72,37 +73,39 @@ def fingerprint() -> str:
 def _entry_points(path: tuple[str, ...]) -> tuple[tuple[str, ...], tuple[str, ...]]:
     """One line per entry point of a ``benchlab.*`` group (name, value, distribution and version), and the top-level
     packages of the plug-ins among them; scanned once per process and ``path`` (``sys.path``: the help cache and
-    the help listing share one scan; a folder put on the path is scanned again)."""
-    # deferred: importlib.metadata (~50 ms) loads only when a help text is looked up, not for every command
-    from importlib import metadata
-
+    the help listing share one scan; a folder put on the path is scanned again). Read from the distributions'
+    ``entry_points.txt`` files (:mod:`benchlab.tui.entry_point_scan`), or through ``importlib.metadata`` where the
+    installation is unusual."""
+    found = scan("benchlab", path)
+    if found is None:
+        found = _scanned_by_importlib()
     lines: list[str] = []
     plugins: set[str] = set()
-    scan = metadata.entry_points()  # one scan of the installed distributions
-    labels: dict[int, str] = {}
-    for group in sorted(g for g in scan.groups if g.startswith("benchlab")):
-        for ep in sorted(scan.select(group=group), key=lambda e: (e.name, e.value)):
-            dist = ep.dist
-            where = labels.setdefault(id(dist), _label(dist)) if dist is not None else "?"
-            lines.append(f"ep {group}\0{ep.name}\0{ep.value}\0{where}\n")
+    for group in sorted({f.group for f in found}):
+        for ep in sorted((f for f in found if f.group == group), key=lambda e: (e.name, e.value)):
+            lines.append(f"ep {group}\0{ep.name}\0{ep.value}\0{ep.dist}\n")
             top = ep.module.split(".")[0]
             if top != "benchlab":
                 plugins.add(top)
     return tuple(lines), tuple(sorted(plugins))
 
 
+def _scanned_by_importlib() -> list[Found]:
+    """:func:`benchlab.tui.entry_point_scan.scan`'s answer, from ``importlib.metadata`` (an unusual installation)."""
+    # deferred: importlib.metadata (~30 ms) loads only where the direct scan cannot read the installation
+    from importlib import metadata
+
+    scan_ = metadata.entry_points()  # one scan of the installed distributions
+    labels: dict[int, str] = {}
+    return [Found(group, ep.name, ep.value, ep.module,
+                  labels.setdefault(id(ep.dist), _label(ep.dist)) if ep.dist is not None else "?")
+            for group in scan_.groups if group.startswith("benchlab") for ep in scan_.select(group=group)]
+
+
 def _label(dist: Distribution) -> str:
     """``NAME VERSION`` of ``dist`` from the head of its metadata file: what ``dist.name`` and ``dist.version`` say,
     without parsing the whole file as an e-mail message twice (~3 ms a distribution)."""
-    text = dist.read_text("METADATA") or dist.read_text("PKG-INFO") or ""
-    fields: dict[str, str] = {}
-    for line in text.splitlines():
-        if not line:
-            break  # the headers end at the first blank line
-        key, sep, value = line.partition(":")
-        if sep and key in ("Name", "Version"):
-            fields.setdefault(key, value.strip())
-    return f"{fields.get('Name', '?')} {fields.get('Version', '?')}"
+    return metadata_label(dist.read_text("METADATA") or dist.read_text("PKG-INFO") or "")
 
 
 def entry_point_lines() -> tuple[str, ...]:
