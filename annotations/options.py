@@ -1,11 +1,17 @@
-"""Options declared once: a pydantic model per plan or command, read by every front end.
+"""Options declared once: a class per plan or command, read by every front end.
 
 A benchmark declares its plan options (and the options of its ``score``/``compare``/``bench`` commands) as a
-pydantic model whose fields carry the label, help, bounds, default and enumeration. The command line
+subclass of :class:`Options` whose fields carry the label, help, bounds, default and enumeration. The command line
 (``benchlab.tui.commands.declared``) and the launcher form (``benchlab.tui.widgets.option_form``) are generated
 from :func:`option_infos`, and values from either are checked by :func:`parse_options`, so a bound or a label is
 written in one place. Errors name the *field* (:class:`OptionError`); only the command line turns a field into a
 flag, and the form highlights the field itself.
+
+The classes are pydantic models to everything that uses them (``Model(...)``, ``model_validate``,
+``model_fields``, ``model_copy``; validators from :func:`field_validator` / :func:`model_validator`), but pydantic
+(~60 ms of CPU) loads only when one is first *used* that way: a declaration is plain data until then
+(:mod:`benchlab.annotations.option_models` builds the pydantic model behind it), so a command's ``--help`` page and
+:func:`option_infos` need no pydantic.
 """
 
 from __future__ import annotations
@@ -17,34 +23,42 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from enum import Enum
 from pathlib import Path
-from typing import Any, Literal, TypeVar
+from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, ValidatorFunctionWrapHandler, model_validator
-from pydantic.fields import FieldInfo
-
+from benchlab.annotations.option_models import (
+    OptionsMeta,
+    OptionSpec,
+    declared_fields,
+    declared_hints,
+    field_validator,
+    model_validator,
+    options_model,
+)
 from benchlab.data.errors import BenchlabError
 
-M = TypeVar("M", bound=BaseModel)
+if TYPE_CHECKING:
+    from pydantic import BaseModel, ValidationError
+    from pydantic.fields import FieldInfo
+
+__all__ = ["OptionError", "OptionInfo", "Options", "field_validator", "model_validator", "option", "option_infos",
+           "options_model", "parse_options"]
+
+M = TypeVar("M", bound="BaseModel")
 
 OptionKind = Literal["str", "int", "float", "bool", "path", "choice"]
 
+if TYPE_CHECKING:
+    class Options(BaseModel):
+        """Base of every declared options model (what type checkers see: the pydantic model it behaves as)."""
+else:
+    class Options(metaclass=OptionsMeta):
+        """Base of every declared options model: unknown names are refused, values are immutable once checked.
 
-class Options(BaseModel):
-    """Base of every declared options model: unknown names are refused, values are immutable once checked.
-
-    A wrong value raises :class:`OptionError` (naming the field) however the model is made, ``Model(...)`` in
-    library code as much as :func:`parse_options` in a front end, so callers catch one error type.
-    """
-
-    model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)
-
-    @model_validator(mode="wrap")
-    @classmethod
-    def _wrong_field_as_option_error(cls, data: Any, handler: ValidatorFunctionWrapHandler) -> Any:
-        try:
-            return handler(data)
-        except ValidationError as exc:
-            raise _option_error(cls, exc) from None
+        A wrong value raises :class:`OptionError` (naming the field) however the model is made, ``Model(...)`` in
+        library code as much as :func:`parse_options` in a front end, so callers catch one error type. The
+        pydantic model behind a subclass is built when it is first used
+        (:mod:`benchlab.annotations.option_models`).
+        """
 
 
 _PLACEHOLDER = re.compile(r"\{([a-z][a-z0-9_]*)\}")
@@ -95,9 +109,8 @@ def option(
     extra: dict[str, Any] = {"flag": flag, "short": short, "aliases": list(aliases), "argument": argument,
                              "widget": widget, "cli": cli, "form": form, "negate": negate, "metavar": metavar,
                              "problem": problem, "hidden": hidden}
-    return Field(default, title=label, description=help, ge=ge, le=le, gt=gt, lt=lt,
-                 json_schema_extra={k: v for k, v in extra.items() if v not in (None, [], False) or k in ("cli",
-                                                                                                      "form")})
+    return OptionSpec(default, title=label, description=help, ge=ge, le=le, gt=gt, lt=lt,
+                      extra={k: v for k, v in extra.items() if v not in (None, [], False) or k in ("cli", "form")})
 
 
 @dataclass(frozen=True)
@@ -166,8 +179,38 @@ def _bound(info: FieldInfo, name: str) -> float | None:
     return None
 
 
+def _float_or_none(value: float | None) -> float | None:
+    return None if value is None else float(value)
+
+
 def option_infos(model: type[BaseModel]) -> list[OptionInfo]:
-    """Every field of ``model``, in declaration order, as the CLI and the form generate it."""
+    """Every field of ``model``, in declaration order, as the CLI and the form generate it (read from the
+    declaration itself: no pydantic model is built for an :class:`Options` class)."""
+    fields = declared_fields(model)
+    if fields is None:  # a pydantic model that is not an Options class
+        return _pydantic_infos(model)
+    hints = declared_hints(model)
+    infos = []
+    for name, spec in fields.items():
+        extra = spec.extra
+        base, optional, multiple = _unwrap(hints[name])
+        kind, choices = _kind(base)
+        ge = _float_or_none(spec.ge)
+        infos.append(OptionInfo(
+            name=name, label=spec.title or name.replace("_", " "), help=spec.description or "", kind=kind,
+            default=None if spec.required else spec.default, required=spec.required, optional=optional,
+            multiple=multiple, choices=choices, flag=str(extra.get("flag") or "--" + name.replace("_", "-")),
+            short=_str_or_none(extra.get("short")), aliases=tuple(str(a) for a in extra.get("aliases") or ()),
+            argument=bool(extra.get("argument")), negate=_str_or_none(extra.get("negate")),
+            widget=_str_or_none(extra.get("widget")), cli=bool(extra.get("cli", True)),
+            form=bool(extra.get("form", True)), ge=ge if ge is not None else _float_or_none(spec.gt),
+            le=_float_or_none(spec.le), metavar=_str_or_none(extra.get("metavar")), hidden=bool(extra.get("hidden")),
+        ))
+    return infos
+
+
+def _pydantic_infos(model: type[BaseModel]) -> list[OptionInfo]:
+    """:func:`option_infos` of a plain pydantic model, from its fields."""
     infos = []
     for name, field in model.model_fields.items():
         extra: dict[str, Any] = dict(field.json_schema_extra) if isinstance(field.json_schema_extra, dict) else {}
@@ -227,7 +270,7 @@ def _problem(error: Mapping[str, Any]) -> str:
 _BOUND_ERRORS = ("greater_than_equal", "greater_than", "less_than_equal", "less_than", "literal_error", "enum")
 
 
-def _option_error(model: type[BaseModel], exc: ValidationError) -> OptionError:
+def option_error(model: type[BaseModel], exc: ValidationError) -> OptionError:
     """The first wrong field of ``exc`` as an :class:`OptionError` (with the field's declared wording if any)."""
     error = exc.errors()[0]
     loc = error.get("loc") or ("",)
@@ -247,8 +290,11 @@ def parse_options(model: type[M], values: Mapping[str, Any]) -> M:
 
     Empty strings mean "not given" (the field's default), so a form's blank box and an absent flag agree.
     """
+    # deferred: pydantic loads only when values are checked (a help page or option_infos never needs it)
+    from pydantic import ValidationError
+
     cleaned = {k: v for k, v in values.items() if not (isinstance(v, str) and v.strip() == "")}
     try:
         return model.model_validate(cleaned)
     except ValidationError as exc:  # a model not derived from Options
-        raise _option_error(model, exc) from None
+        raise option_error(model, exc) from None

@@ -14,14 +14,12 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
-from pydantic import create_model
-
 from benchlab.annotations.cards import help_of
 from benchlab.annotations.command_options import FormatOptions
 from benchlab.annotations.command_output import err
 from benchlab.annotations.core_cards import CARDS
 from benchlab.annotations.coverage_designs import chosen_designs, declared_designs
-from benchlab.annotations.options import Options, option
+from benchlab.annotations.options import Options, option, options_model
 from benchlab.annotations.registry import registry
 from benchlab.annotations.task import Benchmark, Command, PlansPower, PowerPlanning, ToolGroup
 from benchlab.data.errors import BenchlabError
@@ -133,8 +131,7 @@ def power_options(name: str, planning: PowerPlanning) -> type[PowerOptions]:
     }
     if planning.pilot is not None:
         fields["pilot"] = (Path | None, option(None, label="Pilot results", widget="path", help=planning.pilot_help))
-    return create_model(f"Power{name.title().replace('-', '').replace('.', '')}Options", __base__=PowerOptions,
-                        **fields)
+    return options_model(f"Power{name.title().replace('-', '').replace('.', '')}Options", PowerOptions, **fields)
 
 
 def power(opts: PowerOptions, name: str, planning: PowerPlanning) -> str:

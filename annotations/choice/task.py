@@ -27,16 +27,13 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
-from pydantic import create_model
-from pydantic.fields import FieldInfo
-
 from benchlab.annotations.choice.layout import CHOICE_LAYOUT, choice_files, load_items
 from benchlab.annotations.choice.model_prompts import ChoicePrompting, choice_hashes
 from benchlab.annotations.choice.power import choice_power_planning
 from benchlab.annotations.choice.trial_export import choice_trial_export
 from benchlab.annotations.command_options import SameItemsOptions
 from benchlab.annotations.command_output import warn
-from benchlab.annotations.options import OptionError, Options, option
+from benchlab.annotations.options import OptionError, Options, option, options_model
 from benchlab.annotations.response_log import ResponseLog
 from benchlab.annotations.session.opening import open_parts, open_session
 from benchlab.annotations.session.parts import SessionParts
@@ -86,10 +83,7 @@ class ChoicePlanOptions(Options):
 def plan_options_model(items_per_stratum: int, practice: int, block_size: int) -> type[ChoicePlanOptions]:
     """:class:`ChoicePlanOptions` with a task's own defaults (labels, help, bounds and flags unchanged)."""
     defaults = {"items_per_stratum": items_per_stratum, "practice": practice, "block_size": block_size}
-    fields: dict[str, Any] = {
-        name: (int, FieldInfo.merge_field_infos(ChoicePlanOptions.model_fields[name], default=value))
-        for name, value in defaults.items()}
-    return create_model("ChoicePlanOptions", __base__=ChoicePlanOptions, **fields)
+    return options_model("ChoicePlanOptions", ChoicePlanOptions, defaults=defaults)
 
 
 # -- the plan ---------------------------------------------------------------------------------------------------

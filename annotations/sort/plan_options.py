@@ -8,9 +8,7 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from pydantic import field_validator, model_validator
-
-from benchlab.annotations.options import OptionError, Options, option
+from benchlab.annotations.options import OptionError, Options, field_validator, model_validator, option
 from benchlab.data.sort.records import distance_bin_edges
 
 Condition = Literal["stm", "ltm"]

@@ -10,13 +10,11 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Literal
 
-from pydantic import field_validator
-
 from benchlab.annotations.cards import help_of
 from benchlab.annotations.command_options import BootOptions, ComparisonOptions, FormatOptions, SameItemsOptions
 from benchlab.annotations.command_output import err, say, warn
 from benchlab.annotations.command_status import count_files, files, working
-from benchlab.annotations.options import Options, option
+from benchlab.annotations.options import Options, field_validator, option
 from benchlab.annotations.task import Command
 from benchlab.annotations.worldsense.cards import CARDS
 from benchlab.data.atomic import atomic_write_text

@@ -20,9 +20,7 @@ from collections.abc import Hashable, Iterable, Sequence
 from pathlib import Path
 from typing import Protocol, runtime_checkable
 
-from pydantic import field_validator, model_validator
-
-from benchlab.annotations.options import OptionError, Options, option
+from benchlab.annotations.options import OptionError, Options, field_validator, model_validator, option
 from benchlab.annotations.session.plan import SessionPlan
 from benchlab.data.errors import BenchlabError
 from benchlab.data.worldsense.records import Trial

@@ -9,16 +9,18 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
-from pydantic import BaseModel
 
 from benchlab.annotations.options import OptionError, OptionInfo, option_infos, parse_options
 from benchlab.annotations.task import Command
 from benchlab.data.errors import BenchlabError
 
-M = TypeVar("M", bound=BaseModel)
+if TYPE_CHECKING:
+    from pydantic import BaseModel
+
+M = TypeVar("M", bound="BaseModel")
 
 
 class _ShownIntRange(click.IntRange):

@@ -6,10 +6,9 @@ the web server or any benchmark's declaration. The CLI makes them with its own g
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from typing import TypeVar
+from typing import TYPE_CHECKING, TypeVar
 
 import click
-from pydantic import BaseModel
 
 from benchlab.annotations.cards import help_of
 from benchlab.annotations.online.commands import StudyServeOptions
@@ -18,7 +17,10 @@ from benchlab.annotations.study_commands import StudyRunOptions
 from benchlab.tui.commands.declared import click_params, model_from_click, reworded
 from benchlab.tui.core_cards import CARDS
 
-M = TypeVar("M", bound=BaseModel)
+if TYPE_CHECKING:
+    from pydantic import BaseModel
+
+M = TypeVar("M", bound="BaseModel")
 
 
 def _without_study(ctx: click.Context, params: Mapping[str, object], verb: str) -> bool:
