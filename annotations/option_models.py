@@ -193,7 +193,7 @@ def model_of(cls: type) -> type[BaseModel]:
     """The pydantic model of the declared options class ``cls``, built on first use."""
     made = cls.__dict__.get("__option_model__")
     if made is not None:
-        return made  # type: ignore[no-any-return]
+        return made
     # deferred: pydantic loads only when a model is built (importing a declaration never builds one)
     import pydantic
 
@@ -230,4 +230,5 @@ def options_model(name: str, base: type[T], *, defaults: Mapping[str, Any] | Non
         annotations[attr] = annotation
         ns[attr] = spec
     ns.update(__annotations__=annotations, __module__=base.__module__, __qualname__=name)
-    return typing.cast("type[T]", type(base)(name, (base,), ns))
+    meta: Any = type(base)  # OptionsMeta
+    return typing.cast("type[T]", meta(name, (base,), ns))

@@ -192,7 +192,7 @@ def option_infos(model: type[BaseModel]) -> list[OptionInfo]:
     hints = declared_hints(model)
     infos = []
     for name, spec in fields.items():
-        extra = spec.extra
+        extra = spec.extra or {}
         base, optional, multiple = _unwrap(hints[name])
         kind, choices = _kind(base)
         ge = _float_or_none(spec.ge)

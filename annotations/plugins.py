@@ -20,9 +20,11 @@ import sys
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cache
-from importlib.metadata import Distribution, EntryPoint, EntryPoints, entry_points
 from types import FunctionType
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
+
+if TYPE_CHECKING:
+    from importlib.metadata import Distribution, EntryPoint, EntryPoints
 
 #: The distribution whose entry points are the built-ins (listed first, in the order of its ``pyproject.toml``).
 BUILTIN_PACKAGE = "benchlab"
@@ -90,6 +92,10 @@ class _Selectable(Protocol):
 
 @cache
 def _scan_of(path: tuple[str, ...]) -> _Selectable:
+    # deferred: importlib.metadata (~30 ms) loads when a group is loaded, not with the declarations that import
+    # this module (a help page laid out from the command cards never loads one)
+    from importlib.metadata import entry_points
+
     return entry_points()
 
 

@@ -106,7 +106,8 @@ def test_the_first_group_page_imports_no_declaration_and_a_command_page_only_its
         assert "LOADED []" in page.stderr, (argv, page.stderr)
     page = _run(PROBE, env, "score", "worldsense", "--help")
     assert page.returncode == 0 and page.stdout == _run(LIVE, env, "score", "worldsense", "--help").stdout
-    assert "LOADED ['benchlab.annotations.worldsense.commands', 'pydantic']" in page.stderr, page.stderr
+    # its own declaration, and no pydantic: the options models behind it are built only when values are checked
+    assert "LOADED ['benchlab.annotations.worldsense.commands']" in page.stderr, page.stderr
 
 
 def _carded_plugin(folder: Path) -> Path:
@@ -158,7 +159,7 @@ def test_a_command_page_is_recorded_with_only_the_files_it_loaded(env: dict[str,
     """An edit of a file the page did not load (``tui/cli.py``, another benchmark's commands) keeps the record."""
     argv = ["score", "worldsense", "--help"]
     first = _run(PROBE, env, *argv)
-    assert first.returncode == 0 and "'pydantic'" in first.stderr
+    assert first.returncode == 0 and "'benchlab.annotations.worldsense.commands'" in first.stderr
     [record] = Path(env["BENCHLAB_CACHE_DIR"]).rglob("page-*.json")
     files = {Path(stamp[0]).as_posix() for stamp in json.loads(record.read_text(encoding="utf-8"))["files"]}
     assert any(f.endswith("worldsense/commands.py") for f in files)
