@@ -32,9 +32,11 @@ Reads the files a task's sessions wrote (what each task reads: below); CSV on st
     Card("study init", "Write a commented study file (and its JSON Schema for editors) into a new study folder.",
          "benchlab.annotations.study_commands:INIT"),
     Card("study reconcile", "Reconcile a platform's submissions export (Prolific or MTurk CSV) with the study's "
-         "records: a table of categories and a CSV of approve/review decisions."),
+         "records: a table of categories and a CSV of approve/review decisions.",
+         "benchlab.annotations.online.commands:RECONCILE"),
     Card("study set-password", "Set the password of the online study's experimenter dashboard (stored as a salted "
-         "scrypt hash in the study's private folder; read from the terminal, or the first line of stdin)."),
+         "scrypt hash in the study's private folder; read from the terminal, or the first line of stdin).",
+         "benchlab.annotations.online.commands:SET_PASSWORD"),
     Card("study show", "Check a study folder and show its arms, how many participants each has, and whether the "
          "study file changed after sessions started; each arm is planned once against its data set.",
          "benchlab.annotations.study_commands:SHOW"),

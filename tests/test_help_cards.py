@@ -28,13 +28,13 @@ from tests.test_cli_wiring import TREE, paths
 #: or a command not made from a declaration).
 CARDED = [
     "", "bench", "bench booksort", "bench compare", "bench coverage", "bench fastbook", "bench faults",
-    "bench models", "bench startup", "bench worldsense", "booksort", "booksort check", "booksort info",
+    "bench models", "bench serve", "bench startup", "bench worldsense", "booksort", "booksort check", "booksort info",
     "booksort make", "compare", "compare fastbook", "compare sort", "compare worldsense", "curate", "demo", "export",
     "export trials", "fastbook", "fastbook assign", "fastbook audit", "fastbook baseline", "fastbook chapters",
     "fastbook chunks", "fastbook import-run", "fastbook oracle", "fetch", "fetch worldsense", "models", "models export",
     "models import", "models list", "models run", "plugins",
     "power", "release", "report", "run", "score", "score fastbook", "score sort", "score worldsense", "serve",
-    "study", "study init", "study show", "timing-check", "withdraw",
+    "study", "study init", "study reconcile", "study set-password", "study show", "timing-check", "withdraw",
 ]
 MODULES = ("pydantic", "benchlab.annotations.registry", "benchlab.annotations.worldsense.commands",
            "benchlab.annotations.sort.commands", "benchlab.annotations.fastbook.commands")

@@ -31,7 +31,8 @@ from benchlab.tui.commands.declared import command_from
 from benchlab.tui.commands.models import bench_models_command, models_group
 from benchlab.tui.commands.plugins import plugins_command
 from benchlab.tui.commands.run import run_command
-from benchlab.tui.commands.serve import bench_serve, serve_command
+from benchlab.tui.commands.serve import serve_command
+from benchlab.tui.commands.serve_bench_command import bench_serve
 from benchlab.tui.commands.timing_check_command import timing_check
 from benchlab.tui.tools import CREATED_GROUPS, tool_report
 

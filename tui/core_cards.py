@@ -56,6 +56,6 @@ built-in or plug-in, loaded or broken (and the one-line reason).""", "benchlab.t
          "load).", "benchlab.tui.commands.models_bench:bench_models"),
     Card("bench serve", "Load test of ``benchlab serve`` (sessions of a choice task, by default the first, on its "
          "full data set when present, else its bundled sample): answer -> record latency, start time, CPU and "
-         "memory, and a Chromium probe's client_rt_ms error."),
+         "memory, and a Chromium probe's client_rt_ms error.", "benchlab.tui.commands.serve_bench_command:bench_serve"),
     *ANNOTATIONS_CARDS,
 )

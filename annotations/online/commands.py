@@ -5,6 +5,7 @@ from __future__ import annotations
 import getpass
 import sys
 from collections import Counter
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -84,13 +85,15 @@ def online_summary(study: Study) -> str:
             f"{outside}; {freed} abandoned, {sum(1 for p in rows if p.state == 'declined')} declined (no place)")
 
 
+#: ``study reconcile`` and ``study set-password`` (named for their cards, which lay out their --help pages)
+RECONCILE = Command("tool", help_of(CARDS, "study reconcile"), ReconcileOptions, reconcile_command, name="reconcile")
+SET_PASSWORD = Command("tool", help_of(CARDS, "study set-password"), SetPasswordOptions, set_password_command,
+                       name="set-password")
+
+
 def commands(study_group: ToolGroup) -> tuple[Command, ...]:
-    return (
-        Command("tool", help_of(CARDS, "study reconcile"), ReconcileOptions, reconcile_command, name="reconcile",
-                tool=study_group),
-        Command("tool", help_of(CARDS, "study set-password"), SetPasswordOptions, set_password_command,
-                name="set-password", tool=study_group),
-    )
+    """The two commands in ``study_group``."""
+    return (replace(RECONCILE, tool=study_group), replace(SET_PASSWORD, tool=study_group))
 
 
 class StudyServeOptions(Options):
