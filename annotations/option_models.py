@@ -46,6 +46,8 @@ class OptionSpec:
     gt: float | None = None
     lt: float | None = None
     extra: dict[str, Any] | None = field(default=None, hash=False)
+    #: a ``pydantic.Field(...)`` written in a declaration (a plug-in's) instead of ``option(...)``: used as it is
+    raw: Any = field(default=None, hash=False)
 
     @property
     def required(self) -> bool:
@@ -53,6 +55,8 @@ class OptionSpec:
 
     def field(self) -> Any:
         """The ``pydantic.Field`` of this option."""
+        if self.raw is not None:
+            return self.raw
         # deferred: pydantic loads only when the model is built
         from pydantic import Field
 
@@ -81,6 +85,12 @@ if not TYPE_CHECKING:
         return lambda func: _Validator("model_validator", (), kwargs, func)
 
 
+def _is_pydantic(value: object) -> bool:
+    """Whether ``value`` is one of pydantic's own objects (a ``Field(...)``, a validator made with pydantic's
+    decorator): a plug-in may declare its options with them, as it could when ``Options`` was a pydantic model."""
+    return type(value).__module__.startswith("pydantic")
+
+
 def _is_classvar(annotation: object) -> bool:
     text = annotation if isinstance(annotation, str) else repr(annotation)
     return text.startswith(("ClassVar", "typing.ClassVar"))
@@ -98,7 +108,8 @@ class OptionsMeta(type):
             if _is_classvar(annotation) or attr.startswith("_"):
                 continue
             value = ns.pop(attr, REQUIRED)
-            specs[attr] = value if isinstance(value, OptionSpec) else OptionSpec(value)
+            specs[attr] = value if isinstance(value, OptionSpec) else (
+                OptionSpec(raw=value) if _is_pydantic(value) else OptionSpec(value))
         ns["__option_specs__"] = specs
         ns["__option_model__"] = None
         frame = sys._getframe(1)
@@ -207,6 +218,8 @@ def model_of(cls: type) -> type[BaseModel]:
         for attr, value in klass.__dict__.items():
             if isinstance(value, _Validator):
                 ns[attr] = getattr(pydantic, value.decorator)(*value.args, **value.kwargs)(value.func)
+            elif _is_pydantic(value) and not attr.startswith("__"):  # pydantic's own validator, computed field ...
+                ns[attr] = value
     base = _base()
     _BUILDING.update(cls.__mro__)
     try:

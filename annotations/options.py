@@ -31,6 +31,7 @@ from benchlab.annotations.option_models import (
     declared_fields,
     declared_hints,
     field_validator,
+    model_of,
     model_validator,
     options_model,
 )
@@ -189,6 +190,8 @@ def option_infos(model: type[BaseModel]) -> list[OptionInfo]:
     fields = declared_fields(model)
     if fields is None:  # a pydantic model that is not an Options class
         return _pydantic_infos(model)
+    if any(spec.raw is not None for spec in fields.values()):  # a plug-in's pydantic.Field(...): read by pydantic
+        return _pydantic_infos(model_of(model))
     hints = declared_hints(model)
     infos = []
     for name, spec in fields.items():

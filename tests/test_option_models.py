@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Literal
 
 import click
+import pydantic
 import pytest
 
 from benchlab.annotations.options import OptionError, Options, field_validator, option, option_infos, options_model
@@ -105,3 +106,26 @@ def test_importing_a_declaration_and_listing_its_options_loads_no_pydantic() -> 
             "print('pydantic' in sys.modules); CompareOptions(); print('pydantic' in sys.modules)")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.split() == ["False", "True"]
+
+
+def test_a_plugin_declaring_with_pydantics_own_field_and_validator_keeps_working() -> None:
+    """Plug-ins written when ``Options`` was a pydantic model may use ``pydantic.Field`` and pydantic's decorators."""
+
+    class Written(Options):
+        level: int = pydantic.Field(2, title="Level", description="How hard.", ge=1)
+        tag: str = option("a", label="Tag", help="A tag.")
+
+        @pydantic.field_validator("tag")
+        @classmethod
+        def _short(cls, value: str) -> str:
+            if len(value) > 3:
+                raise ValueError("is too long")
+            return value
+
+    assert [(i.name, i.label, i.default, i.ge) for i in option_infos(Written)] == [
+        ("level", "Level", 2, 1.0), ("tag", "Tag", "a", None)]
+    assert Written(level=3).level == 3
+    with pytest.raises(OptionError, match="Level must be at least 1"):
+        Written(level=0)
+    with pytest.raises(OptionError, match="Tag is too long"):
+        Written(tag="abcd")
