@@ -173,8 +173,12 @@ def power_command(benchmark: Benchmark) -> Command | None:
     """``benchlab power NAME`` for a declaration that plans power (``None`` for one that does not)."""
     if not isinstance(benchmark, PlansPower):
         return None
-    planning = benchmark.power_planning()
-    name = benchmark.name
+    return planned_power_command(benchmark.name, benchmark.power_planning())
+
+
+def planned_power_command(name: str, planning: PowerPlanning) -> Command:
+    """``benchlab power NAME`` for the design ``planning`` (a benchmark's card names a factory of it, so that its
+    help page is laid out without loading the task)."""
     return Command("tool", planning.help, power_options(name, planning),
                    lambda opts: power(opts, name, planning), name=name, tool=POWER)
 

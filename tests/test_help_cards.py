@@ -33,7 +33,8 @@ CARDED = [
     "export trials", "fastbook", "fastbook assign", "fastbook audit", "fastbook baseline", "fastbook chapters",
     "fastbook chunks", "fastbook import-run", "fastbook oracle", "fetch", "fetch worldsense", "models", "models export",
     "models import", "models list", "models run", "plugins",
-    "power", "release", "report", "run", "score", "score fastbook", "score sort", "score worldsense", "serve",
+    "power", "power sort", "power worldsense",
+    "release", "report", "run", "score", "score fastbook", "score sort", "score worldsense", "serve",
     "study", "study init", "study reconcile", "study set-password", "study show", "timing-check", "withdraw",
 ]
 MODULES = ("pydantic", "benchlab.annotations.registry", "benchlab.annotations.worldsense.commands",

@@ -122,6 +122,8 @@ def carded_root(argv: Sequence[str], cards: dict[str, Card]) -> click.Group | No
     if leaf is None or leaf.where is None:
         return None
     made = _made(leaf.where)
+    if not isinstance(made, click.Command) and callable(made):  # a factory (``power NAME``: from its planning)
+        made = made()
     if isinstance(made, click.Command):  # a command made with click (demo, plugins ...): its module alone
         command = made
     else:

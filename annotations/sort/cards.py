@@ -31,7 +31,8 @@ PATHS are results CSVs ({L_E}-s{L_S}-{model}_results.csv) or folders holding the
     Card("bench sort-screen", "Load -> first paint of a long excerpt and continue -> question times, on a real "
          "pseudo-terminal."),
     Card("power sort", "SORT: expected pooled CI width and power against a model's published score (or from pilot "
-         "data), and the smallest number of participants for a target power."),
+         "data), and the smallest number of participants for a target power.",
+         "benchlab.annotations.sort.power:power_command"),
     # made by benchlab.tui from the task's title (tests/test_help_cards.py checks that they open its page)
     Card("run sort", "Run a SORT (BookSORT) session for one participant (kiosk mode; experimenter menu: Ctrl+X, "
          "then type menu, or $BENCHLAB_EXPERIMENTER_KEYS)."),

@@ -12,7 +12,7 @@ from pathlib import Path
 from benchlab.annotations.cards import help_of
 from benchlab.annotations.coverage_designs import CoverageDesign
 from benchlab.annotations.sort.cards import CARDS
-from benchlab.annotations.task import PowerPlanning
+from benchlab.annotations.task import Command, PowerPlanning
 from benchlab.data.errors import BenchlabError
 
 
@@ -46,6 +46,15 @@ POWER_PLANNING = PowerPlanning(
     pilot_help="SORT results folder of the people tested so far: their accuracy and spread replace "
     "--human-accuracy and --person-sd.",
 )
+
+
+def power_command() -> Command:
+    """``benchlab power sort`` as the CLI makes it from the task: its card names this, so that its ``--help`` page
+    is laid out without loading the task."""
+    # deferred: the power command's declaration loads only for that page (the task needs the planning alone)
+    from benchlab.annotations.stats_commands import planned_power_command
+
+    return planned_power_command("sort", POWER_PLANNING)
 
 
 #: ``bench coverage``'s SORT designs: each person's own balanced subset (as ``run sort`` draws it), per configuration

@@ -33,7 +33,8 @@ for cell.""", f"{_AT}:BENCH"),
     Card("bench compare", "Time `compare worldsense` on synthetic participants next to the published models; print "
          "figures.", f"{_AT}:BENCH_COMPARE"),
     Card("power worldsense", "WorldSense: expected pooled CI width and power against a model's published score, and "
-         "the smallest number of participants for a target power."),
+         "the smallest number of participants for a target power.",
+         "benchlab.annotations.worldsense.power:power_command"),
     # made by benchlab.tui from the task's title (tests/test_help_cards.py checks that they open its page)
     Card("run worldsense", "Run a WorldSense session for one participant (kiosk mode; experimenter menu: Ctrl+X, "
          "then type menu, or $BENCHLAB_EXPERIMENTER_KEYS)."),

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from benchlab.annotations.cards import help_of
 from benchlab.annotations.coverage_designs import CoverageDesign
-from benchlab.annotations.task import PowerPlanning
+from benchlab.annotations.task import Command, PowerPlanning
 from benchlab.annotations.worldsense.cards import CARDS
 
 POWER_PLANNING = PowerPlanning(
@@ -21,6 +21,15 @@ POWER_PLANNING = PowerPlanning(
     cells_help="Problem x size cells in the design.",
     model_score_help="The model's published accuracy (default: GPT-4's 75.6 on the test set).",
 )
+
+
+def power_command() -> Command:
+    """``benchlab power worldsense`` as the CLI makes it from the task: its card names this, so that its ``--help`` page
+    is laid out without loading the task."""
+    # deferred: the power command's declaration loads only for that page (the task needs the planning alone)
+    from benchlab.annotations.stats_commands import planned_power_command
+
+    return planned_power_command("worldsense", POWER_PLANNING)
 
 
 #: ``bench coverage``'s WorldSense design: crossed tuples over the 18 problem x size cells, everyone the same tuples
