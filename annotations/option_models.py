@@ -17,6 +17,7 @@ declared class makes an instance of the model. Type checkers see ``Options`` as 
 from __future__ import annotations
 
 import sys
+import threading
 import typing
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
@@ -124,7 +125,7 @@ class OptionsMeta(type):
 
     def __getattr__(cls, name: str) -> Any:
         # only pydantic's model attributes, and not while the model is being built (pydantic reads its bases)
-        if not name.startswith("model_") or cls.__dict__.get("__options_of__") is not None or cls in _BUILDING:
+        if not name.startswith("model_") or cls.__dict__.get("__options_of__") is not None or cls in _building():
             raise AttributeError(name)
         return getattr(model_of(cls), name)
 
@@ -185,8 +186,19 @@ def _base() -> type[BaseModel]:
 
 
 _BASE: type[BaseModel] | None = None
-#: The declared classes whose model is being built now.
-_BUILDING: set[type] = set()
+#: One model is built at a time; ``_BUILT.classes``: the declared classes whose model this thread is building.
+_LOCK = threading.RLock()
+_BUILT = threading.local()
+
+
+def _building() -> set[type]:
+    """The declared classes whose model this thread is building now (pydantic reads their attributes then)."""
+    if not hasattr(_BUILT, "classes"):
+        _BUILT.classes = set()
+    classes: set[type] = _BUILT.classes
+    return classes
+
+
 _META: type | None = None
 
 
@@ -201,10 +213,18 @@ def _meta() -> type:
 
 
 def model_of(cls: type) -> type[BaseModel]:
-    """The pydantic model of the declared options class ``cls``, built on first use."""
+    """The pydantic model of the declared options class ``cls``, built on first use (once, whichever thread asks
+    first: two models of one class would make unequal instances)."""
     made = cls.__dict__.get("__option_model__")
     if made is not None:
         return made
+    with _LOCK:
+        made = cls.__dict__.get("__option_model__")
+        return made if made is not None else _build(cls)
+
+
+def _build(cls: type) -> type[BaseModel]:
+    """See :func:`model_of` (called holding the lock)."""
     # deferred: pydantic loads only when a model is built (importing a declaration never builds one)
     import pydantic
 
@@ -221,11 +241,12 @@ def model_of(cls: type) -> type[BaseModel]:
             elif _is_pydantic(value) and not attr.startswith("__"):  # pydantic's own validator, computed field ...
                 ns[attr] = value
     base = _base()
-    _BUILDING.update(cls.__mro__)
+    building = _building()
+    building.update(cls.__mro__)
     try:
         made = _meta()(cls.__name__, (cls, base), ns)
     finally:
-        _BUILDING.difference_update(cls.__mro__)
+        building.difference_update(cls.__mro__)
     type.__setattr__(cls, "__option_model__", made)
     return made
 
