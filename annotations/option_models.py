@@ -251,6 +251,14 @@ def _build(cls: type) -> type[BaseModel]:
     return made
 
 
+def rebuilt(cls: type, state: dict[str, Any]) -> Any:
+    """An instance of the model of ``cls`` with the pickled ``state`` (see ``Options.__reduce__``)."""
+    model = model_of(cls)
+    made = model.__new__(model)
+    made.__setstate__(state)
+    return made
+
+
 def options_model(name: str, base: type[T], *, defaults: Mapping[str, Any] | None = None,
                   **fields: tuple[Any, OptionSpec]) -> type[T]:
     """A subclass of the options class ``base`` named ``name`` (``pydantic.create_model(name, __base__=base,

@@ -28,12 +28,14 @@ from typing import TYPE_CHECKING, Any, Literal, TypeVar
 from benchlab.annotations.option_models import (
     OptionsMeta,
     OptionSpec,
+    declared_class,
     declared_fields,
     declared_hints,
     field_validator,
     model_of,
     model_validator,
     options_model,
+    rebuilt,
 )
 from benchlab.data.errors import BenchlabError
 
@@ -60,6 +62,10 @@ else:
         pydantic model behind a subclass is built when it is first used
         (:mod:`benchlab.annotations.option_models`).
         """
+
+        def __reduce__(self) -> tuple[Any, ...]:
+            # pickled by its declared class (the model class behind it has the same name, so pickle finds that one)
+            return rebuilt, (declared_class(type(self)), self.__getstate__())
 
 
 _PLACEHOLDER = re.compile(r"\{([a-z][a-z0-9_]*)\}")

@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+import copy
+import pickle
 import subprocess
 import sys
 from pathlib import Path
@@ -81,6 +83,7 @@ def test_a_declared_class_is_checked_like_its_pydantic_model() -> None:
     with pytest.raises(Exception, match="frozen"):
         made.count = 5  # type: ignore[misc]
     assert made.model_copy(update={"name": "y"}).name == "y" and made == _Both(count=4)
+    assert pickle.loads(pickle.dumps(made)) == made and copy.deepcopy(made) == made
 
 
 def test_a_class_declared_in_a_function_and_a_derived_one_with_new_defaults() -> None:
