@@ -92,11 +92,16 @@ class _Selectable(Protocol):
 
 @cache
 def _scan_of(path: tuple[str, ...]) -> _Selectable:
-    # deferred: importlib.metadata (~30 ms) loads when a group is loaded, not with the declarations that import
-    # this module (a help page laid out from the command cards never loads one)
-    from importlib.metadata import entry_points
-
     return entry_points()
+
+
+def entry_points() -> _Selectable:
+    """:func:`importlib.metadata.entry_points`, imported when a group is first loaded, not with the declarations that
+    import this module (a help page laid out from the command cards loads none)."""
+    # deferred: importlib.metadata costs ~30 ms of CPU
+    from importlib import metadata
+
+    return metadata.entry_points()
 
 
 def _scan() -> _Selectable:
