@@ -23,6 +23,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any, TypeVar
 
+from benchlab.annotations.option_errors import option_error
+
 if TYPE_CHECKING:
     from pydantic import BaseModel
     from pydantic import field_validator as field_validator
@@ -167,8 +169,6 @@ def _base() -> type[BaseModel]:
         # deferred: pydantic loads only when a model is built
         from pydantic import BaseModel, ConfigDict, ValidationError, ValidatorFunctionWrapHandler
         from pydantic import model_validator as pydantic_model_validator
-
-        from benchlab.annotations.options import option_error  # deferred: options imports this module
 
         class OptionsModel(BaseModel):
             model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)

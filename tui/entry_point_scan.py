@@ -15,6 +15,7 @@ point whose value is not ``module[:attr]``.
 
 from __future__ import annotations
 
+import importlib.machinery
 import os
 import re
 import sys
@@ -128,8 +129,6 @@ def _entries(folder: str, prefix: str) -> Iterator[Found]:
 def scan(prefix: str, path: Sequence[str] | None = None) -> list[Found] | None:
     """Every entry point of a group starting with ``prefix``, in distribution order; ``None`` when the
     installation is unusual (see the module docstring) and ``importlib.metadata`` must be asked."""
-    import importlib.machinery  # already loaded by the interpreter's start-up: a name, not an import cost
-
     if any(getattr(f, "find_distributions", None) is not None and f is not importlib.machinery.PathFinder
            for f in sys.meta_path):
         return None
