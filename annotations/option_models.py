@@ -206,9 +206,8 @@ def _meta() -> type:
     """The metaclass of the models: pydantic's and :class:`OptionsMeta` (a model subclasses its declared class)."""
     global _META
     if _META is None:
-        from pydantic._internal._model_construction import ModelMetaclass  # deferred: see _base
-
-        _META = type("OptionsModelMeta", (ModelMetaclass, OptionsMeta), {})
+        # pydantic's metaclass, reached through its public base class rather than its private module
+        _META = type("OptionsModelMeta", (type(_base()), OptionsMeta), {})
     return _META
 
 
