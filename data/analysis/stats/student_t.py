@@ -224,11 +224,24 @@ def _polish(t: float, p: float, df: float) -> float:
 
 
 def _centre_quantile(c: float, df: float, guess: float) -> float:
-    """The t with P(0 < T < t) = c (0 < c < 1/4), Newton's method on :func:`t_centre` from ``guess``."""
-    t = guess
-    for _ in range(100):
-        step = (t_centre(t, df) - c) / t_density(t, df)
-        t -= step
-        if abs(step) <= _EPS * t:
-            break
+    """The t with P(0 < T < t) = c (0 < c < 1/4): Newton's method on :func:`t_centre` from ``guess``, kept inside
+    a bracket (a step that leaves it bisects, or doubles t while there is no upper end): for df well below 1 the
+    start can be far off and a free step lands below 0."""
+    lo, hi = 0.0, math.inf
+    t = guess if guess > 0 else 1.0
+    for _ in range(400):
+        gap = t_centre(t, df) - c
+        if gap < 0:
+            lo = t
+        elif gap > 0:
+            hi = t
+        else:
+            return t
+        density = t_density(t, df)
+        new = t - gap / density if density > 0 else math.nan
+        if not lo < new < hi:
+            new = 2.0 * t if hi == math.inf else 0.5 * (lo + hi)
+        if abs(new - t) <= _EPS * new or math.isinf(new):
+            return new
+        t = new
     return t
