@@ -129,3 +129,17 @@ def test_t_density_matches_scipys_stdtr_slope() -> None:
             h = 1e-6 * max(1.0, t)
             slope = (float(sc.stdtr(df, -t + h)) - float(sc.stdtr(df, -t - h))) / (2 * h)  # the small tail
             assert student_t.t_density(t, df) == pytest.approx(slope, rel=1e-7), (t, df)
+
+
+def test_t_tail_is_a_probability_falling_in_t_and_the_quantile_never_nan() -> None:
+    """From t = 1e-300 (t^2 underflows) to 1e300 (t^2 overflows) and df from 0.01 to 1e16: P(T > t) stays in
+    [0, 1/2] and never rises with t (the method changes from the centre's fraction to BGRAT to the tail's
+    fraction along the way), and every quantile is a number."""
+    for df in map(float, np.logspace(-2, 16, 25)):
+        previous = 0.5
+        for t in map(float, np.logspace(-300, 300, 241)):
+            tail = student_t.t_tail(t, df)
+            assert 0.0 <= tail <= 0.5 and tail <= previous * (1 + 1e-12), (t, df, tail, previous)
+            previous = tail
+        for q in map(float, np.concatenate([np.logspace(-300, -0.31, 30), [0.3, 0.45, 0.5, 0.55, 0.975]])):
+            assert not math.isnan(distributions.t_ppf(q, df)), (q, df)
