@@ -1,5 +1,6 @@
-"""The comparisons' own normal/t functions and Fleiss' kappa (kept off scipy.stats and statsmodels for speed) give
-exactly the bits of the library calls they replace, edges included: a printed CI or p must not move."""
+"""The comparisons' own normal functions, brentq and Fleiss' kappa (kept off scipy and statsmodels for speed) give
+exactly the bits of the library calls they replace, edges included: a printed CI or p must not move. (The t
+functions, within ~1e-13 of scipy: tests/test_stats_special_functions.py.)"""
 
 from __future__ import annotations
 
@@ -22,18 +23,18 @@ def _same(a: float, b: float) -> bool:
     return (math.isnan(a) and math.isnan(b)) or a == b
 
 
-def test_norm_and_t_match_scipy_stats_bit_for_bit() -> None:
+def test_norm_matches_scipy_stats_bit_for_bit_and_t_edges_match() -> None:
     rng = random.Random(3)
     qs = [0.0, 1.0, 0.5, 0.975, 0.025, 1e-300, 1 - 1e-16, -0.1, 1.1, math.nan] + [rng.random() for _ in range(200)]
     xs = [0.0, -0.0, 1.96, -3.5, 40.0, math.inf, -math.inf, math.nan] + [rng.gauss(0, 3) for _ in range(200)]
-    dfs = [0.0, -1.0, 0.5, 1.0, 2.0, 7.3, 19.0, 1e6, math.inf, math.nan] + [rng.uniform(1, 60) for _ in range(30)]
     for q in qs:
         assert _same(distributions.norm_ppf(q), float(sps.norm.ppf(q))), q
-        for df in dfs:
-            assert _same(distributions.t_ppf(q, df), float(sps.t.ppf(q, df))), (q, df)
     for x in xs:
         assert _same(distributions.norm_sf(x), float(sps.norm.sf(x))), x
-        for df in dfs:
+    for df in (0.0, -1.0, math.nan, 3.0, math.inf):  # the t functions' nan and infinity edges are scipy's
+        for q in (0.0, 1.0, 0.5, -0.1, 1.1, math.nan):
+            assert _same(distributions.t_ppf(q, df), float(sps.t.ppf(q, df))), (q, df)
+        for x in (0.0, math.inf, -math.inf, math.nan):
             assert _same(distributions.t_sf(x, df), float(sps.t.sf(x, df))), (x, df)
 
 

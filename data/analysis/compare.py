@@ -11,13 +11,16 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field, replace
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 import pandas as pd
 
 from benchlab.data.analysis.family import EXPLORATORY, PRIMARY, Correction, adjust, describe
-from benchlab.data.analysis.stats import Agreement, FigureCell, RTBin, RTSummary, Spread, TestResult, format_p, stars
+from benchlab.data.analysis.stats import FigureCell, TestResult, format_p, stars
 from benchlab.data.tables import Table
+
+if TYPE_CHECKING:  # field types only: agreement and RT statistics load when a comparison computes them
+    from benchlab.data.analysis.stats import Agreement, RTBin, RTSummary, Spread
 
 Kind = Literal["participant", "humans", "model"]
 POOLED = "humans (pooled)"

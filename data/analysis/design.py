@@ -9,15 +9,18 @@ import math
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Hashable, Mapping
 from dataclasses import dataclass, field, replace
-from typing import Generic, Literal, TypeVar
+from typing import TYPE_CHECKING, Generic, Literal, TypeVar
 
 import numpy as np
 import pandas as pd
 
 from benchlab.data.analysis import stats
 from benchlab.data.analysis.family import Correction
-from benchlab.data.analysis.stats import AttentionCriterion, FigureCell
+from benchlab.data.analysis.stats import FigureCell
 from benchlab.data.tables import Table
+
+if TYPE_CHECKING:  # a field's type: the RT module loads when the criterion is made
+    from benchlab.data.analysis.stats import AttentionCriterion
 
 T = TypeVar("T")
 

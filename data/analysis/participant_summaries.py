@@ -5,6 +5,7 @@ and agreement between people on shared items.
 from __future__ import annotations
 
 from collections.abc import Hashable
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -14,7 +15,9 @@ from benchlab.data.analysis.design import (
     Design,
     Readings,
 )
-from benchlab.data.analysis.stats import Agreement, FigureCell, RTBin, RTSummary, Spread
+
+if TYPE_CHECKING:  # annotations only: the agreement and RT modules load when these are computed
+    from benchlab.data.analysis.stats import Agreement, FigureCell, RTBin, RTSummary, Spread
 
 
 def spread_by_condition(conditions: list[str], people: list[str],

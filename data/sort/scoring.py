@@ -24,7 +24,6 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 
 import pandas as pd
-from scipy import stats as sps
 
 from benchlab.data.analysis.crossed import crossed_estimate
 from benchlab.data.analysis.stats import (
@@ -53,6 +52,9 @@ def binomial_greater(successes: int, n: int, chance: float = CHANCE) -> float:
     """One-sided exact binomial p-value that accuracy is above chance."""
     if n <= 0:
         return math.nan
+    # deferred: scipy.stats (~0.5 s CPU to import) loads only when a one-sided binomial test is computed
+    from scipy import stats as sps
+
     return float(sps.binomtest(int(successes), int(n), chance, alternative="greater").pvalue)
 
 
