@@ -13,6 +13,9 @@ SOURCE = r"""
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#if defined(__SSE2__) && !defined(BENCHLAB_PLAIN)
+#include <emmintrin.h>
+#endif
 
 #define MAX_DEPTH 64
 
@@ -121,6 +124,18 @@ static inline int cont(const char *p, int k) { return ((unsigned char)p[k] & 0xC
 static const char *scan_string(const char *p, const char *e, int *escaped) {
     const uint64_t ones = 0x0101010101010101ull, highs = 0x8080808080808080ull;
     for (;;) {
+#if defined(__SSE2__) && !defined(BENCHLAB_PLAIN)
+        /* sixteen bytes at a time: signed compare flags bytes < 0x20 and >= 0x80 at once */
+        const __m128i quote = _mm_set1_epi8('"'), slash = _mm_set1_epi8('\\'), space = _mm_set1_epi8(0x20);
+        while (e - p >= 16) {
+            __m128i v = _mm_loadu_si128((const __m128i *)p);
+            __m128i hit = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, quote), _mm_cmpeq_epi8(v, slash)),
+                                       _mm_cmplt_epi8(v, space));
+            int mask = _mm_movemask_epi8(hit);
+            if (mask) { p += __builtin_ctz((unsigned)mask); break; }
+            p += 16;
+        }
+#endif
         while (e - p >= 8) {
             uint64_t w;
             memcpy(&w, p, 8);
