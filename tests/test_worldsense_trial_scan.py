@@ -1,10 +1,12 @@
 """The compiled trials scanner reads what arrow's reader reads, to the same columns, and declines every line that
 is not plain valid JSON of the expected types; a scoring then says what the pure path says (the same file:line
-message, or the same columns). The pure path runs when the scanner is switched off or cannot be built."""
+message, or the same columns). The pure path runs when the scanner is switched off or cannot be built. Results
+files in the published form are read by it exactly as the numpy reader reads them."""
 
 from __future__ import annotations
 
 import bz2
+import random
 import re
 import shutil
 from pathlib import Path
@@ -15,7 +17,7 @@ import pytest
 from benchlab.data import native_build
 from benchlab.data.errors import BenchlabError
 from benchlab.data.samples import sample_path
-from benchlab.data.worldsense import trial_scan
+from benchlab.data.worldsense import compact, trial_scan
 from benchlab.data.worldsense.columns import TrialColumns, read_trial_columns
 from benchlab.data.worldsense.score_cache import scored_output
 
@@ -181,3 +183,36 @@ def test_without_a_compiler_the_pure_path_reads_the_trials(tmp_path: Path, monke
     assert not trial_scan.scanner_available()
     columns = read_trial_columns(SAMPLE, cache=False)
     assert isinstance(columns, TrialColumns) and len(columns) == _text().count(b"\n")
+
+
+def _fuzzed_results(rng: random.Random) -> bytes:
+    """A few lines near the published results form: bad punctuation, long or odd Keys, odd answers."""
+    keys = ["0", "-0", "7", "007", "-9223372036854775808", "9223372036854775807", "9223372036854775808",
+            "-9223372036854775809", "18446744073709551616", "1" * 19, "1" * 20, "", "-", "+5", "1.5", "1e3", " 7"]
+    answers = ["", "1", "TRUE", "IMPOSSIBLE", "x" * 16, "y" * 17, "z" * 32, "w" * 33, 'a"b', "a\\b", "a\tb",
+               "\u00e9t\u00e9", "\u2713", "a,b"]
+    lines = []
+    for _ in range(rng.randint(1, 4)):
+        line = f'{{"Key":{rng.choice(keys)},"resp":"{rng.choice(answers)}"}}'.encode()
+        if rng.random() < 0.2:
+            at = rng.randrange(len(line))
+            line = line[:at] + rng.choice([b"", b",", b" ", b'"', b"\xff", b"\xc3", b"\n"]) + line[at + 1:]
+        lines.append(line)
+    return b"\n".join(lines) + (b"\n" if rng.random() < 0.95 else b"")
+
+
+def test_published_results_are_read_by_the_scanner_exactly_as_by_numpy() -> None:
+    rng = random.Random(24)
+    accepted = 0
+    for _ in range(3000):
+        raw = _fuzzed_results(rng)
+        ours, theirs = trial_scan.scan_compact(raw) if raw.endswith(b"\n") else None, compact._numpy_compact(raw)
+        assert (ours is None) == (theirs is None), raw
+        if ours is not None and theirs is not None:
+            accepted += 1
+            assert ours[0].tolist() == theirs[0].tolist() and ours[2] == theirs[2], raw
+            assert ours[1].tolist() == theirs[1].tolist() and ours[1].dtype == theirs[1].dtype, raw
+    assert accepted > 150  # (most fuzzed files are not in the form; enough are)
+    for file in sorted(SAMPLE.glob("results/**/*.jsonl")):
+        raw = file.read_bytes()
+        assert trial_scan.scan_compact(raw) is not None or compact._numpy_compact(raw) is None

@@ -60,7 +60,7 @@ def _declare(lib: ctypes.CDLL) -> None:
         ("ws_failed_line", i64, [_P]), ("ws_rows", i64, [_P]), ("ws_options", i64, [_P]),
         ("ws_gold_kind", ctypes.c_int, [_P]), ("ws_names", i32, [_P, ctypes.c_int]),
         ("ws_names_bytes", i64, [_P, ctypes.c_int]), ("ws_columns", None, [_P] * 8),
-        ("ws_name_list", None, [_P, ctypes.c_int, _P, _P]),
+        ("ws_name_text", None, [_P, ctypes.c_int, _P]), ("ws_compact", i64, [_P, _P, i64, i64, _P, _P]),
     ):
         function = getattr(lib, name)
         function.restype = restype
@@ -161,9 +161,41 @@ def _scan_with(lib: ctypes.CDLL, runs: Iterable[tuple[bytes, int]]) -> ScannedTr
 
 def _names(lib: ctypes.CDLL, handle: int, which: int) -> list[str]:
     count = lib.ws_names(handle, which)
-    blob = ctypes.create_string_buffer(max(1, lib.ws_names_bytes(handle, which)))
-    starts = np.empty(count + 1, dtype=np.int64)
-    lib.ws_name_list(handle, which, blob, starts.ctypes.data)
-    raw = blob.raw
-    bounds = starts.tolist()
-    return [raw[bounds[i]:bounds[i + 1]].decode("utf-8") for i in range(count)]
+    if not count:
+        return []
+    blob = ctypes.create_string_buffer(lib.ws_names_bytes(handle, which) + count - 1)
+    lib.ws_name_text(handle, which, blob)
+    return blob.raw.decode("utf-8").split("\0")  # (every name was checked to be UTF-8, none holds a NUL)
+
+
+def scan_compact(raw: bytes) -> tuple[np.ndarray, np.ndarray, list[str]] | None:
+    """:func:`~benchlab.data.worldsense.compact.read_compact_results` in C: ``(keys, answer codes into the sorted
+    distinct answers, those answers)``; ``None`` when the scanner is not available or ``raw`` is not exactly in
+    the published form (the numpy reader then decides)."""
+    lib = _load()
+    if lib is None:
+        return None
+    lines = raw.count(b"\n")
+    handle = lib.ws_new()
+    if not handle or not lines:
+        lib.ws_free(handle)
+        return None
+    try:
+        keys = np.empty(lines, dtype=np.int64)
+        codes = np.empty(lines, dtype=np.int32)
+        if lib.ws_compact(handle, raw, len(raw), lines, keys.ctypes.data, codes.ctypes.data) != lines:
+            return None
+        count = lib.ws_names(handle, 0)
+        blob = ctypes.create_string_buffer(lib.ws_names_bytes(handle, 0) + count - 1)
+        lib.ws_name_text(handle, 0, blob)
+        found = blob.raw.split(b"\0")  # (answers hold no control characters)
+    finally:
+        lib.ws_free(handle)
+    order = sorted(range(count), key=found.__getitem__)  # the numpy reader's names are sorted as bytes
+    try:
+        names = [found[i].decode("utf-8") for i in order]
+    except UnicodeDecodeError:
+        return None
+    rank = np.empty(count, dtype=np.int32)
+    rank[order] = np.arange(count, dtype=np.int32)
+    return keys, rank[codes], names

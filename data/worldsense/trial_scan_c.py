@@ -399,11 +399,52 @@ void ws_columns(scanner *s, int64_t *key, int64_t *psize, int32_t *tuple, int32_
     if (s->opt_code.n) memcpy(opt_code, s->opt_code.p, (size_t)s->opt_code.n * 4);
 }
 
-/* Copy one name list out: the bytes, and count + 1 start offsets. */
-void ws_name_list(scanner *s, int which, char *blob, int64_t *start) {
+/* Copy one name list out, the names joined by NUL bytes (they hold none: no escapes, no control characters);
+   ws_names_bytes + ws_names - 1 bytes. */
+void ws_name_text(scanner *s, int which, char *out) {
     dict *d = &s->names[which];
-    if (d->used) memcpy(blob, d->blob, (size_t)d->used);
-    if (d->count) memcpy(start, d->start, sizeof(int64_t) * (size_t)(d->count + 1));
-    else start[0] = 0;
+    for (int32_t i = 0; i < d->count; i++) {
+        int64_t n = d->start[i + 1] - d->start[i];
+        memcpy(out, d->blob + d->start[i], (size_t)n);
+        out += n;
+        if (i + 1 < d->count) *out++ = 0;
+    }
+}
+
+/* The published results form {"Key":<int>,"resp":"<answer>"}, one per line, accepted exactly as
+   compact.py's numpy reader accepts it: keys[i] and codes[i] (answers coded in names[0] by first appearance) for
+   each of the `lines` lines; the number of lines, or -1 when `raw` is not in that form. */
+int64_t ws_compact(scanner *s, const char *raw, int64_t n, int64_t lines, int64_t *keys, int32_t *codes) {
+    const char *p = raw, *e = raw + n;
+    int64_t row = 0;
+    if (n == 0 || raw[n - 1] != '\n') return -1;
+    while (p < e) {
+        const char *nl = memchr(p, '\n', (size_t)(e - p));
+        if (!nl || row >= lines) return -1;
+        const char *c = memchr(p, ',', (size_t)(nl - p));
+        if (!c || c == p || memchr(c + 1, ',', (size_t)(nl - c - 1))) return -1;  /* exactly one comma */
+        const char *key = p + 7, *resp = c + 9, *resp_end = nl - 2;
+        if (resp_end < resp || c <= key) return -1;
+        if (memcmp(p, "{\"Key\":", 7) || memcmp(c, ",\"resp\":\"", 9) || resp_end[0] != '"' || resp_end[1] != '}')
+            return -1;
+        int neg = *key == '-';
+        int64_t digits = c - key - neg;
+        if (digits < 1 || digits > 19) return -1;
+        uint64_t v = 0;
+        for (const char *d = key + neg; d < c; d++) {
+            if (*d < '0' || *d > '9') return -1;
+            v = v * 10 + (uint64_t)(*d - '0');
+        }
+        if (v > (neg ? 9223372036854775808ull : 9223372036854775807ull)) return -1;
+        keys[row] = neg ? (int64_t)(0 - v) : (int64_t)v;
+        if (resp_end - resp > 32) return -1;
+        for (const char *a = resp; a < resp_end; a++)
+            if (*a == '"' || *a == '\\' || (unsigned char)*a < 0x20) return -1;
+        int32_t code = dict_code(&s->names[0], resp, resp_end - resp);
+        if (code < 0) return -1;
+        codes[row++] = code;
+        p = nl + 1;
+    }
+    return row;
 }
 """
