@@ -9,13 +9,14 @@ the library's results at load before they trust it.
 
 from __future__ import annotations
 
+import ctypes
 import hashlib
 import os
 import shutil
 import subprocess
 import sys
 import tempfile
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 
@@ -52,3 +53,19 @@ def compile_library(source: str, target: Path, flags: Sequence[str], libraries: 
         return True
     except (OSError, subprocess.SubprocessError):
         return False
+
+
+def open_library(target: Path, build: Callable[[Path], bool]) -> ctypes.CDLL | None:
+    """The library at ``target``, built first when missing; a file that will not load (damaged, or another
+    machine's) is built again, once. ``None`` when it cannot be built or loaded."""
+    try:
+        if not target.exists() and not build(target):
+            return None
+        try:
+            return ctypes.CDLL(str(target))
+        except OSError:  # a damaged or foreign file in the cache: build it again, once
+            if not build(target):
+                return None
+            return ctypes.CDLL(str(target))
+    except OSError:
+        return None

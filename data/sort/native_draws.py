@@ -27,7 +27,7 @@ from typing import Any
 
 import numpy as np
 
-from benchlab.data.native_build import compile_library, library_path
+from benchlab.data.native_build import compile_library, library_path, open_library
 
 # numpy's legacy stream: MT19937 (624 words of state), 32-bit outputs, interval draws by masked rejection.
 # Written from the published algorithm (Matsumoto & Nishimura 1998) and numpy's documented legacy behaviour;
@@ -263,17 +263,8 @@ def _load_once() -> ctypes.CDLL | None:
     _tried = True
     if os.environ.get("BENCHLAB_NO_NATIVE"):
         return None
-    target = _library_path()
-    try:
-        if not target.exists() and not _build(target):
-            return None
-        try:
-            lib = ctypes.CDLL(str(target))
-        except OSError:  # a damaged or foreign file in the cache: build it again, once
-            if not _build(target):
-                return None
-            lib = ctypes.CDLL(str(target))
-    except OSError:
+    lib = open_library(_library_path(), _build)
+    if lib is None:
         return None
     lib.permutation_head.restype = ctypes.c_int64
     lib.permutation_head.argtypes = [ctypes.c_void_p, ctypes.c_int64, ctypes.c_void_p]

@@ -24,7 +24,7 @@ from pathlib import Path
 
 import numpy as np
 
-from benchlab.data.native_build import compile_library, library_path
+from benchlab.data.native_build import compile_library, library_path, open_library
 from benchlab.data.worldsense.trial_scan_c import SOURCE
 
 #: The name lists the scanner keeps, in its order.
@@ -100,18 +100,12 @@ def _load() -> ctypes.CDLL | None:
         _tried = True
         if os.environ.get("BENCHLAB_NO_NATIVE"):
             return None
+        lib = open_library(library_path("worldsense-scan", SOURCE), _build)
+        if lib is None:
+            return None
         try:
-            target = library_path("worldsense-scan", SOURCE)
-            if not target.exists() and not _build(target):
-                return None
-            try:
-                lib = ctypes.CDLL(str(target))
-            except OSError:  # a damaged or foreign file in the cache: build it again, once
-                if not _build(target):
-                    return None
-                lib = ctypes.CDLL(str(target))
             _declare(lib)
-        except (OSError, AttributeError):
+        except AttributeError:  # a library without these functions
             return None
         _lib = lib if _agrees(lib) else None
         return _lib
