@@ -27,6 +27,8 @@ import numpy as np
 from benchlab.data.native_build import compile_library, library_path, open_library
 from benchlab.data.worldsense.trial_scan_c import SOURCE
 
+_SHORTEST_RESULT = b'{"Key":0,"resp":""}\n'
+
 #: The name lists the scanner keeps, in its order.
 TUPLES, PROBLEMS, GOLD, OPTION_VALUES = range(4)
 
@@ -169,16 +171,17 @@ def scan_compact(raw: bytes) -> tuple[np.ndarray, np.ndarray, list[str]] | None:
     lib = _load()
     if lib is None:
         return None
-    lines = raw.count(b"\n")
+    room = len(raw) // len(_SHORTEST_RESULT) + 1  # no line of the form is shorter (counting them costs more)
     handle = lib.ws_new()
-    if not handle or not lines:
-        lib.ws_free(handle)
+    if not handle:
         return None
     try:
-        keys = np.empty(lines, dtype=np.int64)
-        codes = np.empty(lines, dtype=np.int32)
-        if lib.ws_compact(handle, raw, len(raw), lines, keys.ctypes.data, codes.ctypes.data) != lines:
+        keys = np.empty(room, dtype=np.int64)
+        codes = np.empty(room, dtype=np.int32)
+        lines = lib.ws_compact(handle, raw, len(raw), room, keys.ctypes.data, codes.ctypes.data)
+        if lines < 1:
             return None
+        keys, codes = keys[:lines].copy(), codes[:lines]
         count = lib.ws_names(handle, 0)
         blob = ctypes.create_string_buffer(lib.ws_names_bytes(handle, 0) + count - 1)
         lib.ws_name_text(handle, 0, blob)
