@@ -13,9 +13,7 @@ import ctypes
 import hashlib
 import os
 import shutil
-import subprocess
 import sys
-import tempfile
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
@@ -34,6 +32,10 @@ def compile_library(source: str, target: Path, flags: Sequence[str], libraries: 
 
     ``flags`` go before the source, ``libraries`` (``-l...``) after it. A build that fails is tried once more with
     ``-DBENCHLAB_PLAIN`` (sources use it to drop ``target_clones``, which some compilers or C libraries lack)."""
+    # deferred: subprocess and tempfile load only when a library is built (once per machine), not on every load
+    import subprocess
+    import tempfile
+
     compiler = os.environ.get("CC") or shutil.which("cc") or shutil.which("gcc") or shutil.which("clang")
     if not compiler:
         return False
