@@ -9,6 +9,7 @@ import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -46,15 +47,17 @@ def _equal(a: columns.TrialColumns, b: columns.TrialColumns) -> bool:
 
 
 def _decompressions(monkeypatch: pytest.MonkeyPatch) -> list[Path]:
+    """Every decoding of the compressed file itself, by the compiled scanner's runs or by arrow's readers."""
     calls: list[Path] = []
-    real = columns.decoded_table
+    for name in ("decoded_runs", "decoded_table"):
+        real = getattr(columns, name)
 
-    def counting(file: Path, raw: bytes, text: bytes | None = None) -> object:
-        if text is None:  # the compressed file itself decoded
-            calls.append(file)
-        return real(file, raw, text)
+        def counting(file: Path, raw: bytes, text: bytes | None = None, real: Any = real) -> object:
+            if text is None:  # the compressed file itself decoded
+                calls.append(file)
+            return real(file, raw, text)
 
-    monkeypatch.setattr(columns, "decoded_table", counting)
+        monkeypatch.setattr(columns, name, counting)
     return calls
 
 

@@ -20,19 +20,14 @@ Kolmogorov-Smirnov count (:mod:`benchlab.data.sort.kolmogorov`; without the libr
 from __future__ import annotations
 
 import ctypes
-import hashlib
 import os
-import shutil
-import subprocess
-import sys
-import tempfile
 import threading
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-from benchlab.data.settings import get_settings
+from benchlab.data.native_build import compile_library, library_path, open_library
 
 # numpy's legacy stream: MT19937 (624 words of state), 32-bit outputs, interval draws by masked rejection.
 # Written from the published algorithm (Matsumoto & Nishimura 1998) and numpy's documented legacy behaviour;
@@ -227,33 +222,13 @@ _NATIVE_FROM = 4096  # below this numpy's own shuffle is as quick as a call into
 
 
 def _library_path() -> Path:
-    digest = hashlib.sha256((_SOURCE + sys.platform).encode()).hexdigest()[:16]
-    return get_settings().cache_dir / "native" / f"booksort-draws-{digest}.so"
+    return library_path("booksort-draws", _SOURCE)
 
 
 def _build(target: Path) -> bool:
     """Compile the C into ``target`` atomically; False when there is no compiler or it fails."""
-    compiler = os.environ.get("CC") or shutil.which("cc") or shutil.which("gcc") or shutil.which("clang")
-    if not compiler:
-        return False
-    try:
-        target.parent.mkdir(parents=True, exist_ok=True)
-        with tempfile.TemporaryDirectory(dir=target.parent) as tmp:
-            src = Path(tmp) / "booksort_draws.c"
-            src.write_text(_SOURCE)
-            built = Path(tmp) / target.name
-            # no fused multiply-add: the KS loop must round as scipy's does
-            command = [compiler, "-O3", "-ffp-contract=off", "-shared", "-fPIC", "-o", str(built), str(src), "-lm"]
-            done = subprocess.run(command, capture_output=True, timeout=120, check=False)
-            if done.returncode != 0 or not built.exists():
-                # a compiler or C library without per-CPU function versions (target_clones): one plain build
-                done = subprocess.run([*command, "-DBENCHLAB_PLAIN"], capture_output=True, timeout=120, check=False)
-            if done.returncode != 0 or not built.exists():
-                return False
-            os.replace(built, target)
-        return True
-    except (OSError, subprocess.SubprocessError):
-        return False
+    # no fused multiply-add: the KS loop must round as scipy's does
+    return compile_library(_SOURCE, target, ["-O3", "-ffp-contract=off"], ["-lm"])
 
 
 def _agrees(lib: ctypes.CDLL) -> bool:
@@ -288,17 +263,8 @@ def _load_once() -> ctypes.CDLL | None:
     _tried = True
     if os.environ.get("BENCHLAB_NO_NATIVE"):
         return None
-    target = _library_path()
-    try:
-        if not target.exists() and not _build(target):
-            return None
-        try:
-            lib = ctypes.CDLL(str(target))
-        except OSError:  # a damaged or foreign file in the cache: build it again, once
-            if not _build(target):
-                return None
-            lib = ctypes.CDLL(str(target))
-    except OSError:
+    lib = open_library(_library_path(), _build)
+    if lib is None:
         return None
     lib.permutation_head.restype = ctypes.c_int64
     lib.permutation_head.argtypes = [ctypes.c_void_p, ctypes.c_int64, ctypes.c_void_p]

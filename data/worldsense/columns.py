@@ -25,7 +25,8 @@ from benchlab.data.text_io import read_text_with_tail
 from benchlab.data.worldsense.compact import read_compact_results
 from benchlab.data.worldsense.loader import find_trials_file
 from benchlab.data.worldsense.rules import GOLD_OBFUSCATION
-from benchlab.data.worldsense.trial_decode import decoded_table
+from benchlab.data.worldsense.trial_decode import decoded_runs, decoded_table
+from benchlab.data.worldsense.trial_scan import scan_trials
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -245,6 +246,13 @@ def _option_combinations(column: Any) -> tuple[np.ndarray, list[str]] | None:
     encoded = dictionary_encode(values)
     value_codes = _numbers(encoded.indices).astype(np.int64)
     value_names = [str(v) for v in encoded.dictionary.to_pylist()]
+    return _combine_options(offsets, value_codes, value_names)
+
+
+def _combine_options(offsets: np.ndarray, value_codes: np.ndarray,
+                     value_names: list[str]) -> tuple[np.ndarray, list[str]] | None:
+    """Codes of each trial's option list from the lists' ``offsets`` (trial i's options are
+    ``value_codes[offsets[i]:offsets[i + 1]]``, codes into ``value_names``); ``None`` for an empty list."""
     lengths = np.diff(offsets)
     if len(lengths) == 0 or (lengths < 1).any():
         return None
@@ -319,8 +327,19 @@ def _indexed_text(file: Path, raw: bytes) -> bytes | None:
 
 
 def _fast_trials(file: Path, raw: bytes, name: str, text: bytes | None = None) -> TrialColumns | None:
-    """Decode with pyarrow (from ``text``, the decompressed file, when given); ``None`` when anything looks off
-    (the careful reader then explains what)."""
+    """Decode with the compiled scanner, else pyarrow (from ``text``, the decompressed file, when given); ``None``
+    when anything looks off (the careful reader then explains what)."""
+    try:
+        scanned = scan_trials(decoded_runs(file, raw, text))
+    except (OSError, EOFError, ValueError, RuntimeError):  # a damaged file: the readers below name it
+        scanned = None
+    if scanned is not None:
+        names = scanned.names
+        offsets = np.concatenate((np.zeros(1, dtype=np.int64), scanned.option_end))
+        return _assembled(file, name, scanned.key, scanned.size, (scanned.tuple_code, names[0]),
+                          (scanned.problem_code, names[1]),
+                          _combine_options(offsets, scanned.option_code.astype(np.int64), names[3]),
+                          (scanned.gold_code, names[2]), scanned.gold_obfuscated)
     table = decoded_table(file, raw, text)
     if table is None:
         return None
@@ -330,26 +349,33 @@ def _fast_trials(file: Path, raw: bytes, name: str, text: bytes | None = None) -
     gold = _gold_column(table)
     if gold is None:
         return None
-    options_codes = _option_combinations(table.column("expectedresp"))
-    if options_codes is None:
+    return _assembled(file, name, _numbers(table.column("Key")), _numbers(table.column("problemsize")),
+                      _encode(table.column("tuple_ID")), _encode(table.column("problemname")),
+                      _option_combinations(table.column("expectedresp")), _encode(gold[0]), gold[1])
+
+
+Coded = tuple[np.ndarray, list[str]]
+
+
+def _assembled(file: Path, name: str, keys: np.ndarray, size: np.ndarray, tuples: Coded, problems: Coded,
+               options: Coded | None, gold: Coded, obfuscated: bool) -> TrialColumns | None:
+    """The trial columns from decoded fields (either reader's); ``None`` when the careful reader must judge."""
+    if options is None:
         return None
-    t_code, t_names = _encode(table.column("tuple_ID"))
-    p_code, p_names = _encode(table.column("problemname"))
-    o_code, o_names = options_codes
-    g_code, g_names = _encode(gold[0])
-    if gold[1]:
+    o_code, o_names = options
+    g_code, g_names = gold
+    if obfuscated:
         g_names = [GOLD_OBFUSCATION.get(v, v) for v in g_names]
     # Every gold answer must be one of its trial's options (else an unknown obfuscated value).
     allowed = np.array([[g in o.split("|") for g in g_names] for o in o_names], dtype=bool)
     if not allowed[o_code, g_code].all() or "" in o_names:
         return None
-    keys = _numbers(table.column("Key"))
     try:
         _check_unique(keys, file)
     except BenchlabError:
         return None
-    return TrialColumns(keys, t_code, t_names, p_code, p_names, _numbers(table.column("problemsize")),
-                        o_code, o_names, g_code, g_names, file, name)
+    return TrialColumns(keys, tuples[0], tuples[1], problems[0], problems[1], size, o_code, o_names, g_code, g_names,
+                        file, name)
 
 
 # --------------------------------------------------------------------------------------------- results

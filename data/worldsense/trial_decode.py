@@ -17,6 +17,7 @@ from __future__ import annotations
 import bz2
 import io
 import os
+from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -87,6 +88,36 @@ def decoded_table(file: Path, raw: bytes, text: bytes | None = None) -> pa.Table
     return streamed_table(file, raw, text)
 
 
+def decoded_runs(file: Path, raw: bytes, text: bytes | None = None) -> Iterator[tuple[bytes, int]]:
+    """The decompressed file as runs of whole lines ``(data, end)`` (see :func:`_bz2_runs`), decoded the cheapest
+    way for the CPUs at hand: in this thread on one core, by ``indexed_bzip2``'s threads beside idle cores (this
+    thread then reads what they decoded). Damaged files raise as ``bz2.open`` does."""
+    if text is not None or file.suffix != ".bz2":
+        whole = raw if text is None else text
+        yield whole, len(whole)
+    elif decoder_threads() < 2:
+        yield from _decompressed_runs(raw)
+    else:
+        with open_decompressed(file, raw) as reader:
+            yield from _line_runs(reader)
+
+
+def _line_runs(reader: Any) -> Iterator[tuple[bytes, int]]:
+    """Runs of whole lines read from a binary file object, :data:`CHUNK_BYTES` at a time."""
+    pending = b""
+    while True:
+        out = reader.read(CHUNK_BYTES)
+        if not out:
+            break
+        run = pending + out if pending else out
+        cut = run.rfind(b"\n") + 1
+        pending = run[cut:]
+        if cut:
+            yield run, cut
+    if pending:
+        yield pending, len(pending)
+
+
 def text_table(text: bytes) -> pa.Table | None:
     """Parse already decompressed text (an index's, whose lines were checked) in the calling thread."""
     # deferred: pyarrow loads only when a trials file is decoded
@@ -128,19 +159,8 @@ def _decompressed_runs(raw: bytes) -> Any:
     except ImportError:
         yield from _bz2_runs(raw)
         return
-    pending = b""
     with indexed_bzip2.open(io.BytesIO(raw), parallelization=1) as reader:  # one thread: this one
-        while True:
-            out = reader.read(CHUNK_BYTES)
-            if not out:
-                break
-            run = pending + out if pending else out
-            cut = run.rfind(b"\n") + 1
-            pending = run[cut:]
-            if cut:
-                yield run, cut
-    if pending:
-        yield pending, len(pending)
+        yield from _line_runs(reader)
 
 
 def _bz2_runs(raw: bytes) -> Any:
