@@ -191,7 +191,9 @@ def narrowed(readings: Readings, columns: tuple[str, ...]) -> Readings:
     whose frames carry columns the pipeline never reads: each selection of a row's units in a condition copies
     every column, so the figures are the same and come quicker."""
     def cut(frame: pd.DataFrame) -> pd.DataFrame:
-        return frame[[c for c in frame.columns if c in columns]]
+        out = frame[[c for c in frame.columns if c in columns]]
+        texts = [c for c in out.columns if isinstance(out[c].dtype, pd.StringDtype)]
+        return out.astype(dict.fromkeys(texts, object)) if texts else out
     return replace(readings, humans=cut(readings.humans), models=cut(readings.models))
 
 
