@@ -137,7 +137,7 @@ def crossed_estimate(who: Sequence[Hashable] | np.ndarray, item: Sequence[Hashab
     st = None if strata is None else (np.asarray(strata, dtype=object) if not isinstance(strata, np.ndarray)
                                       else strata)
     if model is not None:
-        keep = np.array([i in model for i in it_labels.tolist()], dtype=bool)
+        keep = np.fromiter(map(model.__contains__, it_labels.tolist()), dtype=bool, count=it_labels.size)
         y, it_labels, who_arr = y[keep], it_labels[keep], who_arr[keep]
         st = None if st is None else st[keep]
     p_code, n_p = _codes(who_arr)
@@ -163,7 +163,7 @@ def crossed_estimate(who: Sequence[Hashable] | np.ndarray, item: Sequence[Hashab
     if model is not None:
         first = np.full(n_i, -1)
         first[i_code[::-1]] = np.arange(y.size)[::-1]
-        m = np.array([float(model[it_labels[first[j]]]) for j in range(n_i)])
+        m = np.array([model[k] for k in it_labels[first].tolist()], dtype=float)  # one lookup per item
         x = item_mean - m
     value = float(np.sum(v * x))
     est = CrossedEstimate(value, math.nan, math.nan, math.nan, math.nan, math.nan, n_p, n_i)

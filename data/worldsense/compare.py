@@ -432,11 +432,14 @@ def _bias_tables(rows: list[tuple[str, pd.DataFrame]], problems: list[str], labe
             strata, weights = design.strata(sub, prob)
             values = sub["bias"].to_numpy(dtype=float)
             value = stats.stratified_mean(values, strata, weights)
+            # a row with a constant stratum gets Wilson-Kish below whatever the bootstrap says: not drawn then
+            constant = name != POOLED and stats.has_constant_stratum(values, strata)
             if name == POOLED and pooled_answers is not None:
                 lo, hi = _crossed_bias(pooled_answers, prob, design)
+            elif constant:
+                lo = hi = math.nan
             else:
                 lo, hi = stats.bootstrap_ci(values, strata, weights, n_boot=n_boot, seed=seed)
-            constant = stats.has_constant_stratum(values, strata)
             if name != POOLED and (constant or not hi - lo > 1e-12):
                 # a stratum without variation: nothing to bootstrap (a perfect answerer printed [0.00, 0.00]);
                 # Wilson with Kish's effective n on (bias + 1) / 2, which lies in [0, 1], mapped back
