@@ -73,7 +73,9 @@ def agreement_between_people(design: Design, readings: Readings, people: set[str
             continue  # a simulated participant's answers are no evidence of agreement between people
         seen: set[Hashable] = set()
         a = p.answers
-        for item, answer, ok, group in zip(a["item"], a["answer"], a["correct"], a["group"], strict=True):
+        # plain lists: iterating four pandas columns element by element cost most of this function
+        for item, answer, ok, group in zip(a["item"].tolist(), a["answer"].tolist(), a["correct"].tolist(),
+                                           a["group"].tolist(), strict=True):
             if item is None or item in seen:
                 continue
             seen.add(item)
