@@ -36,7 +36,7 @@ def response_times(readings: Readings, quantiles: int) -> tuple[list[tuple[str, 
     raw: dict[str, list[float]] = {}
     for p in readings.participants:
         rts = p.answers["rt_ms"].to_numpy(dtype=float)
-        raw[p.name] = [float(x) for x in rts if not np.isnan(x)]
+        raw[p.name] = rts[~np.isnan(rts)].tolist()  # the same floats, without a numpy scalar test per answer
         if not np.isfinite(rts).any():
             continue
         if len(readings.groups) > 1:
@@ -57,7 +57,8 @@ def rts_by_group(readings: Readings) -> dict[str, dict[str, list[float]]]:
         rts = p.answers["rt_ms"].to_numpy(dtype=float)
         group = p.answers["group"].to_numpy(dtype=object)
         for g in readings.groups:
-            vals = [float(x) for x in rts[group == g] if not np.isnan(x)]
+            here = rts[group == g]
+            vals = here[~np.isnan(here)].tolist()
             if vals:
                 out.setdefault(p.name, {})[str(g)] = vals
     return out

@@ -331,7 +331,7 @@ def _participant(pid: str, answers: HumanAnswers, own: pd.DataFrame, key_index: 
         "rt_ms": answers.rts_ms[known],
         "correct": np.array([is_correct(r, g) for r, g in zip(resps, gold_of[pos[known]], strict=True)], dtype=bool),
         "group": problem_of[pos[known]],
-        "item": pd.Series([int(k) for k in answers.keys[known]], dtype=object),
+        "item": pd.Series(answers.keys[known].tolist(), dtype=object),  # Python ints, as int(k) gave
         "answer": pd.Series(resps, dtype=object),
     })
     trivial = own["score"][is_trivial(own["problemname"])]  # the score column alone: one column to select
