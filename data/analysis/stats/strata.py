@@ -10,7 +10,6 @@ from collections.abc import Hashable, Mapping, Sequence
 
 import numpy as np
 
-
 #: The last lists of labels grouped, by identity, each with a copy of its labels to check it is unchanged: a
 #: comparison passes the same labels (one row in one condition) to the mean, the interval and the constancy check,
 #: and grouping thousands of labels costs ~0.4 ms each time. Emptied when full.
