@@ -66,16 +66,22 @@ def _codes(labels: Sequence[Hashable] | np.ndarray) -> tuple[np.ndarray, int]:
     fixed-width unicode array: the same codes, without sorting thousands of long tuple ids per test."""
     arr = np.asarray(labels)
     if arr.dtype == object:
-        # deferred: pandas loads only when object labels are coded (this module loads without it)
-        import pandas as pd
-
-        # every label a string already (units, people): no Python loop to convert them (``str(x)`` is ``x``)
-        text = arr if pd.api.types.infer_dtype(arr, skipna=False) == "string" else np.asarray(
-            [str(x) for x in arr], dtype=object)
-        codes, uniq = pd.factorize(text, sort=True)
-        return codes.astype(np.intp), len(uniq)
+        codes, names = _text_codes(arr)
+        return codes, len(names)
     uniq, inv = np.unique(arr, return_inverse=True)
     return inv.ravel(), int(uniq.size)
+
+
+def _text_codes(arr: np.ndarray) -> tuple[np.ndarray, list[str]]:
+    """Object labels compared as text: their codes in sorted order and the distinct texts in that order."""
+    # deferred: pandas loads only when object labels are coded (this module loads without it)
+    import pandas as pd
+
+    # every label a string already (units, people): no Python loop to convert them (``str(x)`` is ``x``)
+    text = arr if pd.api.types.infer_dtype(arr, skipna=False) == "string" else np.asarray(
+        [str(x) for x in arr], dtype=object)
+    codes, uniq = pd.factorize(text, sort=True)
+    return codes.astype(np.intp), list(uniq.tolist())
 
 
 def variance_components(person: np.ndarray, item: np.ndarray, z: np.ndarray, n_person: int,
@@ -137,7 +143,7 @@ def crossed_estimate(who: Sequence[Hashable] | np.ndarray, item: Sequence[Hashab
     st = None if strata is None else (np.asarray(strata, dtype=object) if not isinstance(strata, np.ndarray)
                                       else strata)
     if model is not None:
-        keep = np.array([i in model for i in it_labels.tolist()], dtype=bool)
+        keep = np.fromiter(map(model.__contains__, it_labels.tolist()), dtype=bool, count=it_labels.size)
         y, it_labels, who_arr = y[keep], it_labels[keep], who_arr[keep]
         st = None if st is None else st[keep]
     p_code, n_p = _codes(who_arr)
@@ -150,8 +156,12 @@ def crossed_estimate(who: Sequence[Hashable] | np.ndarray, item: Sequence[Hashab
         s_code_obs = np.zeros(y.size, dtype=int)
         names = np.array(["all"], dtype=object)
     else:
-        s_code_obs, _k = _codes(st)
-        names = np.unique(np.asarray([str(x) for x in st]))
+        if st.dtype == object:  # the sorted distinct texts come with the codes (no str() per answer again)
+            s_code_obs, texts = _text_codes(st)
+            names = np.asarray(texts)
+        else:
+            s_code_obs, _k = _codes(st)
+            names = np.unique(np.asarray([str(x) for x in st]))
         if weights is not None:
             weights = {str(k): v for k, v in weights.items()}
     stratum_of_item = np.zeros(n_i, dtype=int)
@@ -163,7 +173,7 @@ def crossed_estimate(who: Sequence[Hashable] | np.ndarray, item: Sequence[Hashab
     if model is not None:
         first = np.full(n_i, -1)
         first[i_code[::-1]] = np.arange(y.size)[::-1]
-        m = np.array([float(model[it_labels[first[j]]]) for j in range(n_i)])
+        m = np.array([model[k] for k in it_labels[first].tolist()], dtype=float)  # one lookup per item
         x = item_mean - m
     value = float(np.sum(v * x))
     est = CrossedEstimate(value, math.nan, math.nan, math.nan, math.nan, math.nan, n_p, n_i)

@@ -39,7 +39,7 @@ def response_times(readings: Readings, quantiles: int) -> tuple[list[tuple[str, 
     raw: dict[str, list[float]] = {}
     for p in readings.participants:
         rts = p.answers["rt_ms"].to_numpy(dtype=float)
-        raw[p.name] = [float(x) for x in rts if not np.isnan(x)]
+        raw[p.name] = rts[~np.isnan(rts)].tolist()  # the same floats, without a numpy scalar test per answer
         if not np.isfinite(rts).any():
             continue
         if len(readings.groups) > 1:
@@ -60,7 +60,8 @@ def rts_by_group(readings: Readings) -> dict[str, dict[str, list[float]]]:
         rts = p.answers["rt_ms"].to_numpy(dtype=float)
         group = p.answers["group"].to_numpy(dtype=object)
         for g in readings.groups:
-            vals = [float(x) for x in rts[group == g] if not np.isnan(x)]
+            here = rts[group == g]
+            vals = here[~np.isnan(here)].tolist()
             if vals:
                 out.setdefault(p.name, {})[str(g)] = vals
     return out
@@ -76,7 +77,9 @@ def agreement_between_people(design: Design, readings: Readings, people: set[str
             continue  # a simulated participant's answers are no evidence of agreement between people
         seen: set[Hashable] = set()
         a = p.answers
-        for item, answer, ok, group in zip(a["item"], a["answer"], a["correct"], a["group"], strict=True):
+        # plain lists: iterating four pandas columns element by element cost most of this function
+        for item, answer, ok, group in zip(a["item"].tolist(), a["answer"].tolist(), a["correct"].tolist(),
+                                           a["group"].tolist(), strict=True):
             if item is None or item in seen:
                 continue
             seen.add(item)

@@ -43,6 +43,9 @@ def restrict_to_shared(humans: pd.DataFrame, models: pd.DataFrame, *, unit: str 
     if humans.empty or models.empty:
         return models, []
     people = set(humans[unit])
+    coded = _restrict_coded(models, people, unit, who, what)
+    if coded is not None:
+        return coded
     keep = []
     notes = []
     for name in sorted(models[who].unique()):
@@ -55,6 +58,45 @@ def restrict_to_shared(humans: pd.DataFrame, models: pd.DataFrame, *, unit: str 
     import pandas as pd
 
     return pd.concat(keep) if keep else models, notes
+
+
+def _restrict_coded(models: pd.DataFrame, people: set[object], unit: str, who: str,
+                    what: str) -> tuple[pd.DataFrame, list[str]] | None:
+    """:func:`restrict_to_shared`'s answer from the columns' codes: one membership test per distinct unit, not
+    one Python set per model (the WorldSense models' 160k tuples cost ~0.07 s that way); the same rows in the same
+    order and the same notes. ``None`` when a column has missing values (then the sets decide, as before)."""
+    # deferred: pandas is loaded by every caller already (they pass frames)
+    import numpy as np
+    import pandas as pd
+
+    who_codes, names = pd.factorize(models[who])
+    unit_codes, units = pd.factorize(models[unit])
+    if (who_codes < 0).any() or (unit_codes < 0).any():
+        return None
+    values = units.tolist()
+    if len(set(values)) != len(values):  # the codes must be the sets' own notion of "the same unit"
+        return None
+    known = np.fromiter((u in people for u in values), dtype=bool, count=len(values))
+    order = np.argsort(who_codes, kind="stable")  # each model's rows, in frame order
+    bounds = np.searchsorted(who_codes[order], np.arange(len(names) + 1))
+    rows_of = {names[k]: order[bounds[k]:bounds[k + 1]] for k in range(len(names))}
+    keep = []
+    notes = []
+    for name in sorted(rows_of):
+        rows = rows_of[name]
+        own_units = np.unique(unit_codes[rows])
+        shared = int(known[own_units].sum())
+        if not shared:
+            notes.append(f"{name}: shares no {what} with the people; shown on its own {own_units.size} {what} "
+                         "(unpaired)")
+            keep.append(rows)
+            continue
+        model_only, people_only = own_units.size - shared, len(people) - shared
+        if model_only or people_only:
+            notes.append(f"{name}: restricted to the {shared} {what} both answered (left out: {model_only} the "
+                         f"model answered and no person did, {people_only} people answered and the model did not)")
+        keep.append(rows[known[unit_codes[rows]]])
+    return models.take(np.concatenate(keep)), notes
 
 
 def _human_hashes(files: Iterable[Path]) -> dict[str, set[str]]:

@@ -52,7 +52,13 @@ from benchlab.data.errors import BenchlabError
 from benchlab.data.file_cache import read_once
 from benchlab.data.models.same_items import prompt_hash_notes, restrict_to_shared
 from benchlab.data.tables import Table
-from benchlab.data.worldsense.columns import TrialColumns, read_result_columns, read_trial_columns
+from benchlab.data.worldsense.columns import (
+    RESULTS_CACHE_MIN_BYTES,
+    ResultColumns,
+    TrialColumns,
+    read_result_columns,
+    read_trial_columns,
+)
 from benchlab.data.worldsense.compare_strata import first_seen, is_trivial, row_names, strata_weights
 from benchlab.data.worldsense.results import ResultsFile, find_results, read_results
 from benchlab.data.worldsense.rules import MODEL_ORDER, PROBLEM_ORDER, is_correct
@@ -297,8 +303,22 @@ def _score(testset: str | Path, results: Sequence[str | Path] | str | Path | Non
         if not found:
             raise BenchlabError("no results files here (expected <prompting>___<modelname>___results.jsonl)", d)
         files.extend(found)
-    columns = [read_result_columns(f.path, f.prompting, f.modelname) for f in files]
+    columns = [_result_columns(f) for f in files]
     return trials, files, *scored_tuples(trials, columns)
+
+
+def _result_columns(file: ResultsFile) -> ResultColumns:
+    """A results file's columns; a participant's (small) file read once per content through
+    :mod:`benchlab.data.file_cache`, since a lab's comparison parses every person's file again on each run (~3 ms
+    each; the big model files have their own cache by content in :func:`read_result_columns`)."""
+    try:
+        small = file.path.stat().st_size < RESULTS_CACHE_MIN_BYTES
+    except OSError:  # the reader gives its own clear error
+        small = False
+    if not small:
+        return read_result_columns(file.path, file.prompting, file.modelname)
+    return read_once("worldsense-result-columns", file.path,  # the path names the prompting and the model
+                     lambda path, _warn: read_result_columns(path, file.prompting, file.modelname))
 
 
 def _participant(pid: str, answers: HumanAnswers, own: pd.DataFrame, key_index: pd.Index, gold_of: np.ndarray,
@@ -311,7 +331,7 @@ def _participant(pid: str, answers: HumanAnswers, own: pd.DataFrame, key_index: 
         "rt_ms": answers.rts_ms[known],
         "correct": np.array([is_correct(r, g) for r, g in zip(resps, gold_of[pos[known]], strict=True)], dtype=bool),
         "group": problem_of[pos[known]],
-        "item": pd.Series([int(k) for k in answers.keys[known]], dtype=object),
+        "item": pd.Series(answers.keys[known].tolist(), dtype=object),  # Python ints, as int(k) gave
         "answer": pd.Series(resps, dtype=object),
     })
     trivial = own["score"][is_trivial(own["problemname"])]  # the score column alone: one column to select
@@ -432,11 +452,14 @@ def _bias_tables(rows: list[tuple[str, pd.DataFrame]], problems: list[str], labe
             strata, weights = design.strata(sub, prob)
             values = sub["bias"].to_numpy(dtype=float)
             value = stats.stratified_mean(values, strata, weights)
+            # a row with a constant stratum gets Wilson-Kish below whatever the bootstrap says: not drawn then
+            constant = name != POOLED and stats.has_constant_stratum(values, strata)
             if name == POOLED and pooled_answers is not None:
                 lo, hi = _crossed_bias(pooled_answers, prob, design)
+            elif constant:
+                lo = hi = math.nan
             else:
                 lo, hi = stats.bootstrap_ci(values, strata, weights, n_boot=n_boot, seed=seed)
-            constant = stats.has_constant_stratum(values, strata)
             if name != POOLED and (constant or not hi - lo > 1e-12):
                 # a stratum without variation: nothing to bootstrap (a perfect answerer printed [0.00, 0.00]);
                 # Wilson with Kish's effective n on (bias + 1) / 2, which lies in [0, 1], mapped back

@@ -57,7 +57,7 @@ def fleiss_kappa(ratings: Sequence[Sequence[Hashable]]) -> float:
     cats = sorted({c for r in rows for c in r}, key=str)
     if len(cats) == 1:
         return math.nan  # no variation at all: chance agreement is 1, kappa undefined
-    table = np.array([[Counter(r)[c] for c in cats] for r in rows], dtype=float)
+    table = np.array([[counts[c] for c in cats] for counts in map(Counter, rows)], dtype=float)  # one count a row
     n_i = table.sum(axis=1)
     if np.all(n_i == n_i[0]):
         return _fleiss_equal_raters(table)
