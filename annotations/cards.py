@@ -31,7 +31,9 @@ class Card:
     path: str
     help: str
     #: ``module:NAME`` of the declared ``Command`` it is made from, or of the click command itself (its page imports
-    #: that module alone); for a group, of a function that makes the group, empty, with its own options
+    #: that module alone); for ``run NAME`` / ``serve NAME``, of the task's face
+    #: (:class:`~benchlab.annotations.task_face.TaskFace`); for a group, of a function that makes the group, empty,
+    #: with its own options
     where: str | None = None
     kind: CardKind = "command"
 

@@ -15,8 +15,8 @@ import time
 from collections.abc import Callable
 
 from benchlab.annotations.session.runner import ResponseTiming, SessionRunner, Stage, wall_clock_now
+from benchlab.annotations.task_face import POLICIES
 
-POLICIES = ("random", "oracle", "biased")
 #: Other names of a policy, where a task names it by what it does (``always-a``, with options A/B, is ``biased``).
 ALIASES = {"always-a": "biased"}
 

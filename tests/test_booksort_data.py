@@ -10,8 +10,9 @@ import pytest
 
 from benchlab.data.errors import BenchlabError
 from benchlab.data.samples import sample_path
+from benchlab.data.sort.distance_bins import distance_bin_edges
 from benchlab.data.sort.loaders import Selection, available_configs, load_frame, load_records
-from benchlab.data.sort.records import PARQUET_COLUMNS, BookSortRecord, distance_bin_edges
+from benchlab.data.sort.records import PARQUET_COLUMNS, BookSortRecord
 from benchlab.data.sort.writers import write_layout
 from tests.conftest import full_data
 

@@ -24,19 +24,9 @@ from tests.broken_plugins import install_broken
 from tests.plugin_helpers import example_env
 from tests.test_cli_wiring import TREE, paths
 
-#: The pages the cards lay out with benchlab alone installed (the others need the whole CLI: options of their own,
-#: or a command not made from a declaration).
-CARDED = [
-    "", "bench", "bench booksort", "bench compare", "bench coverage", "bench fastbook", "bench faults",
-    "bench models", "bench serve", "bench startup", "bench worldsense", "booksort", "booksort check", "booksort info",
-    "booksort make", "compare", "compare fastbook", "compare sort", "compare worldsense", "curate", "demo", "export",
-    "export trials", "fastbook", "fastbook assign", "fastbook audit", "fastbook baseline", "fastbook chapters",
-    "fastbook chunks", "fastbook import-run", "fastbook oracle", "fetch", "fetch worldsense", "models", "models export",
-    "models import", "models list", "models run", "plugins",
-    "power", "power sort", "power worldsense",
-    "release", "report", "run", "score", "score fastbook", "score sort", "score worldsense", "serve",
-    "study", "study init", "study reconcile", "study set-password", "study show", "timing-check", "withdraw",
-]
+#: The pages the cards lay out with benchlab alone installed: every page (a task's ``run NAME`` / ``serve NAME``
+#: from its face, the tools' commands from their cards in the tui).
+CARDED = ["", *TREE]
 MODULES = ("pydantic", "benchlab.annotations.registry", "benchlab.annotations.worldsense.commands",
            "benchlab.annotations.sort.commands", "benchlab.annotations.fastbook.commands")
 PROBE = [sys.executable, "-c", "import sys; from benchlab.tui.entry import main; main(); "
@@ -109,6 +99,22 @@ def test_the_first_group_page_imports_no_declaration_and_a_command_page_only_its
     assert page.returncode == 0 and page.stdout == _run(LIVE, env, "score", "worldsense", "--help").stdout
     # its own declaration, and no pydantic: the options models behind it are built only when values are checked
     assert "LOADED ['benchlab.annotations.worldsense.commands']" in page.stderr, page.stderr
+
+
+ENGINE = ("pydantic", "benchlab.annotations.registry", "benchlab.annotations.session.runner",
+          "benchlab.annotations.worldsense.task", "benchlab.annotations.sort.task", "benchlab.tui.cli")
+ENGINE_PROBE = [sys.executable, "-c", "import sys; from benchlab.tui.entry import main; main(); "
+                f"print('LOADED', sorted(m for m in {ENGINE!r} if m in sys.modules), file=sys.stderr)"]
+
+
+@pytest.mark.parametrize("argv", [["run", "worldsense"], ["serve", "sort"], ["curate", "fastbook"],
+                                  ["bench", "sort-screen"], ["bench", "curate-fastbook"]])
+def test_a_task_or_tool_command_page_loads_neither_the_task_nor_pydantic(argv: list[str],
+                                                                         env: dict[str, str]) -> None:
+    """A task's ``run``/``serve`` page comes from its face, a tool's page from its own module (an empty cache)."""
+    page = _run(ENGINE_PROBE, env, *argv, "--help")
+    assert page.returncode == 0 and page.stdout == _run(LIVE, env, *argv, "--help").stdout
+    assert "LOADED []" in page.stderr, page.stderr
 
 
 def _carded_plugin(folder: Path) -> Path:

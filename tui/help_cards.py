@@ -4,8 +4,10 @@ nor the help listing can answer: the first help page after an install, or after 
 A group's page (``benchlab --help``, ``benchlab score --help``) is laid out by click from stand-ins: the root as
 :mod:`benchlab.tui.commands.root` makes it, the group with its card's help, one command per card below it. A
 declared command's own page (``benchlab score worldsense --help``) imports the one module its card names and makes
-the command from that declaration, as the whole CLI would. Either way the page is click's own layout of the same
-texts (tests/test_help_cards.py compares every page of the tree with the live CLI's).
+the command from that declaration, as the whole CLI would; a task's ``run NAME`` / ``serve NAME`` page is made from
+the task's face (:class:`~benchlab.annotations.task_face.TaskFace`) its card names, by the functions that make the
+CLI's commands (:mod:`benchlab.tui.commands.task_pages`), without loading the task. Either way the page is click's
+own layout of the same texts (tests/test_help_cards.py compares every page of the tree with the live CLI's).
 
 The cards are the built-in ones (:mod:`benchlab.tui.core_cards`) and those of the ``benchlab.cards`` entry-point
 group. They are used only while every entry of ``benchlab.tasks`` and ``benchlab.tools`` has a ``benchlab.cards``
@@ -24,6 +26,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from benchlab.annotations.cards import Card
+from benchlab.annotations.task_face import TaskFace
 from benchlab.tui.core_cards import CARDS as CORE_CARDS
 from benchlab.tui.help_cache import entry_point_lines, plugin_packages
 from benchlab.tui.help_listing import record_page
@@ -122,6 +125,13 @@ def carded_root(argv: Sequence[str], cards: dict[str, Card]) -> click.Group | No
     if leaf is None or leaf.where is None:
         return None
     made = _made(leaf.where)
+    if isinstance(made, TaskFace):  # ``run NAME`` / ``serve NAME``: from the task's face, without the task itself
+        # deferred: click's parameters are made only when a page is laid out (see _listing)
+        from benchlab.tui.commands.task_pages import TASK_PAGES
+
+        if len(words) != 2 or words[0] not in TASK_PAGES:
+            return None
+        made = TASK_PAGES[words[0]](made)
     if not isinstance(made, click.Command) and callable(made):  # a factory (``power NAME``: from its planning)
         made = made()
     if isinstance(made, click.Command):  # a command made with click (demo, plugins ...): its module alone

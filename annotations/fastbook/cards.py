@@ -1,7 +1,7 @@
-"""fastbook's command cards (:mod:`benchlab.annotations.cards`): its commands' (and its tool's) help, written once
-here. The declarations (:mod:`benchlab.annotations.fastbook.commands`, ``benchlab.tui.fastbook``'s editor and its
-bench) take their help from these cards, and ``benchlab --help`` lists the commands from them without importing the
-declarations."""
+"""fastbook's command cards (:mod:`benchlab.annotations.cards`): its declared commands' help, written once here.
+The declarations (:mod:`benchlab.annotations.fastbook.commands`) take their help from these cards, and ``benchlab
+--help`` lists the commands from them without importing the declarations. The cards of its tool's commands (the
+editor and its bench) are in :mod:`benchlab.tui.fastbook.cards`, which adds them to these (they name tui code)."""
 
 from __future__ import annotations
 
@@ -57,12 +57,4 @@ reference loop.
 
 Prints medians of --repeat runs. The reference-style scorer calls ftfy on every (context, passage) pair as the
 benchmark's utils.py does; ours normalises each distinct string once.""", f"{_AT}:BENCH"),
-    Card("curate fastbook", """Edit the contexts of the fastbook-benchmark: select spans of the chapter text,
-undo/redo, save safely.
-
-Saves keep the previous file as <file>.bak and refuse to overwrite a file changed on disk since it was
-loaded unless you confirm. Every edit is appended to <file>.changes.jsonl (who, when, question, component,
-before, after) the moment you make it."""),
-    Card("bench curate-fastbook", "Time what a curator waits for in the editor: open, each edit (logged, re-scored), "
-         "undo, diff, save."),
 )

@@ -1,7 +1,7 @@
-"""SORT's command cards (:mod:`benchlab.annotations.cards`): its commands' (and its tool's) help, written once here.
-The declarations (:mod:`benchlab.annotations.sort.commands`, ``power.py``, ``benchlab.tui.sort``'s screen bench)
-take their help from these cards, and ``benchlab --help`` lists the commands from them without importing the
-declarations."""
+"""SORT's command cards (:mod:`benchlab.annotations.cards`): its declared commands' help, written once here. The
+declarations (:mod:`benchlab.annotations.sort.commands`, ``power.py``) take their help from these cards, and
+``benchlab --help`` lists the commands from them without importing the declarations. The card of its tool's
+command (the screen bench) is in :mod:`benchlab.tui.sort.cards`, which adds it to these (it names tui code)."""
 
 from __future__ import annotations
 
@@ -28,14 +28,13 @@ PATHS are results CSVs ({L_E}-s{L_S}-{model}_results.csv) or folders holding the
     benchlab compare sort lab/out/results models/results --format markdown --plot sort.pdf""", f"{_AT}:COMPARE"),
     Card("bench booksort", "Generation speed: the four small configurations for the nine books, vs the published "
          "script.", f"{_AT}:BENCH"),
-    Card("bench sort-screen", "Load -> first paint of a long excerpt and continue -> question times, on a real "
-         "pseudo-terminal."),
     Card("power sort", "SORT: expected pooled CI width and power against a model's published score (or from pilot "
          "data), and the smallest number of participants for a target power.",
          "benchlab.annotations.sort.power:power_command"),
-    # made by benchlab.tui from the task's title (tests/test_help_cards.py checks that they open its page)
+    # made by benchlab.tui from the task's face (title, options: tests/test_help_cards.py checks that they open its
+    # page)
     Card("run sort", "Run a SORT (BookSORT) session for one participant (kiosk mode; experimenter menu: Ctrl+X, "
-         "then type menu, or $BENCHLAB_EXPERIMENTER_KEYS)."),
+         "then type menu, or $BENCHLAB_EXPERIMENTER_KEYS).", "benchlab.annotations.sort.face:FACE"),
     Card("serve sort", "Serve SORT (BookSORT) sessions in a web browser: one private link per participant (printed "
-         "and written to OUT/links.csv)."),
+         "and written to OUT/links.csv).", "benchlab.annotations.sort.face:FACE"),
 )

@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any, Literal
 
 from benchlab.annotations.options import OptionError, Options, field_validator, model_validator, option
-from benchlab.data.sort.records import distance_bin_edges
+from benchlab.data.sort.distance_bins import distance_bin_edges
 
 Condition = Literal["stm", "ltm"]
 Design = Literal["excerpt", "whole-book"]

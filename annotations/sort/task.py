@@ -13,13 +13,14 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from benchlab.annotations.coverage_designs import CoverageDesign
-from benchlab.annotations.options import Options, option
+from benchlab.annotations.options import Options
 from benchlab.annotations.session.opening import open_session
 from benchlab.annotations.session.parts import SessionParts
 from benchlab.annotations.session.plan import SessionPlan
 from benchlab.annotations.session.runner import SessionRunner, SessionText
 from benchlab.annotations.sort.commands import COMMANDS
 from benchlab.annotations.sort.comparison import COMPARISON
+from benchlab.annotations.sort.face import FACE
 from benchlab.annotations.sort.model_prompts import SORT_PROMPTING
 from benchlab.annotations.sort.plan_options import SortPlanOptions
 from benchlab.annotations.sort.power import COVERAGE_DESIGNS, POWER_PLANNING
@@ -71,19 +72,6 @@ This study is about a book you have read. On each trial you see two short **segm
 ]
 
 
-class SortSessionOptions(SessionOptions):
-    """The common session options; the data set is given with ``--data`` (a BookSORT folder or file). Practice
-    feedback is always given in SORT, so it has no ``--no-feedback`` flag."""
-
-    dataset: Path | None = option(None, label="Data set (BookSORT folder or file)", flag="--data", widget="path",
-                                  help="BookSORT folder or file (parquet, three CSVs or JSONL). Default: the bundled "
-                                  "sample.")
-    out: Path | None = option(None, label="Output folder", widget="folder",
-                              help="Output folder (default: ./benchlab-results/sort/<data folder name>).")
-    feedback: bool = option(True, label="Feedback after practice trials", negate="--no-feedback", cli=False,
-                            help="No correct/incorrect feedback after practice trials.")
-
-
 #: The bundled sample of the paper's whole-book design (the default data of ``--design whole-book``).
 WHOLE_BOOK_SAMPLE = "booksort-whole-book"
 
@@ -108,15 +96,14 @@ class SortTask:
     """The SORT :class:`~benchlab.annotations.task.Task` (its declaration; each session's own part is a
     :class:`~benchlab.annotations.sort.session.SortTaskSession`)."""
 
-    name: str = "sort"
+    name: str = FACE.name
     launcher_rank: int = 20
-    title: str = "SORT (BookSORT)"
-    description: str = "Read a book passage, then say which of two segments came first (STM), or from memory (LTM)."
-    session_options: type[SessionOptions] = SortSessionOptions
-    plan_options: type[Options] = SortPlanOptions
+    title: str = FACE.title
+    description: str = FACE.description
+    session_options: type[SessionOptions] = FACE.session_options
+    plan_options: type[Options] = FACE.plan_options
     trial_kind: str = "sort"
-    #: ``always-a`` is the ``biased`` policy (always the first option, A): it scores the share of A ground truths.
-    simulated_policies: tuple[str, ...] = ("random", "oracle", "always-a")
+    simulated_policies: tuple[str, ...] = FACE.simulated_policies
     commands: Sequence[Command] = COMMANDS
     comparison: ComparisonSource | None = COMPARISON
     trial_export: TrialRows = TRIALS  # benchlab export trials sort

@@ -35,9 +35,10 @@ for cell.""", f"{_AT}:BENCH"),
     Card("power worldsense", "WorldSense: expected pooled CI width and power against a model's published score, and "
          "the smallest number of participants for a target power.",
          "benchlab.annotations.worldsense.power:power_command"),
-    # made by benchlab.tui from the task's title (tests/test_help_cards.py checks that they open its page)
+    # made by benchlab.tui from the task's face (title, options: tests/test_help_cards.py checks that they open its
+    # page)
     Card("run worldsense", "Run a WorldSense session for one participant (kiosk mode; experimenter menu: Ctrl+X, "
-         "then type menu, or $BENCHLAB_EXPERIMENTER_KEYS)."),
+         "then type menu, or $BENCHLAB_EXPERIMENTER_KEYS).", "benchlab.annotations.worldsense.face:FACE"),
     Card("serve worldsense", "Serve WorldSense sessions in a web browser: one private link per participant (printed "
-         "and written to OUT/links.csv)."),
+         "and written to OUT/links.csv).", "benchlab.annotations.worldsense.face:FACE"),
 )

@@ -11,12 +11,11 @@ from pathlib import Path
 from typing import Any
 
 from benchlab.annotations.coverage_designs import CoverageDesign
-from benchlab.annotations.options import Options, option
+from benchlab.annotations.options import Options
 from benchlab.annotations.session.opening import open_session
 from benchlab.annotations.session.parts import SessionParts
 from benchlab.annotations.session.plan import SessionPlan
 from benchlab.annotations.session.runner import SessionRunner, SessionText
-from benchlab.annotations.simulate import POLICIES
 from benchlab.annotations.task import (
     Command,
     ComparisonSource,
@@ -29,8 +28,9 @@ from benchlab.annotations.task import (
 )
 from benchlab.annotations.worldsense.commands import COMMANDS, sessions_results_folder
 from benchlab.annotations.worldsense.comparison import COMPARISON
+from benchlab.annotations.worldsense.face import FACE
 from benchlab.annotations.worldsense.model_prompts import WORLDSENSE_PROMPTING
-from benchlab.annotations.worldsense.plan import WorldSensePlanOptions
+from benchlab.annotations.worldsense.plan_options import WorldSensePlanOptions
 from benchlab.annotations.worldsense.power import COVERAGE_DESIGNS, POWER_PLANNING
 from benchlab.annotations.worldsense.session import worldsense_session_parts
 from benchlab.annotations.worldsense.session_status import LAYOUT
@@ -65,29 +65,18 @@ You start with a few practice questions (with feedback), then the main part in b
 ]
 
 
-class WorldSenseSessionOptions(SessionOptions):
-    """The common session options; the data set is a test set, given with ``-t/--testset`` as everywhere in
-    WorldSense's commands."""
-
-    dataset: Path | None = option(None, label="Data set (test-set folder or trials file)", flag="--testset",
-                                  short="-t", widget="path",
-                                  help="Test-set folder (or trials file). Default: the bundled sample.")
-    out: Path | None = option(None, label="Output folder", widget="folder",
-                              help="Output folder (default: ./benchlab-results/worldsense/<test set name>).")
-
-
 class WorldSenseTask:
     """The WorldSense :class:`~benchlab.annotations.task.Task` (its declaration; each session's own part is a
     :class:`~benchlab.annotations.worldsense.session.WorldSenseTaskSession`)."""
 
-    name: str = "worldsense"
+    name: str = FACE.name
     launcher_rank: int = 10
-    title: str = "WorldSense"
-    description: str = "Reasoning about orderings: TRUE/FALSE, POSSIBLE/IMPOSSIBLE and (1)/(2)/(3) questions."
-    session_options: type[SessionOptions] = WorldSenseSessionOptions
-    plan_options: type[Options] = WorldSensePlanOptions
+    title: str = FACE.title
+    description: str = FACE.description
+    session_options: type[SessionOptions] = FACE.session_options
+    plan_options: type[Options] = FACE.plan_options
     trial_kind: str = "choice"
-    simulated_policies: tuple[str, ...] = POLICIES
+    simulated_policies: tuple[str, ...] = FACE.simulated_policies
     commands: Sequence[Command] = COMMANDS
     comparison: ComparisonSource | None = COMPARISON
     trial_export: TrialRows = TRIALS  # benchlab export trials worldsense

@@ -18,9 +18,10 @@ import numpy as np
 
 from benchlab.data.errors import BenchlabError
 from benchlab.data.sort.books import PreparedBook
+from benchlab.data.sort.distance_bins import distance_bin_edges
 from benchlab.data.sort.kolmogorov import two_sample_ks_pvalue, uniform_spread_passes
 from benchlab.data.sort.native_draws import LegacyStream
-from benchlab.data.sort.records import N_VALIDATION_EXCERPTS, BookSortRecord, distance_bin_edges
+from benchlab.data.sort.records import N_VALIDATION_EXCERPTS, BookSortRecord
 from benchlab.data.sort.sentence_starts import (
     KS_THRESHOLD,
     MAX_KS_ATTEMPTS,

@@ -110,17 +110,6 @@ class BookSortRecord(BaseModel):
         return "A" if self.present_seg1_first == 1 else "B"
 
 
-def distance_bin_edges(excerpt_length: int, segment_length: int) -> list[int]:
-    """Bin edges of the published algorithm; bin k holds distances strictly between edge k and edge k+1.
-
-    The card writes the last edge as "L_E/0.8"; the code (and the data) use 0.8 * L_E, as here.
-    """
-    le, ls = excerpt_length, segment_length
-    if le < 5000:
-        return [ls, le // 4, le // 3, le // 2, int(le // 1.25)]
-    return [ls, 1000, le // 4, le // 2, int(le // 1.25)]
-
-
 def records_columns(records: Sequence[BookSortRecord]) -> dict[str, list[Any]]:
     """The 15 published columns (``design`` too for whole-book trials) as lists, in order: read column by column
     from the attributes (a dict per record, as ``model_dump`` makes, costs twice as much). Here, not with the

@@ -21,7 +21,7 @@ import pandas as pd
 
 from benchlab.data.errors import BenchlabError
 from benchlab.data.record_log import first_records, torn_record_warning
-from benchlab.data.sort.records import distance_bin_edges
+from benchlab.data.sort.distance_bins import distance_bin_edges
 from benchlab.data.sort.results_format import ANSWERS, RESULTS_RE
 from benchlab.data.sort.results_format import human_model_name as human_model_name
 from benchlab.data.sort.results_format import results_filename as results_filename

@@ -20,8 +20,8 @@ from benchlab.annotations.session.runner import SessionRunner
 from benchlab.annotations.simulate import SimulatedParticipant, simulate_session
 from benchlab.annotations.study_commands import StudyRunOptions
 from benchlab.annotations.task import SessionOptions, Task
-from benchlab.tui.commands.declared import click_params, flags_of, model_from_click, reworded, typed_on_command_line
-from benchlab.tui.experimenter_keys import DEFAULT_KEYS
+from benchlab.tui.commands.declared import flags_of, model_from_click, reworded, typed_on_command_line
+from benchlab.tui.commands.task_pages import run_page
 
 
 def _same(given: Any, planned: Any) -> bool:
@@ -142,12 +142,4 @@ def run_command(task: Task) -> click.Command:
         given = {name: params[name] for name in typed_on_command_line(ctx, params)}
         run_session(task, session, plan, given=given)
 
-    simulate = click.Option(["--simulate", "simulate"], type=click.Choice(list(task.simulated_policies)),
-                            default=None, help="Run a simulated participant through the same engine and files "
-                            "(pilot a design).")
-    params = click_params(task.session_options, task.plan_options, exclude=("simulate",))
-    at = next((i for i, p in enumerate(params) if p.name == "sim_delay"), len(params))
-    params.insert(at, simulate)
-    help_text = (f"Run a {task.title} session for one participant (kiosk mode; experimenter menu: "
-                 f"{DEFAULT_KEYS.describe()}, or $BENCHLAB_EXPERIMENTER_KEYS).\n\n{task.description}")
-    return click.Command(task.name, params=params, callback=callback, help=help_text)
+    return run_page(task, callback)

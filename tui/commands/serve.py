@@ -16,16 +16,10 @@ import click
 from benchlab.annotations.ids import IdError, check_id
 from benchlab.annotations.task import Task
 from benchlab.data.errors import BenchlabError
-from benchlab.tui.commands.declared import click_params, model_from_click, typed_on_command_line
+from benchlab.tui.commands.declared import model_from_click, typed_on_command_line
+from benchlab.tui.commands.task_pages import serve_page
 from benchlab.tui.web.participants import read_participants
-from benchlab.tui.web.serve_options import (
-    FROM_FILE,
-    NOT_SERVED,
-    check_participant_options,
-    column_names,
-    plan_args,
-    served_infos,
-)
+from benchlab.tui.web.serve_options import check_participant_options, column_names, plan_args, served_infos
 
 
 def check_before_serving(task: Task, served: dict[str, Any], file: Path | None, out: Path,
@@ -76,35 +70,4 @@ def serve_command(task: Task) -> click.Command:
             return
         run_server(config)
 
-    extra = [
-        click.Option(["--participants", "participants_file"], type=click.Path(path_type=Path), default=None,
-                     help="CSV of participant ids (column 'id'; other columns set plan options per participant, "
-                     "e.g. condition, list)."),
-        click.Option(["--out", "out_dir"], type=click.Path(path_type=Path), required=True,
-                     help="Output folder (results, links.csv and the saved links)."),
-        click.Option(["--host"], default="127.0.0.1", show_default=True, help="Address to listen on."),
-        click.Option(["--port"], type=click.IntRange(0, 65535), default=8000, show_default=True,
-                     help="Port to listen on."),
-        click.Option(["--public-url"], default=None,
-                     help="Base URL participants see (behind a reverse proxy), e.g. https://lab.example.org."),
-        click.Option(["--add"], multiple=True, metavar="ID",
-                     help="Add a participant to the file (repeatable); a running server picks them up."),
-        click.Option(["--title"], default="Research study", show_default=True,
-                     help="The study's title: the browser tab and the page header show it (not the benchmark)."),
-        click.Option(["--require-computer"], is_flag=True, default=False,
-                     help="Before consent, refuse phones and tablets (a clear page; nothing is recorded)."),
-        click.Option(["--min-screen"], type=(int, int), default=(0, 0), metavar="W H",
-                     help="Before consent, refuse screens smaller than W x H CSS pixels (either orientation)."),
-        click.Option(["--node"], default=None, metavar="NAME",
-                     help="Serve OUT as one of several servers behind a proxy (HAProxy/nginx routing by token); "
-                     "each session is live on one node at a time (its lock), the others take it over if it dies."),
-        click.Option(["--terminal-page"], is_flag=True, default=False,
-                     help="Serve the terminal-in-browser page (one app process per participant) even when the "
-                     "trial kind has a native web page."),
-        click.Option(["--max-starts"], type=click.IntRange(1, 64), default=2, show_default=True,
-                     help="Sessions starting at once (others see a 'please wait' page)."),
-    ]
-    params = click_params(task.session_options, task.plan_options, exclude=(*NOT_SERVED, *FROM_FILE))
-    help_text = (f"Serve {task.title} sessions in a web browser: one private link per participant "
-                 f"(printed and written to OUT/links.csv).\n\n{task.description}")
-    return click.Command(task.name, params=[*params, *extra], callback=callback, help=help_text)
+    return serve_page(task, callback)

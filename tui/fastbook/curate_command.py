@@ -16,12 +16,13 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from benchlab.annotations.cards import help_of
-from benchlab.annotations.fastbook.cards import CARDS
 from benchlab.annotations.fastbook.curate_options import CurateOptions
+from benchlab.annotations.option_models import declared_hints
 from benchlab.annotations.options import OptionInfo, option_infos
 from benchlab.data.tables import Table, render
 from benchlab.tui.commands.declared import model_from_click, to_click
 from benchlab.tui.commands.format_option import FORMAT_OPTION
+from benchlab.tui.fastbook.cards import CARDS
 
 if TYPE_CHECKING:
     from benchlab.annotations.fastbook.editor_bench import Figure
@@ -32,7 +33,7 @@ _FOLDER = click.Path(file_okay=False, path_type=Path)
 
 def _fixed_length(info: OptionInfo) -> int | None:
     """How many values a fixed-length tuple option takes (``tuple[Path, Path]``: 2); ``None`` for any other."""
-    annotation = CurateOptions.model_fields[info.name].annotation
+    annotation = declared_hints(CurateOptions)[info.name]  # the declaration's own: no pydantic model is built
     for shape in (annotation, *typing.get_args(annotation)):
         args = typing.get_args(shape)
         if typing.get_origin(shape) is tuple and args and Ellipsis not in args:

@@ -6,9 +6,9 @@ from __future__ import annotations
 import json
 
 from benchlab.annotations.cards import help_of
-from benchlab.annotations.sort.cards import CARDS
 from benchlab.annotations.sort.commands import ScreenBenchOptions
 from benchlab.annotations.task import Command
+from benchlab.tui.sort.cards import CARDS
 
 
 def bench_sort_screen(opts: ScreenBenchOptions) -> str:

@@ -9,12 +9,13 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from benchlab.annotations.options import OptionError, option_infos
-from benchlab.annotations.session.opening import session_options
-from benchlab.annotations.task import Task
 from benchlab.data.errors import BenchlabError
+
+if TYPE_CHECKING:
+    from benchlab.annotations.task import Task
 
 #: Session options a server decides itself (per participant, or always a web session).
 NOT_SERVED = ("participant", "out", "resume", "simulate", "sim_delay")
@@ -63,6 +64,10 @@ def check_participant_options(task: Task, served: Mapping[str, Any], participant
     """Every participant's options (the served ones with their own columns over them) as their session will check
     them, at start and on ``--add``: a ``condition=xyz`` or ``trials=-3`` row must not start a server whose link
     ends in "The session stopped". The first wrong row is one error naming the file and its line."""
+    # deferred: the session engine loads only when a server checks its participants (the command's help page
+    # imports this module for NOT_SERVED / FROM_FILE)
+    from benchlab.annotations.session.opening import session_options
+
     lines = _id_lines(path)
     for pid, own in participants:
         try:
