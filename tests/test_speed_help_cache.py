@@ -21,11 +21,11 @@ PROBE = [sys.executable, "-c", "import sys; from benchlab.tui.entry import main;
          "if m in sys.modules), file=sys.stderr)"]
 #: each request, and what its first call (nothing cached) loads: a group's page comes from the command cards
 #: (click alone; ``run``'s own options need pydantic, and their module imports the registry's), a declared
-#: command's from its declaration, a task's ``run`` command from the whole CLI
+#: command's from its declaration, a task's ``run`` command from the task's face (its options, not the task)
 # a command's own page loads its declaration but no pydantic (options are plain data until values are checked)
 ARGVS = {"--help": "['click']", "score worldsense --help": "['click']",
          "run --help": "['benchlab.annotations.registry', 'click']", "score -h": "['click']",
-         "run worldsense --help": "['benchlab.annotations.registry', 'click', 'pydantic']"}
+         "run worldsense --help": "['click']"}
 
 
 def _run(cmd: list[str], env: dict[str, str], *args: str) -> subprocess.CompletedProcess[str]:
