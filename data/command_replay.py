@@ -30,6 +30,8 @@ from collections.abc import Iterable, Sequence
 from importlib.util import find_spec
 from pathlib import Path
 
+from benchlab.data.file_digest import file_sha256
+
 #: Bump when what is stored changes shape.
 CACHE_VERSION = "1"
 
@@ -110,8 +112,7 @@ def sources_digest() -> str:
 
 
 def _file_sha(path: str) -> str:
-    with open(path, "rb") as fh:
-        return hashlib.file_digest(fh, "sha256").hexdigest()
+    return file_sha256(path)  # the digest of the bytes this process read, when it read them (one hash a file)
 
 
 def _listing(folder: str) -> list[str]:

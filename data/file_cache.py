@@ -8,7 +8,12 @@ in order. It is used only while all three match: any changed byte, a moved file 
 file again (and replaces the entry, so a file a live session appends to keeps one entry, not one per trial). A
 file that cannot be read, or a bad file (an error), is never stored; a damaged entry or a cache that cannot be
 written is ignored. The result is stored with pickle, in the user's own cache folder (the one every other benchlab
-cache uses).
+cache uses). The file's digest is taken once per process (:mod:`benchlab.data.file_digest`), so the replay store
+and the other readers of the same file do not hash it again.
+
+:func:`computed_once` is the same store for a result computed from inputs whose digests the caller already holds
+(a model's tuple scores against a test set, kept by a benchmark's scoring): one entry per kind and
+name, used while the given content digest and benchlab's sources are unchanged.
 """
 
 from __future__ import annotations
@@ -23,6 +28,7 @@ from pathlib import Path
 from typing import TypeVar, cast
 
 from benchlab.data.command_replay import sources_digest
+from benchlab.data.file_digest import file_sha256
 from benchlab.data.settings import get_settings
 
 T = TypeVar("T")
@@ -44,12 +50,19 @@ def read_once(kind: str, path: str | Path, reader: Callable[[Path, Callable[[str
     its own); the result must be picklable and is never shared between calls."""
     p = Path(path)
     try:
-        data = p.read_bytes()
+        content = file_sha256(p)  # hashed once per process (the replay store records the same digest)
     except OSError:  # the reader gives its own clear error
         return reader(p, on_warning or _ignore)
-    name = hashlib.sha256(f"{kind} v{CACHE_VERSION}\0{p}\0{p.resolve()}".encode()).hexdigest()[:40]
-    slot = get_settings().cache_dir / "read-once" / f"{name}.pkl"
-    stamp = (hashlib.sha256(data).hexdigest(), _sources())
+    return computed_once(kind, f"{p}\0{p.resolve()}", content, lambda warn: reader(p, warn), on_warning)
+
+
+def computed_once(kind: str, name: str, content: str, compute: Callable[[Callable[[str], None]], T],
+                  on_warning: Callable[[str], None] | None = None) -> T:
+    """``compute(warn)``, kept in one entry per ``kind`` and ``name`` while ``content`` (a digest of everything
+    ``compute`` reads) and benchlab's sources are unchanged: the same result and the same warnings (passed to
+    ``on_warning`` in order). A new ``content`` replaces the entry. The result must be picklable."""
+    slot = _slot(kind, name)
+    stamp = (content, _sources())
     hit = _load(slot, stamp)
     if hit is not None:
         result, warnings = hit
@@ -64,9 +77,14 @@ def read_once(kind: str, path: str | Path, reader: Callable[[Path, Callable[[str
         if on_warning is not None:
             on_warning(message)
 
-    result = reader(p, warn)
+    result = compute(warn)
     _store(slot, (stamp, result, given))
     return result
+
+
+def _slot(kind: str, name: str) -> Path:
+    digest = hashlib.sha256(f"{kind} v{CACHE_VERSION}\0{name}".encode()).hexdigest()[:40]
+    return get_settings().cache_dir / "read-once" / f"{digest}.pkl"
 
 
 def _ignore(message: str) -> None:

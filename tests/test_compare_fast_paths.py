@@ -3,6 +3,8 @@ pandas expressions they replace give, so the printed figures cannot move."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 
 import numpy as np
@@ -109,3 +111,41 @@ def test_benchmark_ci95_left_out_only_changes_the_export_column(tmp_path: Path) 
     assert [t.frame.to_string() for t in lean.tables()] == [t.frame.to_string() for t in full.tables()]
     paper = compare_worldsense(ts, [out], n_boot=200, ci="benchmark", benchmark_ci95=False)
     assert all("benchmark_ci95" in cell.extra for cell in paper.cells.values())  # --ci benchmark prints it
+
+
+def _frame_mcnemar(answers: pd.DataFrame, name: str, model: pd.Series, model_rows: pd.DataFrame) -> object:
+    """What the per-person path replaces: that person's own frame, then the frame test."""
+    from benchlab.data.analysis import model_tests
+
+    return model_tests._mcnemar_test(None, answers[answers["who"] == name], model, model_rows, "c", None)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("seed", range(30))
+def test_each_persons_mcnemar_from_one_condition_is_the_frame_test(seed: int) -> None:
+    """Every case of the paired score test per person (shared items, none shared so the two-proportion test, a
+    person with no answers here, a model whose index repeats a label) gives the same outcome from the condition's
+    answers of everyone as from that person's own frame."""
+    from benchlab.data.analysis import model_tests
+
+    rng = np.random.default_rng(seed)
+    people = ["p1", "p2", "p3", "absent"]
+    n = int(rng.integers(1, 40))
+    answers = pd.DataFrame({"who": rng.choice(people[:3], size=n).astype(object),
+                            "unit": rng.choice([f"i{k}" for k in range(25)], size=n).astype(object),
+                            "score": rng.integers(0, 2, size=n).astype(float)})
+    units = [f"i{k}" for k in range(int(rng.integers(0, 25)), 25)] + (["i24"] if seed % 5 == 0 else [])
+    if seed % 7 == 0:
+        units = [f"m{k}" for k in range(10)]  # nothing shared: the unpaired test
+    model = pd.Series(rng.integers(0, 2, size=len(units)).astype(float), index=pd.Index(units, dtype=object))
+    model_rows = pd.DataFrame({"score": model.to_numpy()})
+    def outcome(make: Callable[[], object]) -> str:
+        try:
+            return repr(make())
+        except ValueError as exc:  # a repeated label pairs one answer with two model scores: refused either way
+            return f"refused: {exc}"
+
+    for name in people:
+        got = outcome(partial(lambda who: model_tests._mcnemar_per_person(answers, [who], model, model_rows)[who],
+                              name))
+        want = outcome(partial(_frame_mcnemar, answers, name, model, model_rows))
+        assert got == want, name

@@ -10,7 +10,6 @@ from collections.abc import Callable, Sequence
 import click
 
 from benchlab.data.errors import BenchlabError
-from benchlab.tui import crash
 
 
 def run_guarded(argv: Sequence[str] | None, make: Callable[[], click.Command]) -> None:
@@ -33,5 +32,8 @@ def run_guarded(argv: Sequence[str] | None, make: Callable[[], click.Command]) -
     except BrokenPipeError:
         sys.exit(0)
     except Exception as exc:  # a bug, in the CLI or inside the app (its terminal is restored by then)
+        # deferred: the crash report's modules (platform, importlib.metadata, the settings) load only on a crash
+        from benchlab.tui import crash
+
         click.echo(crash.crash_line(exc, crash.write_report(exc)), err=True)
         sys.exit(crash.EXIT_CODE)

@@ -214,6 +214,8 @@ def read_sort(paths: Sequence[str | Path], by_bin: bool = True,
                      "session's trials, to 0.1 s): no saved plan was found beside the results; the others are the "
                      "delays the sessions' plans declare.")
     frame = frame.assign(unit=frame["item"], score=frame["correct"].astype(float))
+    # read: pandas deep-copies a frame's attrs into every frame made from it (each selection of each cell and test)
+    frame.attrs = {}
     configs = sorted(frame["config"].unique(), key=_sort_key)
     bins = sorted(frame["bin"].unique(), key=_sort_key) if by_bin else []
     designs = sorted({_sort_key(c)[0] for c in configs})
@@ -226,15 +228,16 @@ def read_sort(paths: Sequence[str | Path], by_bin: bool = True,
     humans = frame[frame["is_human"]]
     models = frame[~frame["is_human"]]
     participants = []
+    rows_where = RowsWhere()  # one grouping of the people's rows, not a comparison over all of them per person
     for pid in sorted(humans["who"].unique()):
-        own = humans[humans["who"] == pid]
-        rts = own["rt_ms"].to_numpy(dtype=float)
-        answers = pd.DataFrame({"rt_ms": rts, "correct": own["correct"].to_numpy(dtype=bool),
-                                "group": own["config"].to_numpy(dtype=object),
-                                "item": [i if i != "" else None for i in own["item"]],
-                                "answer": own["answer"].to_numpy(dtype=object)})
-        simulated = next((s for s in own["simulated"].astype(str) if s), "")
-        participants.append(Participant(pid, answers, simulated, float(own["correct"].mean()), rts))
+        person = rows_where(humans, "who", pid)
+        rts = person["rt_ms"].to_numpy(dtype=float)
+        answers = pd.DataFrame({"rt_ms": rts, "correct": person["correct"].to_numpy(dtype=bool),
+                                "group": person["config"].to_numpy(dtype=object),
+                                "item": [i if i != "" else None for i in person["item"]],
+                                "answer": person["answer"].to_numpy(dtype=object)})
+        simulated = next((s for s in person["simulated"].astype(str) if s), "")
+        participants.append(Participant(pid, answers, simulated, float(person["correct"].mean()), rts))
     return Readings(humans, models, participants, sorted(models["who"].unique()), conditions, configs)
 
 

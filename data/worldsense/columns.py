@@ -9,18 +9,18 @@ cache folder, keyed by the SHA-256 of the file's bytes, so a changed file is nev
 
 from __future__ import annotations
 
-import hashlib
 import io
 import json
 import os
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from benchlab.data.errors import BenchlabError, read_bytes
+from benchlab.data.file_digest import read_with_sha256
 from benchlab.data.text_io import read_text_with_tail
 from benchlab.data.worldsense.compact import read_compact_results
 from benchlab.data.worldsense.loader import find_trials_file
@@ -64,6 +64,9 @@ class TrialColumns:
     gold_names: list[str]
     source: Path | None = None
     name: str = "trials"
+    #: The SHA-256 of the trials file these columns were decoded from (set by :func:`read_trial_columns` when it
+    #: caches by content; ``None`` for columns made otherwise): what caches of results scored against them key on.
+    content_sha256: str | None = None
 
     def __len__(self) -> int:
         return len(self.key)
@@ -111,7 +114,7 @@ class TrialColumns:
             np.savez(handle, **arrays)  # type: ignore[arg-type]
 
     @classmethod
-    def load(cls, path: Path, source: Path | None, name: str) -> TrialColumns:
+    def load(cls, path: Path, source: Path | None, name: str, content_sha256: str | None = None) -> TrialColumns:
         with np.load(path, allow_pickle=False) as data:
             names = {
                 label: bytes(data[label]).decode("utf-8").split("\0")
@@ -120,7 +123,7 @@ class TrialColumns:
             return cls(
                 data["key"], data["tuple_code"], names["tuple_names"], data["problem_code"], names["problem_names"],
                 data["size"], data["options_code"], names["options_names"], data["gold_code"], names["gold_names"],
-                source, name,
+                source, name, content_sha256,
             )
 
 
@@ -135,6 +138,9 @@ class ResultColumns:
     resp_values: list[str]
     source: Path | None = None
     notes: list[str] = field(default_factory=list)
+    #: The SHA-256 of the file read, for a large file cached by content (a model's run in the published form, see
+    #: :func:`read_result_columns`); ``None`` otherwise. The tuple scores of such a file are kept by it.
+    content_sha256: str | None = None
 
     @classmethod
     def from_pairs(
@@ -179,16 +185,16 @@ def read_trial_columns(path: str | Path, *, cache: bool = True) -> TrialColumns:
     """Scoring view of a test set (folder or trials file), from the cache when the file is unchanged."""
     file = find_trials_file(path)
     name = file.parent.name
-    raw = read_bytes(file, "a trials file")
-    cache_file = _cache_path(hashlib.sha256(raw).hexdigest()) if cache else None
+    raw, digest = read_with_sha256(file, lambda: read_bytes(file, "a trials file"))
+    cache_file = _cache_path(digest) if cache else None
     if cache_file is not None and cache_file.exists():
         try:
-            return TrialColumns.load(cache_file, file, name)
+            return TrialColumns.load(cache_file, file, name, digest)
         except Exception:  # a damaged cache entry is rebuilt, never trusted
             cache_file.unlink(missing_ok=True)
     # the decompressed text of an index a session or server already built for this content (``--no-cache``:
     # decompress anyway)
-    text = _indexed_text(file, raw) if cache and file.suffix == ".bz2" else None
+    text = _indexed_text(file, digest) if cache and file.suffix == ".bz2" else None
     columns = _fast_trials(file, raw, name, text)
     if columns is None:
         # The validating reader raises a precise error (file + line) or accepts the file.
@@ -197,9 +203,10 @@ def read_trial_columns(path: str | Path, *, cache: bool = True) -> TrialColumns:
 
         columns = trial_columns(load_trials(file), name=name)
         columns = TrialColumns(**{**columns.__dict__, "source": file})
-    if cache_file is not None:
-        _store(cache_file, columns)
-    return columns
+    if cache_file is None:
+        return columns
+    _store(cache_file, columns)
+    return replace(columns, content_sha256=digest)
 
 
 def cache_folder() -> Path:
@@ -317,13 +324,13 @@ def _encode(column: pa.ChunkedArray) -> tuple[np.ndarray, list[str]]:
     return _numbers(encoded.indices).astype(np.int32), [str(v) for v in encoded.dictionary.to_pylist()]
 
 
-def _indexed_text(file: Path, raw: bytes) -> bytes | None:
+def _indexed_text(file: Path, digest: str) -> bytes | None:
     """:func:`~benchlab.data.worldsense.trial_index.built_text` of ``file`` (its lines are checked against the
     CRCs of an index whose every trial was validated, so they need no UTF-8 pass again)."""
     # deferred: the index module loads only when a test set is decoded, not with the scoring view
     from benchlab.data.worldsense.trial_index import built_text
 
-    return built_text(file, hashlib.sha256(raw).hexdigest())
+    return built_text(file, digest)
 
 
 def _fast_trials(file: Path, raw: bytes, name: str, text: bytes | None = None) -> TrialColumns | None:
@@ -384,8 +391,8 @@ def _assembled(file: Path, name: str, keys: np.ndarray, size: np.ndarray, tuples
 RESULTS_CACHE_MIN_BYTES = 1 << 20  # big (model) files only; a participant's file parses in milliseconds
 
 
-def _results_cache_path(raw: bytes) -> Path:
-    return cache_folder() / f"results-v{CACHE_VERSION}-{hashlib.sha256(raw).hexdigest()}.npz"
+def _results_cache_path(digest: str) -> Path:
+    return cache_folder() / f"results-v{CACHE_VERSION}-{digest}.npz"
 
 
 def _store_arrays(cache_file: Path, **arrays: np.ndarray) -> None:
@@ -406,13 +413,15 @@ def read_result_columns(path: str | Path, prompting: str, modelname: str, *, cac
     Large files in the published form are cached by content (SHA-256), like the trials.
     """
     p = Path(path)
-    raw = read_bytes(p, "a results file")
-    cache_file = _results_cache_path(raw) if cache and len(raw) >= RESULTS_CACHE_MIN_BYTES else None
+    raw, digest = read_with_sha256(p, lambda: read_bytes(p, "a results file"))
+    cache_file = _results_cache_path(digest) if cache and len(raw) >= RESULTS_CACHE_MIN_BYTES else None
+    content = digest if cache_file is not None else None
     if cache_file is not None and cache_file.exists():
         try:
             with np.load(cache_file, allow_pickle=False) as data:
                 names = bytes(data["values"]).decode("utf-8").split("\0")
-                return ResultColumns(prompting, modelname, data["keys"], data["codes"], names, source=p)
+                return ResultColumns(prompting, modelname, data["keys"], data["codes"], names, source=p,
+                                     content_sha256=content)
         except Exception:  # a damaged cache entry is rebuilt, never trusted
             cache_file.unlink(missing_ok=True)
     fast = _fast_results(raw)
@@ -421,7 +430,7 @@ def read_result_columns(path: str | Path, prompting: str, modelname: str, *, cac
         if cache_file is not None:
             _store_arrays(cache_file, keys=keys, codes=codes,
                           values=np.frombuffer("\0".join(values).encode("utf-8"), dtype=np.uint8))
-        return ResultColumns(prompting, modelname, keys, codes, values, source=p)
+        return ResultColumns(prompting, modelname, keys, codes, values, source=p, content_sha256=content)
     keys_list, resps_list, notes = _slow_results(p)
     return ResultColumns.from_pairs(prompting, modelname, keys_list, resps_list, source=p, notes=notes)
 

@@ -23,6 +23,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from benchlab.data.file_digest import file_sha256
 from benchlab.data.worldsense.loader import find_trials_file
 from benchlab.data.worldsense.results import find_results
 
@@ -64,8 +65,7 @@ def output_key(testset: Path, dirs: Sequence[Path], fmt: str, same_items: bool =
 
 
 def _hash_file(digest: hashlib._Hash, path: Path) -> None:
-    with open(path, "rb") as fh:
-        digest.update(hashlib.file_digest(fh, "sha256").digest())
+    digest.update(bytes.fromhex(file_sha256(path)))  # hashed once per process (the scoring reads the same files)
 
 
 def _entry_path(key: str) -> Path:

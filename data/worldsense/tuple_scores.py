@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from functools import partial
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -14,6 +15,7 @@ from benchlab.data.worldsense.cellstats import GroupStats, group_stats
 from benchlab.data.worldsense.columns import ResultColumns, TrialColumns
 from benchlab.data.worldsense.rules import ANSWER_CLASS, BIAS_SIGN, GOLD_WEIGHT
 from benchlab.data.worldsense.score_tables import CELL_KEYS, CELL_STATS
+from benchlab.data.worldsense.tuple_cache import kept_file_scores
 
 if TYPE_CHECKING:  # pandas is imported only once the data is reduced to cells (see cellstats.py)
     import pandas as pd
@@ -245,10 +247,10 @@ def _answer_lookups(table: TrialColumns, ix: _TestSetIndex, f: ResultColumns, po
     return resp_class, resp_sign
 
 
-_FilePart = tuple[int, np.ndarray, np.ndarray, np.ndarray]  # file index, tuple codes, acc, bias
+_FilePart = tuple[np.ndarray, np.ndarray, np.ndarray]  # tuple codes, acc, bias
 
 
-def _score_file(table: TrialColumns, ix: _TestSetIndex, file_index: int, f: ResultColumns,
+def _score_file(table: TrialColumns, ix: _TestSetIndex, f: ResultColumns,
                 warn: Callable[[str], None]) -> _FilePart | None:
     """The file's complete tuples in trial-file order with acc and bias; None (and a warning) when none is."""
     pos, rcode = _first_answers(table, ix, f, warn)
@@ -275,13 +277,14 @@ def _score_file(table: TrialColumns, ix: _TestSetIndex, file_index: int, f: Resu
     acc_sum = np.bincount(codes, weights=w * correct, minlength=n_tuples)
     bias_sum = np.bincount(codes, weights=np.where(np.isnan(signed), 0.0, signed), minlength=n_tuples)
     scored = ix.file_order[complete[ix.file_order]]  # tuples in trial-file order
-    return file_index, scored, acc_sum[scored] / w_sum[scored], bias_sum[scored] / w_sum[scored]
+    return scored, acc_sum[scored] / w_sum[scored], bias_sum[scored] / w_sum[scored]
 
 
 def tuple_scores(table: TrialColumns, files: Sequence[ResultColumns], warn: Callable[[str], None]) -> TupleScores:
     """One row per (prompting, modelname, tuple) with complete answers: acc and bias (spec section 6)."""
     ix = _index_test_set(table, warn)
-    parts = [p for i, f in enumerate(files) if (p := _score_file(table, ix, i, f, warn)) is not None]
+    parts = [(i, *p) for i, f in enumerate(files)
+             if (p := kept_file_scores(table, f, partial(_score_file, table, ix, f), warn)) is not None]
     tuple_code = np.concatenate([p[1] for p in parts]) if parts else np.zeros(0, dtype=np.int64)
     rows = ix.first_row[tuple_code]
     return TupleScores(
