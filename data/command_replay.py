@@ -42,6 +42,8 @@ _ENV_NAMES = ("COLUMNS", "LINES", "HOME")
 #: The command line the console script is running (set by :func:`begin`); ``None`` outside it (library calls,
 #: tests calling the CLI in process), where :func:`remember` stores nothing.
 _argv: list[str] | None = None
+#: Whether the running command offered its output through :func:`remember` (a pure function of named inputs).
+_pure = False
 
 
 def begin(argv: Sequence[str]) -> None:
@@ -111,6 +113,12 @@ def sources_digest() -> str:
     return _code()
 
 
+def printed_pure_output() -> bool:
+    """Whether the command the console script ran offered its printed output through :func:`remember`: its output
+    is a pure function of files it named, and it wrote nothing but that output and cache entries."""
+    return _pure
+
+
 def _file_sha(path: str) -> str:
     return file_sha256(path)  # the digest of the bytes this process read, when it read them (one hash a file)
 
@@ -131,8 +139,10 @@ def remember(inputs: Sequence[Path], folders: Sequence[Path], stdout: str, stder
     keep their bytes, ``folders`` their file names and no path of ``absent`` exists (a file whose mere appearance
     would change the output, such as a study file above a results folder). Outside the console script, or when
     anything cannot be read or written, nothing is stored."""
+    global _pure
     if _argv is None:
         return
+    _pure = True
     try:
         entry = {"code": _code(),
                  "inputs": [[str(p.resolve()), _file_sha(str(p))] for p in inputs],

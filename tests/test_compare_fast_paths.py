@@ -149,3 +149,34 @@ def test_each_persons_mcnemar_from_one_condition_is_the_frame_test(seed: int) ->
                               name))
         want = outcome(partial(_frame_mcnemar, answers, name, model, model_rows))
         assert got == want, name
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_shared_items_from_arrays_are_the_one_by_one_answer(seed: int) -> None:
+    """The items answered by two or more people, grouped from arrays, are the ones a loop over every answer finds:
+    same items in the same order, each person's first answer only, items without identity left out."""
+    from benchlab.data.analysis import participant_summaries as ps
+    from benchlab.data.analysis.design import Participant, Readings
+
+    rng = np.random.default_rng(seed)
+    pool: list[object] = [f"i{k}" for k in range(12)] + [3, 7, None] + ([float("nan")] if seed % 10 == 9 else [])
+    people = []
+    for n in range(int(rng.integers(0, 6))):
+        size = int(rng.integers(0, 15))
+        picks = [pool[int(k)] for k in rng.integers(0, len(pool), size=size)]
+        answers = pd.DataFrame({"rt_ms": np.full(size, np.nan), "correct": rng.integers(0, 2, size=size).astype(bool),
+                                "group": pd.Series(rng.choice(["a", "b"], size=size).tolist(), dtype=object),
+                                "item": pd.Series(picks, dtype=object),
+                                "answer": pd.Series(rng.choice(["TRUE", "FALSE", "x"], size=size).tolist(),
+                                                    dtype=object)})
+        people.append(Participant(f"p{n}", answers))
+    readings = Readings(pd.DataFrame(), pd.DataFrame(), people, [], [], ["a", "b"])
+    chosen = {p.name for p in people if rng.random() < 0.8}
+    frames = [p.answers for p in people if p.name in chosen]
+    got = ps.shared_items(readings, chosen)
+    if not frames:
+        assert got is None
+        return
+    item = np.concatenate([f["item"].to_numpy(dtype=object) for f in frames])
+    person = np.repeat(np.arange(len(frames)), [len(f) for f in frames])
+    assert repr(got) == repr(ps._shared_items_by_loop(frames, item, person))
