@@ -377,7 +377,8 @@ def test_fast_readers_only_ever_accept_or_name_the_problem(tmp_path: Path, posit
     """Any bytes spliced into a results or trials file (and the file perhaps cut there): read, or one
     BenchlabError; never an internal error from the fast paths (pyarrow, the byte scanner, the cache)."""
     from benchlab.data.errors import BenchlabError
-    from benchlab.data.worldsense.columns import read_result_columns, read_trial_columns
+    from benchlab.data.worldsense.columns import read_trial_columns
+    from benchlab.data.worldsense.result_columns import read_result_columns
 
     results = _ws_first_lines(40)
     trials = bz2.decompress((WS_SAMPLE / "trials.jsonl.bz2").read_bytes())[:20_000]

@@ -10,7 +10,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from benchlab.data.worldsense import columns, tuple_scores
+from benchlab.data.worldsense import result_columns, tuple_scores
 from benchlab.data.worldsense.columns import ResultColumns, TrialColumns, read_trial_columns
 from benchlab.data.worldsense.scoring import load_results_dirs
 from tests.test_speed_command_replay import _testset  # the sample with a file that has an incomplete tuple
@@ -42,7 +42,7 @@ def _same(a: tuple_scores.TupleScores, b: tuple_scores.TupleScores) -> None:
 
 
 def test_a_large_file_is_scored_once_until_it_changes(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(columns, "RESULTS_CACHE_MIN_BYTES", 0)  # the sample's files count as large here
+    monkeypatch.setattr(result_columns, "RESULTS_CACHE_MIN_BYTES", 0)  # the sample's files count as large here
     folder = _testset(tmp_path)
     first, warned, scored = _score(folder, monkeypatch)
     assert len(scored) == 5 and any("incomplete" in w and "cot___small" in w for w in warned)
@@ -56,14 +56,14 @@ def test_a_large_file_is_scored_once_until_it_changes(tmp_path: Path, monkeypatc
     gpt4.write_text("\n".join(lines[: len(lines) // 2]) + "\n")  # half the answers: fewer complete tuples
     changed, _, scored_changed = _score(folder, monkeypatch)
     assert scored_changed == [gpt4.name]
-    monkeypatch.setattr(columns, "RESULTS_CACHE_MIN_BYTES", 1 << 40)  # nothing large: everything scored afresh
+    monkeypatch.setattr(result_columns, "RESULTS_CACHE_MIN_BYTES", 1 << 40)  # nothing large: everything scored afresh
     fresh, _, scored_fresh = _score(folder, monkeypatch)
     assert len(scored_fresh) == 5 and len(changed.acc) < len(first.acc)
     _same(changed, fresh)
 
 
 def test_another_test_set_is_scored_again(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(columns, "RESULTS_CACHE_MIN_BYTES", 0)
+    monkeypatch.setattr(result_columns, "RESULTS_CACHE_MIN_BYTES", 0)
     folder = _testset(tmp_path)
     _score(folder, monkeypatch)
     table = read_trial_columns(folder)

@@ -73,10 +73,10 @@ def test_compact_reader_handles_int64_extremes_and_empty_answers() -> None:
 
 def test_caches_follow_file_content(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """A cached run gives the same tables; an edited results file is re-read (the key is its SHA-256)."""
-    from benchlab.data.worldsense import columns
+    from benchlab.data.worldsense import columns, result_columns
     from benchlab.data.worldsense.scoring import score_testset_dir
 
-    monkeypatch.setattr(columns, "RESULTS_CACHE_MIN_BYTES", 0)
+    monkeypatch.setattr(result_columns, "RESULTS_CACHE_MIN_BYTES", 0)
     folder = tmp_path / "ts"
     shutil.copytree(sample_path("worldsense"), folder)
     first = score_testset_dir(folder).accuracy_table()

@@ -52,14 +52,9 @@ from benchlab.data.errors import BenchlabError
 from benchlab.data.file_cache import read_once
 from benchlab.data.models.same_items import prompt_hash_notes, restrict_to_shared
 from benchlab.data.tables import Table
-from benchlab.data.worldsense.columns import (
-    RESULTS_CACHE_MIN_BYTES,
-    ResultColumns,
-    TrialColumns,
-    read_result_columns,
-    read_trial_columns,
-)
+from benchlab.data.worldsense.columns import ResultColumns, TrialColumns, read_trial_columns
 from benchlab.data.worldsense.compare_strata import first_seen, is_trivial, row_names, strata_weights
+from benchlab.data.worldsense.result_columns import RESULTS_CACHE_MIN_BYTES, read_result_columns
 from benchlab.data.worldsense.results import ResultsFile, find_results, read_results
 from benchlab.data.worldsense.rules import MODEL_ORDER, PROBLEM_ORDER, is_correct
 from benchlab.data.worldsense.score_tables import stats_by_group

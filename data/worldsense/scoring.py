@@ -28,14 +28,9 @@ from typing import TYPE_CHECKING, Any, Union
 
 from benchlab.data.errors import BenchlabError
 from benchlab.data.tables import Table
-from benchlab.data.worldsense.columns import (
-    ResultColumns,
-    TrialColumns,
-    read_result_columns,
-    read_trial_columns,
-    trial_columns,
-)
+from benchlab.data.worldsense.columns import ResultColumns, TrialColumns, read_trial_columns, trial_columns
 from benchlab.data.worldsense.plain_tables import plain_tables_text
+from benchlab.data.worldsense.result_columns import read_result_columns
 from benchlab.data.worldsense.results import find_results
 from benchlab.data.worldsense.score_tables import pivot_cells, stats_by_group
 from benchlab.data.worldsense.tuple_scores import (

@@ -14,7 +14,7 @@ read-once cache (:func:`benchlab.data.file_cache.computed_once`) under:
 
 Its warnings (incomplete tuples, answers that are not options) are kept with it and given again in order. Only
 columns that carry the digest of what they were read from are kept (the large files
-:func:`~benchlab.data.worldsense.columns.read_result_columns` caches by content, and a test set read by
+:func:`~benchlab.data.worldsense.result_columns.read_result_columns` caches by content, and a test set read by
 :func:`~benchlab.data.worldsense.columns.read_trial_columns`); a person's small file, results given as records or
 anything read with ``--no-cache`` is scored every time.
 """
