@@ -6,64 +6,30 @@ plan's share of the passage (``min_seen_share``, default all of it) has been on 
 from __future__ import annotations
 
 import csv
-import json
 import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-from click.testing import CliRunner
 from web_browser import Served, browser, require_browser
-from web_native import DESKTOP, PHONE, drive, read_to_end, terminal_replay, view
-
-from benchlab.tui.cli import build_cli
+from web_native import (
+    DESKTOP,
+    PHONE,
+    alternate_keys,
+    drive,
+    read_to_end,
+    run_session,
+    scored_json,
+    terminal_replay,
+    view,
+)
 
 
 @pytest.fixture(scope="module")
 def chromium() -> Iterator[Any]:
     with browser(require_browser()) as instance:
         yield instance
-
-
-def _alternate(keys: str) -> Any:
-    n = {"i": 0}
-
-    def answer(_cls: str, _text: str) -> str:
-        n["i"] += 1
-        return keys[n["i"] % len(keys)]
-    return answer
-
-
-def _run(chromium: Any, served: Served, device: dict[str, Any], keys: str) -> list[str]:
-    context = chromium.new_context(**device)
-    page = context.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda e: errors.append(str(e)))
-    try:
-        served.start()
-        page.goto(served.link("P01"))
-        given = drive(page, _alternate(keys), tap=device is PHONE, timeout_s=40)
-        shown = view(page)
-        assert "All your answers are saved" in shown["text"]
-        assert shown["title"] == "Memory study"  # the study's title, not the benchmark's
-    finally:
-        served.stop()
-        context.close()
-    assert errors == []
-    return given
-
-
-def _score(kind: str, results: Path, testset: Path | None = None) -> Any:
-    args = ["score", kind, *(["-t", str(testset), "--results", str(results)] if testset else [str(results)]),
-            "--format", "json"]
-    done = CliRunner().invoke(build_cli(), args)  # in this process: pandas loads once for the whole file
-    assert done.exit_code == 0, done.output
-    tables = json.loads(done.stdout)
-    for table in tables:  # the scores, not the response times (the replay has its own)
-        for row in table.get("rows", []):
-            row["cells"] = {k: v for k, v in row["cells"].items() if "rt" not in k and "reading" not in k}
-    return tables
 
 
 SORT_STM = ["--trials", "4", "--practice", "0", "--block-size", "4", "--condition", "stm", "--seed", "3",
@@ -83,7 +49,7 @@ def test_sort_session(tmp_path: Path, chromium: Any, device: dict[str, Any], des
     args = SORT_STM if design == "stm" else SORT_LTM
     (tmp_path / "people.csv").write_text("id\nP01\n")
     served = Served("sort", tmp_path / "out", tmp_path / "people.csv", args)
-    given = _run(chromium, served, device, "ab")
+    given = run_session(chromium, served, device, "ab")
     rows = _rows(served.out / "results")
     assert [r["answer"] for r in rows] == [k.upper() for k in given[-len(rows):]]
     kind = "touch" if device is PHONE else "key"
@@ -99,7 +65,7 @@ def test_sort_session(tmp_path: Path, chromium: Any, device: dict[str, Any], des
     else:
         values.update(design="whole-book", condition="ltm", trials=8, practice=0, block_size=8)
     terminal_replay("sort", values, [k.upper() for k in given])
-    assert _score("sort", served.out / "results") == _score("sort", tmp_path / "term" / "results")
+    assert scored_json("sort", served.out / "results") == scored_json("sort", tmp_path / "term" / "results")
 
 
 def test_continue_waits_until_the_passage_was_seen(tmp_path: Path, chromium: Any) -> None:
@@ -112,7 +78,7 @@ def test_continue_waits_until_the_passage_was_seen(tmp_path: Path, chromium: Any
     try:
         served.start()
         page.goto(served.link("P01"))
-        drive(page, _alternate("ab"), stop=lambda v: "phase-reading" in v["cls"] and v["onset"], timeout_s=20)
+        drive(page, alternate_keys("ab"), stop=lambda v: "phase-reading" in v["cls"] and v["onset"], timeout_s=20)
         time.sleep(0.4)  # past the minimum reading time: only the unseen rest holds Continue back
         assert page.evaluate("(() => { const el = document.getElementById('scroll-track');"
                              " return el.scrollHeight > el.clientHeight + 2; })()")  # the passage does not fit
@@ -124,7 +90,7 @@ def test_continue_waits_until_the_passage_was_seen(tmp_path: Path, chromium: Any
         page.wait_for_selector("button[data-act=continue]:not([disabled])", timeout=5000)
         assert not page.is_visible("#seen-hint")
         page.keyboard.press("Enter")
-        drive(page, _alternate("ab"), timeout_s=40)
+        drive(page, alternate_keys("ab"), timeout_s=40)
     finally:
         served.stop()
         context.close()

@@ -10,58 +10,15 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from click.testing import CliRunner
 from session_helpers import write_testset
 from web_browser import Served, browser, require_browser
-from web_native import DESKTOP, PHONE, drive, terminal_replay, view
-
-from benchlab.tui.cli import build_cli
+from web_native import DESKTOP, PHONE, run_session, scored_json, terminal_replay
 
 
 @pytest.fixture(scope="module")
 def chromium() -> Iterator[Any]:
     with browser(require_browser()) as instance:
         yield instance
-
-
-def _alternate(keys: str) -> Any:
-    n = {"i": 0}
-
-    def answer(_cls: str, _text: str) -> str:
-        n["i"] += 1
-        return keys[n["i"] % len(keys)]
-    return answer
-
-
-def _run(chromium: Any, served: Served, device: dict[str, Any], keys: str) -> list[str]:
-    context = chromium.new_context(**device)
-    page = context.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda e: errors.append(str(e)))
-    try:
-        served.start()
-        page.goto(served.link("P01"))
-        given = drive(page, _alternate(keys), tap=device is PHONE, timeout_s=40)
-        shown = view(page)
-        assert "All your answers are saved" in shown["text"]
-        assert shown["title"] == "Memory study"  # the study's title, not the benchmark's
-    finally:
-        served.stop()
-        context.close()
-    assert errors == []
-    return given
-
-
-def _score(kind: str, results: Path, testset: Path | None = None) -> Any:
-    args = ["score", kind, *(["-t", str(testset), "--results", str(results)] if testset else [str(results)]),
-            "--format", "json"]
-    done = CliRunner().invoke(build_cli(), args)  # in this process: pandas loads once for the whole file
-    assert done.exit_code == 0, done.output
-    tables = json.loads(done.stdout)
-    for table in tables:  # the scores, not the response times (the replay has its own)
-        for row in table.get("rows", []):
-            row["cells"] = {k: v for k, v in row["cells"].items() if "rt" not in k and "reading" not in k}
-    return tables
 
 
 @pytest.mark.parametrize("device", [DESKTOP, PHONE], ids=["keys-1280x720", "taps-390x844"])
@@ -71,7 +28,7 @@ def test_worldsense_session(tmp_path: Path, chromium: Any, device: dict[str, Any
     served = Served("worldsense", tmp_path / "out", tmp_path / "people.csv",
                     ["--testset", str(testset), "--tuples-per-cell", "2", "--practice", "1", "--seed", "5",
                      "--title", "Memory study"])
-    given = _run(chromium, served, device, "12")
+    given = run_session(chromium, served, device, "12")
     results = [json.loads(line) for line in
                (served.out / "results" / "basic___human-P01___results.jsonl").read_text().splitlines()]
     assert len(results) == 4
@@ -83,5 +40,5 @@ def test_worldsense_session(tmp_path: Path, chromium: Any, device: dict[str, Any
     answers = [{"1": "TRUE", "2": "FALSE"}[k] for k in given]
     terminal_replay("worldsense", {"dataset": str(testset), "participant": "P01", "out": str(tmp_path / "term"),
                                    "tuples_per_cell": 2, "practice": 1, "seed": 5}, answers)
-    assert _score("worldsense", served.out / "results", testset) == _score("worldsense", tmp_path / "term" / "results",
-                                                                           testset)
+    assert (scored_json("worldsense", served.out / "results", testset)
+            == scored_json("worldsense", tmp_path / "term" / "results", testset))

@@ -3,9 +3,16 @@
 
 from __future__ import annotations
 
+import json
 import time
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
+
+from click.testing import CliRunner
+from web_browser import Served
+
+from benchlab.tui.cli import build_cli
 
 DESKTOP = {"viewport": {"width": 1280, "height": 720}}
 PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True, "device_scale_factor": 3}
@@ -109,3 +116,49 @@ def terminal_replay(task_name: str, values: dict[str, Any], answers: list[str]) 
         else:
             runner.respond(next(given), ResponseTiming(onset_mono=1.0, response_mono=1.5))
     runner.close()
+
+
+def alternate_keys(keys: str) -> Callable[[str, str], str]:
+    """An answerer for :func:`drive` that gives ``keys`` in turn (from the second)."""
+    n = {"i": 0}
+
+    def answer(_cls: str, _text: str) -> str:
+        n["i"] += 1
+        return keys[n["i"] % len(keys)]
+    return answer
+
+
+def run_session(chromium: Any, served: Served, device: dict[str, Any], keys: str) -> list[str]:
+    """One participant (``P01``) through a whole session of ``served`` on ``device``, answering ``keys`` in turn;
+    the answers given. The page must end on its saved-answers view with the study's own title, without a page
+    error."""
+    context = chromium.new_context(**device)
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    try:
+        served.start()
+        page.goto(served.link("P01"))
+        given = drive(page, alternate_keys(keys), tap=device is PHONE, timeout_s=40)
+        shown = view(page)
+        assert "All your answers are saved" in shown["text"]
+        assert shown["title"] == "Memory study"  # the study's title, not the benchmark's
+    finally:
+        served.stop()
+        context.close()
+    assert errors == []
+    return given
+
+
+def scored_json(kind: str, results: Path, testset: Path | None = None) -> Any:
+    """``benchlab score KIND ... --format json`` in this process, without the response-time and reading columns
+    (the scores, not the timing: a replay through the terminal has its own)."""
+    args = ["score", kind, *(["-t", str(testset), "--results", str(results)] if testset else [str(results)]),
+            "--format", "json"]
+    done = CliRunner().invoke(build_cli(), args)  # in this process: pandas loads once for the whole file
+    assert done.exit_code == 0, done.output
+    tables = json.loads(done.stdout)
+    for table in tables:
+        for row in table.get("rows", []):
+            row["cells"] = {k: v for k, v in row["cells"].items() if "rt" not in k and "reading" not in k}
+    return tables
