@@ -18,6 +18,7 @@ from benchlab.annotations.options import Options, field_validator, option
 from benchlab.annotations.task import Command
 from benchlab.annotations.worldsense.cards import CARDS
 from benchlab.data.atomic import atomic_write_text
+from benchlab.data.collector import uncollected_imports
 from benchlab.data.errors import BenchlabError
 from benchlab.data.output_paths import check_output_path
 from benchlab.data.samples import sample_path
@@ -250,11 +251,13 @@ def compare(opts: CompareOptions) -> None:
 
 
 def _compare(opts: CompareOptions, testset: Path, default: Path) -> None:
-    # deferred: pandas and scipy load only when the command runs (`benchlab --help` stays quick)
-    from benchlab.annotations.comparison_output import emit_comparison
-    from benchlab.annotations.exclusions.applied import exclusion_notes, exclusions_for
-    from benchlab.data.analysis.stats.interval_memo import remembered_intervals
-    from benchlab.data.worldsense.compare import compare_worldsense
+    with uncollected_imports():  # pandas & co. make ~10^5 objects: not walked by the collector (data/collector.py)
+        # deferred: pandas and scipy load only when the command runs (`benchlab --help` stays quick)
+        from benchlab.annotations.comparison_output import emit_comparison
+        from benchlab.annotations.exclusions.applied import exclusion_notes, exclusions_for
+        from benchlab.data.analysis.stats.interval_memo import remembered_intervals
+        from benchlab.data.analysis.stats.intervals_ahead import drawing_ahead
+        from benchlab.data.worldsense.compare import compare_worldsense
 
     results = opts.results
     if not results and default.is_dir():
@@ -263,7 +266,7 @@ def _compare(opts: CompareOptions, testset: Path, default: Path) -> None:
     log = exclusions_for(list(results), opts.exclude)
     status = (f"reading {files(count_files(results, RESULTS_GLOB))} of results, bootstrapping ({opts.n_boot} "
               "resamples)...")
-    with remembered_intervals(), working(status):
+    with remembered_intervals(), drawing_ahead(), working(status):
         comp = compare_worldsense(testset, list(results), include_published=not opts.no_published,
                                   criterion=opts.criterion(), exclude_flagged=opts.exclude_flagged,
                                   n_boot=opts.n_boot, seed=opts.seed, ci=opts.ci,

@@ -72,8 +72,30 @@ def _codes(labels: Sequence[Hashable] | np.ndarray) -> tuple[np.ndarray, int]:
     return inv.ravel(), int(uniq.size)
 
 
+#: Codes of read-only label arrays, by identity (each kept with its array, so that an id is never taken for a later
+#: array's): a comparison passes the same condition's people and units to the pooled cell, the test against every
+#: model and the bias table (:meth:`benchlab.data.analysis.design.Design.labels`), and sorting ~4k tuple ids again
+#: for each was ~30 ms of a ``compare worldsense``. A writable array is coded every time (it may change).
+_CODED: dict[int, tuple[np.ndarray, tuple[np.ndarray, list[str]]]] = {}
+_CODED_MAX = 32
+
+
 def _text_codes(arr: np.ndarray) -> tuple[np.ndarray, list[str]]:
     """Object labels compared as text: their codes in sorted order and the distinct texts in that order."""
+    if arr.flags.writeable:
+        return _text_codes_of(arr)
+    hit = _CODED.get(id(arr))
+    if hit is not None and hit[0] is arr:
+        return hit[1]
+    codes, texts = _text_codes_of(arr)
+    codes.flags.writeable = False  # shared by every caller of this array
+    if len(_CODED) >= _CODED_MAX:
+        _CODED.clear()
+    _CODED[id(arr)] = (arr, (codes, texts))
+    return codes, texts
+
+
+def _text_codes_of(arr: np.ndarray) -> tuple[np.ndarray, list[str]]:
     # deferred: pandas loads only when object labels are coded (this module loads without it)
     import pandas as pd
 
@@ -144,8 +166,9 @@ def crossed_estimate(who: Sequence[Hashable] | np.ndarray, item: Sequence[Hashab
                                       else strata)
     if model is not None:
         keep = np.fromiter(map(model.__contains__, it_labels.tolist()), dtype=bool, count=it_labels.size)
-        y, it_labels, who_arr = y[keep], it_labels[keep], who_arr[keep]
-        st = None if st is None else st[keep]
+        if not keep.all():  # (else the same arrays: their codes may be known already)
+            y, it_labels, who_arr = y[keep], it_labels[keep], who_arr[keep]
+            st = None if st is None else st[keep]
     p_code, n_p = _codes(who_arr)
     i_code, n_i = _codes(it_labels)
     empty = CrossedEstimate(math.nan, math.nan, math.nan, math.nan, math.nan, math.nan, n_p, n_i)

@@ -179,6 +179,24 @@ class Design(ABC):
         crossed people x items; a participant: Wilson-Kish), so :meth:`cell` need not bootstrap one."""
         return (kind == "humans" and self.pooled_crossed) or (kind == "participant" and self.honest_cells)
 
+    def labels(self, frame: pd.DataFrame, column: str) -> np.ndarray:
+        """``frame[column]`` as a read-only object array, once per frame and column: the pooled cell, the test
+        against every model and a crossed extra table all pass the same condition's people and units to
+        :mod:`benchlab.data.analysis.crossed`, which codes a read-only array once."""
+        memo: FrameMemo[np.ndarray] | None = self.__dict__.get("_labels_memo")
+        if memo is None:  # made on first use: the designs' own ``__init__`` need not call one here
+            memo = self.__dict__["_labels_memo"] = FrameMemo()
+        return memo.get(frame, column, _read_only_labels)
+
+    def ask_ahead(self, models: list[tuple[str, pd.DataFrame]], conditions: list[str], extra: bool) -> None:
+        """Ask once for the bootstrap intervals of the models' rows: their cells, and the extra tables' too when
+        ``extra``. The pipeline calls it first when a helper process draws intervals ahead
+        (:mod:`benchlab.data.analysis.stats.intervals_ahead`), and throws the figures away; the real pass then
+        finds the intervals drawn while it computed the people's rows (it reads the extra tables' before the
+        models' cells: ask in that order). Default: nothing is asked ahead; a design
+        whose :meth:`cell` only reads its arguments (memoised selections aside) calls :func:`ask_cells_ahead`."""
+        return None
+
     def pooled_extra(self, units: pd.DataFrame) -> dict[str, object]:
         """Extra numbers of a pooled-humans cell (``units``: its pooled units, with ``people``), for the export."""
         return {}
@@ -193,6 +211,19 @@ class Design(ABC):
         """:meth:`extra_tables` for a design whose pooled figures need each person's answers (``pooled_answers``:
         the pooled people's units, one row per person and unit), e.g. a pooled interval crossed people x items."""
         return self.extra_tables(rows, labels)
+
+
+def _read_only_labels(frame: pd.DataFrame, column: str) -> np.ndarray:
+    labels = frame[column].to_numpy(dtype=object, copy=True)
+    labels.flags.writeable = False
+    return labels
+
+
+def ask_cells_ahead(design: Design, models: list[tuple[str, pd.DataFrame]], conditions: list[str]) -> None:
+    """Every model's cell in every condition, once (:meth:`Design.ask_ahead`: the intervals are what is wanted)."""
+    for name, frame in models:
+        for condition in conditions:
+            design.cell("model", name, frame, condition, 0)
 
 
 def narrowed(readings: Readings, columns: tuple[str, ...]) -> Readings:

@@ -122,7 +122,7 @@ def _crossed_test(design: Design, hp: pd.DataFrame, answers: pd.DataFrame, model
     mv = model_scores(model, shared["unit"])
     on_shared = on_shared_units(answers, model.index)
     a_labels, a_weights = design.strata(on_shared, condition)
-    res, _est = human_model_test(on_shared["who"].to_numpy(dtype=object), on_shared["unit"].to_numpy(dtype=object),
+    res, _est = human_model_test(design.labels(on_shared, "who"), design.labels(on_shared, "unit"),
                                  on_shared["score"].to_numpy(dtype=float), by_unit, a_labels, a_weights,
                                  n_perm=options.n_boot, seed=options.seed, unit_word=design.unit_word)
     res = renamed(res, res.method + design.strata_note(condition))

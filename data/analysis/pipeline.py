@@ -46,6 +46,7 @@ from benchlab.data.analysis.design import (
     RowsWhere,
     Strata,
     TestKind,
+    ask_cells_ahead,
     bootstrap_cell,
     identified,
     pool,
@@ -60,16 +61,21 @@ from benchlab.data.analysis.participant_summaries import (
     spread_by_condition,
 )
 from benchlab.data.analysis.stats import FigureCell
+from benchlab.data.analysis.stats.intervals_ahead import helper_open, submitting
 
 #: What a benchmark adapter (or a plug-in's comparison) imports from here: the declaration and the one call.
 __all__ = [
-    "OVERALL", "Design", "Options", "Participant", "Readings", "RowKind", "Strata", "TestKind", "bootstrap_cell",
-    "identified", "pool", "renamed", "run_comparison", "wilson_cell",
+    "OVERALL", "Design", "Options", "Participant", "Readings", "RowKind", "Strata", "TestKind", "ask_cells_ahead",
+    "bootstrap_cell", "identified", "pool", "renamed", "run_comparison", "wilson_cell",
 ]
 
 
 def run_comparison(design: Design, readings: Readings, options: Options) -> Comparison:
-    """Every row, the pooled humans, every model, tests, spread, flags, RTs and agreement, for one benchmark."""
+    """Every row, the pooled humans, every model, tests, spread, flags, RTs and agreement, for one benchmark.
+
+    Inside :func:`benchlab.data.analysis.stats.intervals_ahead.drawing_ahead` (the ``compare`` commands open it) the
+    models' bootstrap intervals are drawn by a helper process meanwhile (:meth:`Design.ask_ahead`); the figures are
+    the same as drawn in place."""
     people = readings.participants
     flags = {p.name: tuple(options.criterion.reasons(p.control, p.flag_rts)) + excluded_reasons(options, p.name)
              for p in people}
@@ -79,27 +85,33 @@ def run_comparison(design: Design, readings: Readings, options: Options) -> Comp
         [p for p in poolable if not ((options.exclude_flagged and flags[p]) or excluded_reasons(options, p))])])
     pooled = pool(pooled_rows, design)
     rows = _rows(readings, pooled)
-    cells = _cells(design, readings.conditions, rows, pooled_rows, options)
+    wanted = _wanted(options.tables)
+    models = [row for row in rows if row[0] == "model"]  # the last rows of the tables
+    if helper_open():
+        with submitting():
+            design.ask_ahead([(n, f) for _k, n, f in models], readings.conditions, wanted("extra"))
+    # the models' cells come last (a helper may still be drawing their intervals); the tables keep the rows' order
+    cells = _cells(design, readings.conditions, [row for row in rows if row[0] != "model"], pooled_rows, options)
     partial, partial_notes = _partial(design, readings, rows, cells)
     entries = [Entry(p.name, "participant", flags[p.name], p.simulated, partial.get(p.name, ""))
                for p in people]
     entries += [Entry(POOLED, "humans", partial=partial.get(POOLED, ""))] if not pooled.empty else []
     entries += [Entry(m, "model") for m in readings.models_order]
-    wanted = _wanted(options.tables)
     rt, rt_bins, rts_ms = response_times(readings, options.rt_quantiles) if wanted("rt") else ([], {}, {})
+    tests = tests_against_models(design, readings, pooled, pooled_rows, options) if wanted("tests") else []
+    agreement = agreement_between_people(design, readings, set(poolable)) if wanted("agreement") else {}
+    rts_grouped = rts_by_group(readings) if wanted("rt") else {}
+    design_notes = design.notes(simulated_note(simulated, options.include_simulated))
+    extra_tables = (design.extra_tables_with_answers([(n, f) for _k, n, f in rows],
+                                                     {e.name: e.label for e in entries}, pooled_rows)
+                    if wanted("extra") else {})
+    cells.update(_cells(design, readings.conditions, models, pooled_rows, options))
     return Comparison(
         benchmark=design.benchmark, unit=design.unit, conditions=readings.conditions, entries=entries, cells=cells,
-        tests=tests_against_models(design, readings, pooled, pooled_rows, options) if wanted("tests") else [],
-        spread=spread_by_condition(readings.conditions, poolable, cells),
-        rt=rt, rt_quantiles=rt_bins, rts_ms=rts_ms,
-        agreement=agreement_between_people(design, readings, set(poolable)) if wanted("agreement") else {},
-        rts_by_group=rts_by_group(readings) if wanted("rt") else {},
-        notes=(design.notes(simulated_note(simulated, options.include_simulated)) + _na_notes(cells, entries)
-               + partial_notes + _exploratory_note(options)),
-        extra_tables=(design.extra_tables_with_answers([(n, f) for _k, n, f in rows],
-                                                       {e.name: e.label for e in entries}, pooled_rows)
-                      if wanted("extra") else {}),
-        pooled_simulated=options.include_simulated, chance=design.chance,
+        tests=tests, spread=spread_by_condition(readings.conditions, poolable, cells),
+        rt=rt, rt_quantiles=rt_bins, rts_ms=rts_ms, agreement=agreement, rts_by_group=rts_grouped,
+        notes=design_notes + _na_notes(cells, entries) + partial_notes + _exploratory_note(options),
+        extra_tables=extra_tables, pooled_simulated=options.include_simulated, chance=design.chance,
         primary=design.primary_conditions(readings.conditions),
     ).with_correction(options.correction)
 
@@ -244,7 +256,7 @@ def _cells(design: Design, conditions: list[str], rows: list[tuple[RowKind, str,
 def _crossed_cell(design: Design, cell: FigureCell, answers: pd.DataFrame, condition: str) -> FigureCell:
     """The pooled cell with the people x items interval (n/a, with the reason, when it cannot be computed)."""
     labels, weights = design.strata(answers, condition)
-    est = crossed_estimate(answers["who"].to_numpy(dtype=object), answers["unit"].to_numpy(dtype=object),
+    est = crossed_estimate(design.labels(answers, "who"), design.labels(answers, "unit"),
                            answers["score"].to_numpy(dtype=float), strata=labels, weights=weights)
     extra = dict(cell.extra)
     extra["people"] = est.n_people

@@ -35,6 +35,7 @@ from benchlab.data.analysis.pipeline import (
     Readings,
     RowKind,
     Strata,
+    ask_cells_ahead,
     bootstrap_cell,
     run_comparison,
     wilson_cell,
@@ -137,6 +138,9 @@ class SortDesign(Design):
 
     def participant_tests_in(self, condition: str) -> bool:
         return not (_is_overall(condition) and self.several_configs)
+
+    def ask_ahead(self, models: list[tuple[str, pd.DataFrame]], conditions: list[str], extra: bool) -> None:
+        ask_cells_ahead(self, models, conditions)  # each model's overall: a bootstrap over its trials
 
     def cell(self, kind: RowKind, name: str, frame: pd.DataFrame, condition: str,
              n_people: int) -> FigureCell | None:

@@ -44,6 +44,7 @@ from benchlab.data.analysis.pipeline import (
     Readings,
     RowKind,
     Strata,
+    ask_cells_ahead,
     bootstrap_cell,
     run_comparison,
 )
@@ -205,6 +206,13 @@ class WorldSenseDesign(Design):
     def pooled_extra(self, units: pd.DataFrame) -> dict[str, object]:
         return {"tuples_with_2plus": int((units["people"] >= 2).sum())}
 
+    def ask_ahead(self, models: list[tuple[str, pd.DataFrame]], conditions: list[str], extra: bool) -> None:
+        """The models' cells and bias figures: ~50 bootstraps over thousands of tuples, most of a comparison's
+        compute once a person joined (the models are scored on the tuples people saw, so they change then)."""
+        if extra:  # in the order the pipeline reads them: the extra tables, then the models' cells
+            _bias_tables(models, self.problems, {}, self.options.n_boot, self.options.seed, design=self)
+        ask_cells_ahead(self, models, conditions)
+
     def extra_tables(self, rows: list[tuple[str, pd.DataFrame]],
                      labels: dict[str, str]) -> dict[str, tuple[Table, Table]]:
         return {"bias": _bias_tables(rows, self.problems, labels, self.options.n_boot, self.options.seed,
@@ -325,7 +333,7 @@ def _participant(pid: str, answers: HumanAnswers, own: pd.DataFrame, key_index: 
     table = pd.DataFrame({
         "rt_ms": answers.rts_ms[known],
         "correct": np.array([is_correct(r, g) for r, g in zip(resps, gold_of[pos[known]], strict=True)], dtype=bool),
-        "group": problem_of[pos[known]],
+        "group": pd.Series(problem_of[pos[known]], dtype=object),  # read as objects (no pyarrow strings made)
         "item": pd.Series(answers.keys[known].tolist(), dtype=object),  # Python ints, as int(k) gave
         "answer": pd.Series(resps, dtype=object),
     })
@@ -343,11 +351,13 @@ def read_worldsense(testset: str | Path, results: Sequence[str | Path] | str | P
     who_of = {(p, m): (m if names_count.get(m, 0) <= 1 else f"{p}/{m}")
               for p, m in pairs.itertuples(index=False, name=None)}
     human = tuples["modelname"].map({m: is_human(m) for m in pairs["modelname"]}).astype(bool)
-    tuples = tuples.assign(who=row_names(tuples["prompting"], tuples["modelname"], who_of),
-                           unit=tuples["tuple_ID"], score=tuples["acc"])
+    # row names as Python strings (object columns): the pipeline reads them so (:func:`narrowed`), and ~165k names
+    # made pyarrow strings first, then objects again, cost ~15 ms
+    who = pd.Series(row_names(tuples["prompting"], tuples["modelname"], who_of), index=tuples.index, dtype=object)
+    tuples = tuples.assign(who=who, unit=tuples["tuple_ID"], score=tuples["acc"])
     models = tuples[~human]
     humans = tuples[human].copy()
-    humans["who"] = [participant_id(m) for m in humans["modelname"]]
+    humans["who"] = pd.Series([participant_id(m) for m in humans["modelname"]], index=humans.index, dtype=object)
     answers = {participant_id(f.modelname): _read_human(f) for f in files if is_human(f.modelname)}
     # straight from the columns: the test set's DataFrame (87k rows of strings) is not needed for three lookups
     lookups = (pd.Index(trials.key), np.asarray(trials.gold_names, dtype=object)[trials.gold_code],
@@ -357,7 +367,7 @@ def read_worldsense(testset: str | Path, results: Sequence[str | Path] | str | P
     present = first_seen(tuples["problemname"])
     problems = [p for p in PROBLEM_ORDER if p in present] + sorted(p for p in present if p not in PROBLEM_ORDER)
     conditions = ([OVERALL] if len(problems) > 1 else []) + problems
-    model_names = _order_models(sorted(set(models["who"].tolist())))
+    model_names = _order_models(sorted({name for (_p, m), name in who_of.items() if not is_human(m)}))
     return Readings(humans, models, participants, model_names, conditions, problems), warnings
 
 
@@ -422,7 +432,7 @@ def _crossed_bias(answers: pd.DataFrame, problem: str, design: Design) -> tuple[
     """Pooled bias interval over people x tuples: the crossed interval of (bias + 1) / 2, mapped back."""
     sub = design.subset(answers, problem)
     strata, weights = design.strata(sub, problem)
-    est = crossed_estimate(sub["who"].to_numpy(dtype=object), sub["unit"].to_numpy(dtype=object),
+    est = crossed_estimate(design.labels(sub, "who"), design.labels(sub, "unit"),
                            (sub["bias"].to_numpy(dtype=float) + 1) / 2, strata=strata, weights=weights)
     return (2 * est.ci_low - 1, 2 * est.ci_high - 1) if est.available else (math.nan, math.nan)
 

@@ -26,6 +26,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Union
 
+import numpy as np
+
 from benchlab.data.errors import BenchlabError
 from benchlab.data.tables import Table
 from benchlab.data.worldsense.columns import ResultColumns, TrialColumns, read_trial_columns, trial_columns
@@ -36,6 +38,7 @@ from benchlab.data.worldsense.score_tables import pivot_cells, stats_by_group
 from benchlab.data.worldsense.tuple_scores import (
     TupleScores,
     frame_of_cells,
+    small_unique,
     tuple_cell_counts,
     tuple_cells,
     tuple_scores,
@@ -282,6 +285,19 @@ def _check_names(files: Sequence[ResultColumns], warn: Callable[[str], None]) ->
             )
 
 
+def _problem_sizes(table: TrialColumns) -> list[tuple[int, int]]:
+    """The distinct (problem code, size) pairs of the test set's trials (87k of them in the full test set), from
+    one count over the combined codes rather than a Python set of pairs."""
+    codes = np.asarray(table.problem_code, dtype=np.int64)
+    sizes = np.asarray(table.size)
+    if not codes.size or sizes.dtype.kind not in "iu":
+        return sorted(set(zip(codes.tolist(), map(int, sizes.tolist()), strict=True)))
+    low = int(sizes.min())
+    width = int(sizes.max()) - low + 1
+    pairs, _rows = small_unique(codes * width + (sizes.astype(np.int64) - low))
+    return [(int(k // width), int(k % width) + low) for k in pairs.tolist()]
+
+
 def _warn_cells(cells: dict[str, list], table: TrialColumns, warn: Callable[[str], None]) -> None:
     """Name the cells that make a CI undefined and the sizes that silently drop out of a problem's average."""
     keys = list(zip(cells["prompting"], cells["modelname"], cells["problemname"], cells["problemsize"], strict=True))
@@ -293,8 +309,8 @@ def _warn_cells(cells: dict[str, list], table: TrialColumns, warn: Callable[[str
             "their variance is undefined, so confidence intervals involving them print as nan"
         )
     sizes_in_test: dict[str, set[int]] = {}
-    for code, size in set(zip(table.problem_code.tolist(), table.size.tolist(), strict=True)):
-        sizes_in_test.setdefault(table.problem_names[code], set()).add(int(size))
+    for code, size in _problem_sizes(table):
+        sizes_in_test.setdefault(table.problem_names[code], set()).add(size)
     present: dict[tuple[str, str, str], set[int]] = {}
     for p, m, prob, size in keys:
         present.setdefault((p, m, prob), set()).add(int(size))

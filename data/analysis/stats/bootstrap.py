@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import math
 from collections.abc import Hashable, Mapping, Sequence
+from functools import partial
 
 import numpy as np
 
 from benchlab.data.analysis.defaults import DEFAULT_BOOT, DEFAULT_SEED
 from benchlab.data.analysis.stats.interval_memo import interval_key, keep, recall
+from benchlab.data.analysis.stats.intervals_ahead import drawn, hand_over
 from benchlab.data.analysis.stats.proportions import TestResult
 from benchlab.data.analysis.stats.strata import strata_index, stratum_weights
 
@@ -47,15 +49,25 @@ def bootstrap_ci(values: Sequence[float] | np.ndarray, strata: Sequence[Hashable
         return (math.nan, math.nan)
     groups = strata_index(x.size, strata)
     w = stratum_weights(groups, weights)
-    key = interval_key(x, groups, w, n_boot, seed, level)  # None unless a comparison opened the memo
+    key = interval_key(x, groups, w, n_boot, seed, level)  # None unless a comparison opened the memo or a pool
     known = recall(key)
     if known is not None:
         return known
-    boots = _boot_means(x, groups, w, n_boot, np.random.default_rng(seed))
-    alpha = (1 - level) / 2
-    interval = (float(np.quantile(boots, alpha)), float(np.quantile(boots, 1 - alpha)))
+    draw = partial(_percentile_interval, x, groups, w, n_boot, seed, level)
+    if hand_over(key, draw):  # a comparison asking ahead: a worker thread draws it, this pass is thrown away
+        return (math.nan, math.nan)
+    interval = drawn(key) or draw()  # drawn by a worker when it was handed over, else here
     keep(key, interval)
     return interval
+
+
+def _percentile_interval(x: np.ndarray, groups: Mapping[Hashable, np.ndarray], w: Mapping[Hashable, float],
+                         n_boot: int, seed: int, level: float) -> tuple[float, float]:
+    """The percentile interval of the stratified bootstrap means (a pure function of its arguments: a worker
+    thread may draw it, :mod:`benchlab.data.analysis.stats.intervals_ahead`)."""
+    boots = _boot_means(x, groups, w, n_boot, np.random.default_rng(seed))
+    alpha = (1 - level) / 2
+    return (float(np.quantile(boots, alpha)), float(np.quantile(boots, 1 - alpha)))
 
 
 def paired_bootstrap(first: Sequence[float] | np.ndarray, second: Sequence[float] | np.ndarray,

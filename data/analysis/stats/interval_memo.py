@@ -25,6 +25,8 @@ from pathlib import Path
 
 import numpy as np
 
+from benchlab.data.analysis.stats.intervals_ahead import helper_open
+
 #: Bump when the bootstrap's draws change (a new sampling scheme), so old intervals are never returned.
 MEMO_VERSION = "1"
 MAX_ENTRIES = 50_000
@@ -34,8 +36,9 @@ _memo: ContextVar[dict[str, list[float]] | None] = ContextVar("interval_memo", d
 
 def interval_key(x: np.ndarray, groups: Mapping[Hashable, np.ndarray], weights: Mapping[Hashable, float],
                  n_boot: int, seed: int, level: float) -> str | None:
-    """The content key of one stratified percentile bootstrap, or ``None`` when no memo is open."""
-    if _memo.get() is None:
+    """The content key of one stratified percentile bootstrap, or ``None`` when neither a memo nor a helper drawing
+    ahead (:mod:`benchlab.data.analysis.stats.intervals_ahead`, which finds its draws by this key) is open."""
+    if _memo.get() is None and not helper_open():
         return None
     # numpy's version too: its generators' streams may change between releases, and then so do the intervals
     digest = hashlib.sha256(f"boot v{MEMO_VERSION} numpy {np.__version__} {n_boot} {seed} {level!r}\n".encode())
