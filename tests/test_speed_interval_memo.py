@@ -26,8 +26,8 @@ def test_remembered_intervals_equal_computed_ones_and_follow_the_content(tmp_pat
         assert bootstrap_ci(values, strata, weights, n_boot=500, seed=3) == computed
     assert len(json.loads(memo.read_text())["intervals"]) == 1
     calls: list[int] = []
-    real = bootstrap_module._boot_means
-    monkeypatch.setattr(bootstrap_module, "_boot_means", lambda *a: calls.append(1) or real(*a))
+    real = bootstrap_module.draw_means
+    monkeypatch.setattr(bootstrap_module, "draw_means", lambda *a: calls.append(1) or real(*a))
     with remembered_intervals(memo):
         assert bootstrap_ci(values, strata, weights, n_boot=500, seed=3) == computed
         assert calls == []  # from the memo

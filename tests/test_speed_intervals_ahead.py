@@ -1,10 +1,10 @@
-"""Issue 24 item 3: the models' intervals drawn ahead by a helper process (what ``compare`` does) are the ones drawn
-in place, to the bit, in every table; a helper that dies or a draw that fails there changes nothing but where the
-interval is drawn; no process is left behind; library calls without the helper ask nothing ahead."""
+"""Issue 24 item 3: the models' intervals drawn ahead by a helper process (what ``compare worldsense`` does) are the
+ones drawn in place, to the bit, in every table; a helper that cannot start, fails its draws, is slow or goes
+silent changes nothing but where the intervals are drawn; no process is left behind; library calls without a helper
+ask nothing ahead."""
 
 from __future__ import annotations
 
-import os
 import time
 from pathlib import Path
 
@@ -51,91 +51,104 @@ def _printed(comp: Comparison) -> list[str]:
 
 
 @pytest.fixture
-def helpers(monkeypatch: pytest.MonkeyPatch) -> list[tuple[int, int]]:
-    """(helper pid, intervals asked of it) for every helper started."""
-    started: list[tuple[int, int]] = []
-    real = intervals_ahead._Helper.start
+def helpers(monkeypatch: pytest.MonkeyPatch) -> list[tuple[intervals_ahead._Helper, int]]:
+    """(helper, intervals sent to it) for every helper that was sent draws."""
+    sent: list[tuple[intervals_ahead._Helper, int]] = []
+    real = intervals_ahead._Helper.sent_all
 
-    def start(self: intervals_ahead._Helper) -> None:
+    def sent_all(self: intervals_ahead._Helper) -> None:
+        sent.append((self, len(self.jobs)))
         real(self)
-        if self.pid is not None:
-            started.append((self.pid, len(self.jobs)))
-    monkeypatch.setattr(intervals_ahead._Helper, "start", start)
-    return started
+    monkeypatch.setattr(intervals_ahead._Helper, "sent_all", sent_all)
+    return sent
 
 
-def _gone(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return True
-    return False
+def _fake(monkeypatch: pytest.MonkeyPatch, mode: str) -> None:
+    """Draws sent to ``tests/fake_draw_helper.py`` in ``mode`` instead of the real helper."""
+    monkeypatch.setattr(intervals_ahead, "HELPER_ARGS", (str(Path(__file__).with_name("fake_draw_helper.py")),))
+    monkeypatch.setenv("FAKE_DRAW_HELPER", mode)
 
 
-def test_worldsense_drawn_ahead_prints_what_is_drawn_in_place(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
-                                                              helpers: list[tuple[int, int]]) -> None:
-    ts, out = _ws_lab(tmp_path)
-    here: list[int] = []  # intervals drawn in this process (the helper's draws are counted in its own copy)
+def _in_place(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """A counter of the intervals drawn in this process (the helper's are drawn in its own)."""
+    here: list[int] = []
     real = bootstrap_module._percentile_interval
     monkeypatch.setattr(bootstrap_module, "_percentile_interval", lambda *a: here.append(1) or real(*a))
+    return here
+
+
+def test_worldsense_drawn_ahead_prints_what_is_drawn_in_place(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, helpers: list[tuple[intervals_ahead._Helper, int]]) -> None:
+    ts, out = _ws_lab(tmp_path)
+    here = _in_place(monkeypatch)
     in_place = compare_worldsense(ts, [out], n_boot=300)
     drawn_in_place = len(here)
     assert helpers == []  # a library call draws in place
+    monkeypatch.setattr(intervals_ahead._Helper, "_draw_last_here", lambda self: False)  # only the helper draws
     with drawing_ahead():
         ahead = compare_worldsense(ts, [out], n_boot=300)
-    (pid, asked), = helpers
-    assert asked >= 4  # the models' cells and bias figures (those with variation in every stratum)
+    (helper, sent), = helpers
+    assert sent >= 4  # the models' cells and bias figures (those with variation in every stratum)
     # none of them drawn here again (intervals of the same content, e.g. two models' equal cells, are served too)
-    assert len(here) - drawn_in_place <= drawn_in_place - asked
-    assert _gone(pid)  # killed (if still drawing) and reaped when the block ended
+    assert len(here) - drawn_in_place <= drawn_in_place - sent
+    assert helper.process is None  # stopped and reaped when the block ended
     assert ahead.cells == in_place.cells and ahead.tests == in_place.tests
     assert _printed(ahead) == _printed(in_place)
     assert ahead.extra_tables["bias"][1].frame.equals(in_place.extra_tables["bias"][1].frame)
 
 
-def test_sort_drawn_ahead_prints_what_is_drawn_in_place(tmp_path: Path, helpers: list[tuple[int, int]]) -> None:
+def test_sort_drawn_ahead_prints_what_is_drawn_in_place(
+        tmp_path: Path, helpers: list[tuple[intervals_ahead._Helper, int]]) -> None:
     res = _sort_lab(tmp_path)
     in_place = compare_sort([res], n_boot=300)
     with drawing_ahead():
         ahead = compare_sort([res], n_boot=300)
-    assert [jobs for _pid, jobs in helpers] == [1]  # the model's overall: stratified by configuration
+    assert [sent for _helper, sent in helpers] == [1]  # the model's overall: stratified by configuration
     assert ahead.cells == in_place.cells and ahead.tests == in_place.tests
     assert _printed(ahead) == _printed(in_place)
 
 
-def test_a_helper_that_dies_or_fails_a_draw_changes_nothing(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
-                                                            helpers: list[tuple[int, int]]) -> None:
+@pytest.mark.parametrize("mode", ["fail", "missing"])
+def test_a_helper_that_fails_or_cannot_start_changes_nothing(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                            mode: str) -> None:
     ts, out = _ws_lab(tmp_path)
     in_place = compare_worldsense(ts, [out], n_boot=300)
-    monkeypatch.setattr(intervals_ahead, "_draw_all", lambda jobs, fd: os._exit(0))  # dies before any draw
+    _fake(monkeypatch, mode)
+    if mode == "missing":  # a module that is not there: the helper ends at once
+        monkeypatch.setattr(intervals_ahead, "HELPER_ARGS", ("-m", "benchlab.no_such_helper"))
     with drawing_ahead():
-        died = compare_worldsense(ts, [out], n_boot=300)
-    monkeypatch.undo()
-    parent = os.getpid()
-    real = bootstrap_module._percentile_interval
-
-    def fails_in_helper(*args: object) -> tuple[float, float]:
-        if os.getpid() != parent:
-            raise MemoryError("the helper ran out of memory")
-        return real(*args)  # type: ignore[arg-type]
-    monkeypatch.setattr(bootstrap_module, "_percentile_interval", fails_in_helper)
-    with drawing_ahead():
-        failed = compare_worldsense(ts, [out], n_boot=300)
-    assert died.cells == failed.cells == in_place.cells
-    assert _printed(died) == _printed(failed) == _printed(in_place)
+        ahead = compare_worldsense(ts, [out], n_boot=300)
+    assert ahead.cells == in_place.cells and _printed(ahead) == _printed(in_place)
 
 
-def test_a_helper_that_goes_silent_is_killed_and_the_rest_drawn_in_place(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, helpers: list[tuple[int, int]]) -> None:
+def test_while_the_helper_draws_the_one_wanted_the_last_ones_are_drawn_here(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, helpers: list[tuple[intervals_ahead._Helper, int]]) -> None:
     ts, out = _ws_lab(tmp_path)
     in_place = compare_worldsense(ts, [out], n_boot=300)
+    _fake(monkeypatch, "slow")
+    stolen: list[bool] = []
+    real_last = intervals_ahead._Helper._draw_last_here
+    monkeypatch.setattr(intervals_ahead._Helper, "_draw_last_here",
+                        lambda self: stolen.append(real_last(self)) or stolen[-1])
+    with drawing_ahead():
+        shared = compare_worldsense(ts, [out], n_boot=300)
+    (_helper, sent), = helpers
+    # while the helper drew the one wanted, this process drew from the end of the list
+    assert sent >= 4 and 1 <= sum(stolen) < sent
+    assert shared.cells == in_place.cells and _printed(shared) == _printed(in_place)
+
+
+def test_a_helper_that_goes_silent_is_stopped_and_the_rest_drawn_in_place(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, helpers: list[tuple[intervals_ahead._Helper, int]]) -> None:
+    ts, out = _ws_lab(tmp_path)
+    in_place = compare_worldsense(ts, [out], n_boot=300)
+    _fake(monkeypatch, "silent")
     monkeypatch.setattr(intervals_ahead, "SILENCE_S", 0.5)
-    monkeypatch.setattr(intervals_ahead, "_draw_all", lambda jobs, fd: (time.sleep(120), os._exit(0)))  # stuck
     started = time.monotonic()
     with drawing_ahead():
         stuck = compare_worldsense(ts, [out], n_boot=300)
     assert time.monotonic() - started < 60  # waited for the silence limit, not for the stuck helper
-    assert _gone(helpers[0][0])
+    assert helpers[0][0].process is None
     assert stuck.cells == in_place.cells and _printed(stuck) == _printed(in_place)
 
 

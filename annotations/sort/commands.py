@@ -18,7 +18,7 @@ from benchlab.annotations.command_status import count_files, files, working
 from benchlab.annotations.options import Options, option
 from benchlab.annotations.sort.cards import CARDS
 from benchlab.annotations.task import Command, ToolGroup
-from benchlab.data.collector import uncollected_imports
+from benchlab.data.collector import collector_paused
 from benchlab.data.errors import BenchlabError
 from benchlab.data.tables import Table, render
 
@@ -71,22 +71,21 @@ def compare(opts: CompareOptions) -> None:
     from benchlab.annotations.comparison_replay import may_replay, replayable
 
     check_plot(opts.plot_path, opts.plot_formats)
-    with replayable(opts.paths, offer=may_replay(opts.paths, opts.plot_path, opts.exclude)):
+    # a bounded computation: the cyclic collector paused (data/collector.py)
+    with collector_paused(), replayable(opts.paths, offer=may_replay(opts.paths, opts.plot_path, opts.exclude)):
         _compare(opts)
 
 
 def _compare(opts: CompareOptions) -> None:
-    with uncollected_imports():  # pandas & co. make ~10^5 objects: not walked by the collector (data/collector.py)
-        # deferred: pandas and scipy load only when the command runs (`benchlab --help` stays quick)
-        from benchlab.annotations.comparison_output import emit_comparison
-        from benchlab.annotations.exclusions.applied import exclusion_notes, exclusions_for
-        from benchlab.data.analysis.stats.interval_memo import remembered_intervals
-        from benchlab.data.analysis.stats.intervals_ahead import drawing_ahead
-        from benchlab.data.sort.compare import compare_sort
+    # deferred: pandas and scipy load only when the command runs (`benchlab --help` stays quick)
+    from benchlab.annotations.comparison_output import emit_comparison
+    from benchlab.annotations.exclusions.applied import exclusion_notes, exclusions_for
+    from benchlab.data.analysis.stats.interval_memo import remembered_intervals
+    from benchlab.data.sort.compare import compare_sort
 
     log = exclusions_for(list(opts.paths), opts.exclude)
     status = f"reading {files(count_files(opts.paths, RESULTS_GLOB))}, bootstrapping ({opts.n_boot} resamples)..."
-    with remembered_intervals(), drawing_ahead(), working(status):
+    with remembered_intervals(), working(status):
         comp = compare_sort(list(opts.paths), criterion=opts.criterion(), exclude_flagged=opts.exclude_flagged,
                             n_boot=opts.n_boot, seed=opts.seed, by_bin=not opts.no_bins,
                             participant_tests=not opts.no_participant_tests,

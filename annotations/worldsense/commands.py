@@ -18,7 +18,7 @@ from benchlab.annotations.options import Options, field_validator, option
 from benchlab.annotations.task import Command
 from benchlab.annotations.worldsense.cards import CARDS
 from benchlab.data.atomic import atomic_write_text
-from benchlab.data.collector import uncollected_imports
+from benchlab.data.collector import collector_paused
 from benchlab.data.errors import BenchlabError
 from benchlab.data.output_paths import check_output_path
 from benchlab.data.samples import sample_path
@@ -239,6 +239,7 @@ def compare(opts: CompareOptions) -> None:
     # deferred: the figure check and the replay store load only when the command runs (`--help` stays quick)
     from benchlab.annotations.comparison_output import check_plot
     from benchlab.annotations.comparison_replay import may_replay, replayable
+    from benchlab.data.analysis.stats.intervals_ahead import drawing_ahead
 
     check_plot(opts.plot_path, opts.plot_formats)
     testset = opts.testset or sample_path("worldsense")
@@ -246,18 +247,18 @@ def compare(opts: CompareOptions) -> None:
     paths = [testset, *(opts.results or (default,))]
     # a default folder that does not exist yet could appear, empty, and change the notes: computed every time then
     offer = may_replay(paths, opts.plot_path, opts.exclude) and (bool(opts.results) or default.is_dir())
-    with replayable(paths, offer=offer):
+    # a bounded computation (data/collector.py); the models' intervals drawn by a helper process, started now so that
+    # it loads numpy while this process loads pandas and reads the files (data/analysis/stats/intervals_ahead.py)
+    with collector_paused(), drawing_ahead(), replayable(paths, offer=offer):
         _compare(opts, testset, default)
 
 
 def _compare(opts: CompareOptions, testset: Path, default: Path) -> None:
-    with uncollected_imports():  # pandas & co. make ~10^5 objects: not walked by the collector (data/collector.py)
-        # deferred: pandas and scipy load only when the command runs (`benchlab --help` stays quick)
-        from benchlab.annotations.comparison_output import emit_comparison
-        from benchlab.annotations.exclusions.applied import exclusion_notes, exclusions_for
-        from benchlab.data.analysis.stats.interval_memo import remembered_intervals
-        from benchlab.data.analysis.stats.intervals_ahead import drawing_ahead
-        from benchlab.data.worldsense.compare import compare_worldsense
+    # deferred: pandas and scipy load only when the command runs (`benchlab --help` stays quick)
+    from benchlab.annotations.comparison_output import emit_comparison
+    from benchlab.annotations.exclusions.applied import exclusion_notes, exclusions_for
+    from benchlab.data.analysis.stats.interval_memo import remembered_intervals
+    from benchlab.data.worldsense.compare import compare_worldsense
 
     results = opts.results
     if not results and default.is_dir():
@@ -266,7 +267,7 @@ def _compare(opts: CompareOptions, testset: Path, default: Path) -> None:
     log = exclusions_for(list(results), opts.exclude)
     status = (f"reading {files(count_files(results, RESULTS_GLOB))} of results, bootstrapping ({opts.n_boot} "
               "resamples)...")
-    with remembered_intervals(), drawing_ahead(), working(status):
+    with remembered_intervals(), working(status):
         comp = compare_worldsense(testset, list(results), include_published=not opts.no_published,
                                   criterion=opts.criterion(), exclude_flagged=opts.exclude_flagged,
                                   n_boot=opts.n_boot, seed=opts.seed, ci=opts.ci,

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import math
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Hashable, Mapping
+from collections.abc import Callable, Hashable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Generic, Literal, TypeVar
 
@@ -50,7 +50,7 @@ class Readings:
 
     humans: pd.DataFrame  # the participants' scored units (see the module docstring)
     models: pd.DataFrame  # the models' scored units
-    participants: list[Participant]  # in row order
+    participants: Sequence[Participant]  # in row order (a :class:`Later` builds them when first read)
     models_order: list[str]
     conditions: list[str]  # the columns of the tables (OVERALL first when there is more than one group)
     groups: list[str]  # the coarse strata (problems, configurations) of the RT summaries and agreement
@@ -74,6 +74,29 @@ class Options:
     #: the tables that will be printed (``--only``); ``None``: all. Work for the others is skipped, so
     #: ``--only accuracy`` does not pay for the tests, agreement or bias tables; printed numbers are the same
     tables: frozenset[str] | None = None
+
+
+class Later(Sequence[T]):
+    """A list made when it is first read: an adapter's participants, built after the pipeline has handed the
+    models' intervals to a helper process (:meth:`Design.ask_ahead`), so that the helper starts sooner."""
+
+    def __init__(self, make: Callable[[], list[T]]) -> None:
+        self._make: Callable[[], list[T]] | None = make
+        self._items: list[T] = []
+
+    def _list(self) -> list[T]:
+        if self._make is not None:
+            self._items, self._make = self._make(), None
+        return self._items
+
+    def __getitem__(self, index: int) -> T:  # type: ignore[override]  # (slices are not needed here)
+        return self._list()[index]
+
+    def __len__(self) -> int:
+        return len(self._list())
+
+    def __iter__(self) -> Iterator[T]:
+        return iter(self._list())
 
 
 class FrameMemo(Generic[T]):

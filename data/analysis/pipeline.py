@@ -76,6 +76,11 @@ def run_comparison(design: Design, readings: Readings, options: Options) -> Comp
     Inside :func:`benchlab.data.analysis.stats.intervals_ahead.drawing_ahead` (the ``compare`` commands open it) the
     models' bootstrap intervals are drawn by a helper process meanwhile (:meth:`Design.ask_ahead`); the figures are
     the same as drawn in place."""
+    wanted = _wanted(options.tables)
+    models = _model_rows(readings)  # the last rows of the tables, asked for first (a helper draws meanwhile)
+    if helper_open():
+        with submitting():
+            design.ask_ahead([(n, f) for _k, n, f in models], readings.conditions, wanted("extra"))
     people = readings.participants
     flags = {p.name: tuple(options.criterion.reasons(p.control, p.flag_rts)) + excluded_reasons(options, p.name)
              for p in people}
@@ -84,12 +89,7 @@ def run_comparison(design: Design, readings: Readings, options: Options) -> Comp
     pooled_rows = identified(readings.humans[readings.humans["who"].isin(
         [p for p in poolable if not ((options.exclude_flagged and flags[p]) or excluded_reasons(options, p))])])
     pooled = pool(pooled_rows, design)
-    rows = _rows(readings, pooled)
-    wanted = _wanted(options.tables)
-    models = [row for row in rows if row[0] == "model"]  # the last rows of the tables
-    if helper_open():
-        with submitting():
-            design.ask_ahead([(n, f) for _k, n, f in models], readings.conditions, wanted("extra"))
+    rows = _rows(readings, pooled, models)
     # the models' cells come last (a helper may still be drawing their intervals); the tables keep the rows' order
     cells = _cells(design, readings.conditions, [row for row in rows if row[0] != "model"], pooled_rows, options)
     partial, partial_notes = _partial(design, readings, rows, cells)
@@ -219,15 +219,22 @@ def _na_notes(cells: dict[tuple[str, str], FigureCell], entries: list[Entry]) ->
     return [f"CI n/a ({why}): {', '.join(places)}." for why, places in where.items()]
 
 
-def _rows(readings: Readings, pooled: pd.DataFrame) -> list[tuple[RowKind, str, pd.DataFrame]]:
-    """Every row of the tables with its units, in table order."""
-    humans, models = readings.humans, readings.models
-    rows_where = RowsWhere()  # each frame grouped by row once, not one mask per participant and model
-    out: list[tuple[RowKind, str, pd.DataFrame]] = [
-        ("participant", p.name, rows_where(humans, "who", p.name)) for p in readings.participants]
+Row = tuple[RowKind, str, pd.DataFrame]
+
+
+def _model_rows(readings: Readings) -> list[Row]:
+    """The models' rows with their units, in table order (each frame grouped by row once, not one mask a model)."""
+    rows_where = RowsWhere()
+    return [("model", m, rows_where(readings.models, "who", m)) for m in readings.models_order]
+
+
+def _rows(readings: Readings, pooled: pd.DataFrame, models: list[Row]) -> list[Row]:
+    """Every row of the tables with its units, in table order (``models``: :func:`_model_rows`)."""
+    rows_where = RowsWhere()  # each frame grouped by row once, not one mask per participant
+    out: list[Row] = [("participant", p.name, rows_where(readings.humans, "who", p.name))
+                      for p in readings.participants]
     out += [("humans", POOLED, pooled)] if not pooled.empty else []
-    out += [("model", m, rows_where(models, "who", m)) for m in readings.models_order]
-    return out
+    return out + models
 
 
 def _cells(design: Design, conditions: list[str], rows: list[tuple[RowKind, str, pd.DataFrame]],

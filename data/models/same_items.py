@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, TypeVar
 from benchlab.data.models.provenance import MODELS_FOLDER, read_runs
 
 if TYPE_CHECKING:
+    import numpy as np
     import pandas as pd
 
 U = TypeVar("U")
@@ -42,10 +43,15 @@ def restrict_to_shared(humans: pd.DataFrame, models: pd.DataFrame, *, unit: str 
     """The models' rows on the units people answered, and one note per model that lost or lacks some."""
     if humans.empty or models.empty:
         return models, []
-    people = set(humans[unit])
-    coded = _restrict_coded(models, people, unit, who, what)
+    units = _categorical_units(humans, models, unit)
+    people: set[object] | None = None
+    if units is None:
+        people = set(humans[unit])
+        units = _factorized_units(models, people, unit)
+    coded = _restrict_coded(models, *units, who, what) if units is not None else None
     if coded is not None:
         return coded
+    people = set(humans[unit]) if people is None else people
     keep = []
     notes = []
     for name in sorted(models[who].unique()):
@@ -60,23 +66,58 @@ def restrict_to_shared(humans: pd.DataFrame, models: pd.DataFrame, *, unit: str 
     return pd.concat(keep) if keep else models, notes
 
 
-def _restrict_coded(models: pd.DataFrame, people: set[object], unit: str, who: str,
+#: Each model row's unit as a number, whether people answered each number, and how many units people answered.
+Units = tuple["np.ndarray", "np.ndarray", int]
+
+
+def _categorical_units(humans: pd.DataFrame, models: pd.DataFrame, unit: str) -> Units | None:
+    """:data:`Units` from two categorical unit columns of one dtype (WorldSense's tuple ids: the categories are
+    the test set's 87k tuples): their codes are the units, with no Python object per unit. ``None`` otherwise, or
+    with a missing value."""
+    # deferred: pandas and numpy are loaded by every caller already (they pass frames)
+    import numpy as np
+    import pandas as pd
+
+    theirs, ours = models[unit], humans[unit]
+    if not (isinstance(theirs.dtype, pd.CategoricalDtype) and theirs.dtype == ours.dtype):
+        return None
+    unit_codes, people_codes = theirs.cat.codes.to_numpy(), ours.cat.codes.to_numpy()
+    if (unit_codes < 0).any() or (people_codes < 0).any():
+        return None
+    known = np.zeros(len(theirs.cat.categories), dtype=bool)
+    known[people_codes] = True
+    return unit_codes.astype(np.intp), known, int(known.sum())
+
+
+def _factorized_units(models: pd.DataFrame, people: set[object], unit: str) -> Units | None:
+    """:data:`Units` from the models' unit column factorised, one membership test per distinct unit; ``None`` when
+    the column has missing values or values a set would take for one (then the sets decide, as before)."""
+    # deferred: pandas and numpy are loaded by every caller already (they pass frames)
+    import numpy as np
+    import pandas as pd
+
+    unit_codes, uniques = pd.factorize(models[unit])
+    if (unit_codes < 0).any():
+        return None
+    values = uniques.tolist()
+    if len(set(values)) != len(values):  # the codes must be the sets' own notion of "the same unit"
+        return None
+    known = np.fromiter((u in people for u in values), dtype=bool, count=len(values))
+    return unit_codes, known, len(people)
+
+
+def _restrict_coded(models: pd.DataFrame, unit_codes: np.ndarray, known: np.ndarray, n_people: int, who: str,
                     what: str) -> tuple[pd.DataFrame, list[str]] | None:
-    """:func:`restrict_to_shared`'s answer from the columns' codes: one membership test per distinct unit, not
-    one Python set per model (the WorldSense models' 160k tuples cost ~0.07 s that way); the same rows in the same
-    order and the same notes. ``None`` when a column has missing values (then the sets decide, as before)."""
-    # deferred: pandas is loaded by every caller already (they pass frames)
+    """:func:`restrict_to_shared`'s answer from the units' codes: no Python set per model (the WorldSense models'
+    160k tuples cost ~0.07 s that way); the same rows in the same order and the same notes. ``None`` when the
+    model column has missing values (then the sets decide, as before)."""
+    # deferred: pandas and numpy are loaded by every caller already (they pass frames)
     import numpy as np
     import pandas as pd
 
     who_codes, names = pd.factorize(models[who])
-    unit_codes, units = pd.factorize(models[unit])
-    if (who_codes < 0).any() or (unit_codes < 0).any():
+    if (who_codes < 0).any():
         return None
-    values = units.tolist()
-    if len(set(values)) != len(values):  # the codes must be the sets' own notion of "the same unit"
-        return None
-    known = np.fromiter((u in people for u in values), dtype=bool, count=len(values))
     order = np.argsort(who_codes, kind="stable")  # each model's rows, in frame order
     bounds = np.searchsorted(who_codes[order], np.arange(len(names) + 1))
     rows_of = {names[k]: order[bounds[k]:bounds[k + 1]] for k in range(len(names))}
@@ -84,16 +125,15 @@ def _restrict_coded(models: pd.DataFrame, people: set[object], unit: str, who: s
     notes = []
     for name in sorted(rows_of):
         rows = rows_of[name]
-        mine = np.zeros(len(values), dtype=bool)  # the model's distinct units: marked, not sorted (40k a model)
+        mine = np.zeros(len(known), dtype=bool)  # the model's distinct units: marked, not sorted (40k a model)
         mine[unit_codes[rows]] = True
-        own_units = np.flatnonzero(mine)
-        shared = int(known[own_units].sum())
+        own = int(mine.sum())
+        shared = int((mine & known).sum())
         if not shared:
-            notes.append(f"{name}: shares no {what} with the people; shown on its own {own_units.size} {what} "
-                         "(unpaired)")
+            notes.append(f"{name}: shares no {what} with the people; shown on its own {own} {what} (unpaired)")
             keep.append(rows)
             continue
-        model_only, people_only = own_units.size - shared, len(people) - shared
+        model_only, people_only = own - shared, n_people - shared
         if model_only or people_only:
             notes.append(f"{name}: restricted to the {shared} {what} both answered (left out: {model_only} the "
                          f"model answered and no person did, {people_only} people answered and the model did not)")

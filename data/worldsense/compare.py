@@ -35,7 +35,7 @@ import pandas as pd
 from benchlab.data.analysis import stats
 from benchlab.data.analysis.compare import POOLED, Comparison
 from benchlab.data.analysis.crossed import crossed_estimate
-from benchlab.data.analysis.design import FrameMemo, RowsWhere, narrowed
+from benchlab.data.analysis.design import FrameMemo, Later, RowsWhere, narrowed
 from benchlab.data.analysis.pipeline import (
     OVERALL,
     Design,
@@ -324,8 +324,20 @@ def _result_columns(file: ResultsFile) -> ResultColumns:
                      lambda path, _warn: read_result_columns(path, file.prompting, file.modelname))
 
 
-def _participant(pid: str, answers: HumanAnswers, own: pd.DataFrame, key_index: pd.Index, gold_of: np.ndarray,
-                 problem_of: np.ndarray) -> Participant:
+class _ByTrial:
+    """A coded column of the test set's trials (names and one code per trial), indexed by trial positions like the
+    array of names it stands for, without making that 87k-long array of strings on every comparison."""
+
+    def __init__(self, names: Sequence[str], codes: np.ndarray) -> None:
+        self.names = np.asarray(names, dtype=object)
+        self.codes = codes
+
+    def __getitem__(self, positions: np.ndarray) -> np.ndarray:
+        return self.names[self.codes[positions]]
+
+
+def _participant(pid: str, answers: HumanAnswers, own: pd.DataFrame, key_index: pd.Index,
+                 gold_of: _ByTrial, problem_of: _ByTrial) -> Participant:
     """A participant's raw answers (known Keys, the per-item rule) and control accuracy (the trivial problems)."""
     pos = key_index.get_indexer(pd.Index(answers.keys))
     known = pos >= 0
@@ -358,17 +370,21 @@ def read_worldsense(testset: str | Path, results: Sequence[str | Path] | str | P
     models = tuples[~human]
     humans = tuples[human].copy()
     humans["who"] = pd.Series([participant_id(m) for m in humans["modelname"]], index=humans.index, dtype=object)
-    answers = {participant_id(f.modelname): _read_human(f) for f in files if is_human(f.modelname)}
-    # straight from the columns: the test set's DataFrame (87k rows of strings) is not needed for three lookups
-    lookups = (pd.Index(trials.key), np.asarray(trials.gold_names, dtype=object)[trials.gold_code],
-               np.asarray(trials.problem_names, dtype=object)[trials.problem_code])
-    rows_where = RowsWhere()
-    participants = [_participant(p, answers[p], rows_where(humans, "who", p), *lookups) for p in sorted(answers)]
+
+    def participants() -> list[Participant]:
+        """Each person's answers; built when the pipeline first reads them (after asking for the models')."""
+        answers = {participant_id(f.modelname): _read_human(f) for f in files if is_human(f.modelname)}
+        # straight from the columns: the test set's DataFrame (87k rows of strings) is not needed for three lookups
+        lookups = (pd.Index(trials.key), _ByTrial(trials.gold_names, trials.gold_code),
+                   _ByTrial(trials.problem_names, trials.problem_code))
+        rows_where = RowsWhere()
+        return [_participant(p, answers[p], rows_where(humans, "who", p), *lookups) for p in sorted(answers)]
+
     present = first_seen(tuples["problemname"])
     problems = [p for p in PROBLEM_ORDER if p in present] + sorted(p for p in present if p not in PROBLEM_ORDER)
     conditions = ([OVERALL] if len(problems) > 1 else []) + problems
     model_names = _order_models(sorted({name for (_p, m), name in who_of.items() if not is_human(m)}))
-    return Readings(humans, models, participants, model_names, conditions, problems), warnings
+    return Readings(humans, models, Later(participants), model_names, conditions, problems), warnings
 
 
 #: The columns of the tuples that the pipeline and :class:`WorldSenseDesign` read (rows, strata, pooling, bias).

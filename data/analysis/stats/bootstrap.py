@@ -14,9 +14,24 @@ from benchlab.data.analysis.stats.intervals_ahead import drawn, hand_over
 from benchlab.data.analysis.stats.proportions import TestResult
 from benchlab.data.analysis.stats.strata import strata_index, stratum_weights
 
+#: One stratum of a bootstrap, as drawn: its weight, its size, and its distinct values with their counts (the
+#: multinomial draw) or, for more than 64 distinct values, the values themselves (resampled by index).
+Stratum = tuple[float, int, np.ndarray, np.ndarray | None]
 
-def _boot_means(x: np.ndarray, groups: Mapping[Hashable, np.ndarray], w: Mapping[Hashable, float],
-                n_boot: int, rng: np.random.Generator) -> np.ndarray:
+
+def strata_drawn(x: np.ndarray, groups: Mapping[Hashable, np.ndarray],
+                 w: Mapping[Hashable, float]) -> list[Stratum]:
+    """What :func:`draw_means` needs of each stratum, in the strata's order: a few numbers each for scores with
+    few distinct values (what a helper process is sent, :mod:`benchlab.data.analysis.stats.intervals_ahead`)."""
+    out: list[Stratum] = []
+    for k, idx in groups.items():
+        vals = x[idx]
+        uniq, counts = np.unique(vals, return_counts=True)
+        out.append((w[k], vals.size, uniq, counts) if uniq.size <= 64 else (w[k], vals.size, vals, None))
+    return out
+
+
+def draw_means(strata: list[Stratum], n_boot: int, rng: np.random.Generator) -> np.ndarray:
     """Weighted sum over strata of resampled stratum means.
 
     Scores such as tuple accuracy or correctness take only a few distinct values; resampling n units with
@@ -24,20 +39,23 @@ def _boot_means(x: np.ndarray, groups: Mapping[Hashable, np.ndarray], w: Mapping
     for the 40k tuples of a full model run. Continuous values are resampled by index, in chunks.
     """
     out = np.zeros(n_boot)
-    for k, idx in groups.items():
-        vals = x[idx]
-        n = vals.size
-        uniq, counts = np.unique(vals, return_counts=True)
-        if uniq.size <= 64:
+    for weight, n, values, counts in strata:
+        if counts is not None:
             draws = rng.multinomial(n, counts / n, size=n_boot)
-            out += w[k] * (draws @ uniq) / n
+            out += weight * (draws @ values) / n
             continue
         chunk = max(1, 2_000_000 // n)
         for start in range(0, n_boot, chunk):
             stop = min(n_boot, start + chunk)
             picks = rng.integers(0, n, size=(stop - start, n))
-            out[start:stop] += w[k] * vals[picks].mean(axis=1)
+            out[start:stop] += weight * values[picks].mean(axis=1)
     return out
+
+
+def _boot_means(x: np.ndarray, groups: Mapping[Hashable, np.ndarray], w: Mapping[Hashable, float],
+                n_boot: int, rng: np.random.Generator) -> np.ndarray:
+    """:func:`draw_means` of the strata of ``x``."""
+    return draw_means(strata_drawn(x, groups, w), n_boot, rng)
 
 
 def bootstrap_ci(values: Sequence[float] | np.ndarray, strata: Sequence[Hashable] | None = None,
@@ -54,18 +72,23 @@ def bootstrap_ci(values: Sequence[float] | np.ndarray, strata: Sequence[Hashable
     if known is not None:
         return known
     draw = partial(_percentile_interval, x, groups, w, n_boot, seed, level)
-    if hand_over(key, draw):  # a comparison asking ahead: a worker thread draws it, this pass is thrown away
-        return (math.nan, math.nan)
-    interval = drawn(key) or draw()  # drawn by a worker when it was handed over, else here
+    if hand_over(key, draw, lambda: (strata_drawn(x, groups, w), n_boot, seed, level)):
+        return (math.nan, math.nan)  # a comparison asking ahead: a helper draws it, this pass is thrown away
+    interval = drawn(key) or draw()  # drawn by the helper when it was handed over, else here
     keep(key, interval)
     return interval
 
 
 def _percentile_interval(x: np.ndarray, groups: Mapping[Hashable, np.ndarray], w: Mapping[Hashable, float],
                          n_boot: int, seed: int, level: float) -> tuple[float, float]:
-    """The percentile interval of the stratified bootstrap means (a pure function of its arguments: a worker
-    thread may draw it, :mod:`benchlab.data.analysis.stats.intervals_ahead`)."""
-    boots = _boot_means(x, groups, w, n_boot, np.random.default_rng(seed))
+    """The percentile interval of the stratified bootstrap means."""
+    return percentile_interval(strata_drawn(x, groups, w), n_boot, seed, level)
+
+
+def percentile_interval(strata: list[Stratum], n_boot: int, seed: int, level: float) -> tuple[float, float]:
+    """The percentile interval of :func:`draw_means` from ``seed``: a pure function of its arguments, which a
+    helper process computes from what it is sent (:mod:`benchlab.data.analysis.stats.intervals_ahead`)."""
+    boots = draw_means(strata, n_boot, np.random.default_rng(seed))
     alpha = (1 - level) / 2
     return (float(np.quantile(boots, alpha)), float(np.quantile(boots, 1 - alpha)))
 

@@ -1,91 +1,101 @@
-"""Bootstrap intervals drawn ahead by a forked helper process while a comparison goes on with the people's rows.
+"""Bootstrap intervals drawn ahead by a helper process while a comparison goes on with the people's rows.
 
 Why: after one more person joined a lab of 20, the models' intervals (a stratified bootstrap over each model's
 thousands of tuples, for every cell and every bias figure: ~50 of them) were ~0.25 s of a ~1.3 s
 ``compare worldsense``, and they wait on nothing the people's rows compute. The models are scored on the units
 people saw, so their draws change whenever a person adds units and the interval memo cannot keep them. Worker
-threads gained little: the draws are numpy calls between short stretches of Python, and the two threads spent the
-gain handing the interpreter's lock back and forth. A process forked at that moment has its own interpreter and
-a copy of everything already computed, so it draws on the second core at full speed.
+threads gained little: the draws are numpy calls between short stretches of Python, and two threads spent the
+gain handing the interpreter's lock back and forth. A forked process drew at full speed but cost the command ~25 ms
+of copy-on-write page faults. So a plain helper process (``python -m
+benchlab.data.analysis.stats.draw_helper``) is started when the command starts, loads numpy while the command loads
+pandas and reads its files, and draws on the other core.
 
-How: a ``compare`` command opens :func:`drawing_ahead`; inside it the pipeline asks the design for the models'
-intervals once inside :func:`submitting`, where :func:`benchlab.data.analysis.stats.bootstrap_ci` hands each draw
-over and returns nan at once (that pass's figures are thrown away; the selections it made are memoised by the
-design, so the real pass reuses them). :func:`start` then forks one helper that draws them in the order asked and
-writes each interval to a pipe as it is done; the real pass finds each by its content key (the interval memo's,
-:func:`benchlab.data.analysis.stats.interval_memo.interval_key`), reading the pipe until it arrives. Each interval
-is computed by the same function from the same seed either way, and a float is written with ``repr`` (which reads
-back to the same bits), so the printed figures are the same as drawn in place. A draw that fails, a helper that
-dies or a fork that is refused only means drawing in place (where the error, if any, is raised as before).
+How: the ``compare`` command opens :func:`drawing_ahead`; inside it the pipeline asks the design for the models'
+intervals once inside :func:`submitting`, where :func:`benchlab.data.analysis.stats.bootstrap_ci` sends each one to
+the helper (its strata as drawn: the distinct values and their counts, a few numbers each) and returns nan at once.
+That pass's figures are thrown away; the selections it made are memoised by the design, so the real pass reuses
+them. The helper draws them in the order sent and writes each interval back as it is done; the real pass finds each
+by its content key (the interval memo's, :func:`benchlab.data.analysis.stats.interval_memo.interval_key`), reading
+until it arrives. While the helper draws the one wanted, this process draws the last ones itself, so neither waits
+at the end. The same function computes each interval from the same seed either way, and a float is written with
+``repr`` (which reads back to the same bits), so the printed figures are those drawn in place. A helper that cannot
+start, fails a draw, dies or stays silent for :data:`SILENCE_S` only means drawing in place (where an error, if
+any, is raised as before).
 
-Only on Linux (where forking a process that holds numpy is safe and cheap), with at least two usable cores; the
-helper never writes anywhere but its pipe and leaves with ``os._exit`` (no exit handlers, no flush of the
-parent's buffers), and is killed and reaped when the block ends. Library calls and the screens draw in place.
+Only with at least two usable cores; the helper is stopped (and reaped) when the block ends. Library calls and the
+screens draw in place.
 """
 
 from __future__ import annotations
 
 import contextlib
 import os
+import pickle
 import select
-import signal
+import subprocess
 import sys
-import warnings
 from collections.abc import Callable, Iterator
 from contextvars import ContextVar
 from dataclasses import dataclass, field
+from typing import Any
 
 Interval = tuple[float, float]
 
-
-#: Seconds without a line from the helper after which it is taken for stuck: killed, and the rest drawn in place
+#: Seconds without a line from the helper after which it is taken for stuck: stopped, and the rest drawn in place
 #: (a draw takes milliseconds; a helper that hangs must not hang the command).
 SILENCE_S = 60.0
+
+#: The helper's arguments to this interpreter (``python -m ...``); :func:`drawing_ahead` starts it.
+HELPER_ARGS: tuple[str, ...] = ("-m", "benchlab.data.analysis.stats.draw_helper")
 
 
 @dataclass
 class _Helper:
-    """The draws asked for, the helper drawing them, and the intervals read back so far."""
+    """The helper process, the draws sent to it, and the intervals read back so far."""
 
+    process: subprocess.Popen[bytes] | None
     submitting: bool = False
-    jobs: list[tuple[str, Callable[[], Interval]]] = field(default_factory=list)
+    jobs: list[Callable[[], Interval]] = field(default_factory=list)  # each draw, to draw it here instead
     order: dict[str, int] = field(default_factory=dict)
     got: dict[int, Interval] = field(default_factory=dict)
-    pid: int | None = None
-    fd: int | None = None
     pending: bytes = b""
+    last: int = -1  # the next interval to draw here from the end of the list (see :meth:`interval`)
 
-    def ask(self, key: str, draw: Callable[[], Interval]) -> None:
-        if key not in self.order and self.pid is None:
-            self.order[key] = len(self.jobs)
-            self.jobs.append((key, draw))
-
-    def start(self) -> None:
-        if self.pid is not None or not self.jobs:
+    def ask(self, key: str, draw: Callable[[], Interval], payload: Callable[[], Any]) -> None:
+        if key in self.order or self.process is None or self.process.stdin is None:
             return
-        read_end, write_end = os.pipe()
+        index = len(self.jobs)
+        frame = pickle.dumps((index, payload()), protocol=pickle.HIGHEST_PROTOCOL)
         try:
-            with warnings.catch_warnings():  # 3.12+ warns when other threads exist (a spinner): none is used
-                warnings.simplefilter("ignore", DeprecationWarning)
-                pid = os.fork()
-        except OSError:  # no process to spare: every interval is drawn in place
-            os.close(read_end)
-            os.close(write_end)
-            self.jobs.clear()
+            self.process.stdin.write(len(frame).to_bytes(8, "little") + frame)
+            self.process.stdin.flush()  # drawn as soon as it is sent
+        except OSError:  # the helper is gone: every interval is drawn in place
+            self.stop()
             return
-        if pid == 0:
-            os.close(read_end)
-            _draw_all(self.jobs, write_end)  # never returns
-        os.close(write_end)
-        self.pid, self.fd = pid, read_end
+        self.order[key] = index
+        self.jobs.append(draw)
+
+    def sent_all(self) -> None:
+        """No more draws: the helper ends once it has drawn them."""
+        if self.process is not None and self.process.stdin is not None:
+            with contextlib.suppress(OSError):
+                self.process.stdin.close()
+        self.last = len(self.jobs) - 1
 
     def interval(self, key: str) -> Interval | None:
-        """The helper's interval for ``key``, reading its pipe up to it; ``None`` when it was not asked for, or the
-        helper could not draw it (failed, died, went silent)."""
+        """The helper's interval for ``key``, reading its output up to it; ``None`` (draw it here) when it was not
+        sent, when the helper could not draw it (failed, died, went silent), or when the helper has not come to it
+        yet. While the helper draws the one wanted, the intervals it would draw last are drawn here: the two
+        processes share what is left from both ends, and the helper's later copies are thrown away."""
         index = self.order.get(key)
         if index is None:
             return None
         while index not in self.got:
+            if not self._readable():
+                if index > self._drawing():
+                    return None
+                if self._draw_last_here():
+                    continue
             line = self._line()
             if line is None:  # the helper ended (or is stuck) without it: the rest is drawn in place
                 self.stop()
@@ -94,50 +104,79 @@ class _Helper:
             self.got[int(done)] = (float(low), float(high))
         return self.got[index]
 
+    def _draw_last_here(self) -> bool:
+        """Draw the last interval neither process has drawn (if the helper has not come to it); whether one was."""
+        while self.last > self._drawing() and self.last in self.got:
+            self.last -= 1
+        if self.last <= self._drawing():
+            return False
+        index, self.last = self.last, self.last - 1
+        try:
+            self.got[index] = self.jobs[index]()
+        except Exception:  # deliberately broad: raised again where it is asked for (drawn in place there)
+            self.order = {k: i for k, i in self.order.items() if i != index}
+        return True
+
+    def _drawing(self) -> int:
+        """The interval the helper is drawing now (it draws them in order): the one after the last it sent."""
+        return max(self.got, default=-1) + 1
+
+    def _out(self) -> int | None:
+        stdout = self.process.stdout if self.process is not None else None
+        return stdout.fileno() if stdout is not None else None
+
+    def _readable(self) -> bool:
+        """Whether a line (or the end) is waiting, without waiting for one."""
+        fd = self._out()
+        if b"\n" in self.pending or fd is None:
+            return True
+        ready, _, _ = select.select([fd], [], [], 0)
+        return bool(ready)
+
     def _line(self) -> str | None:
-        while self.fd is not None and b"\n" not in self.pending:
-            ready, _, _ = select.select([self.fd], [], [], SILENCE_S)
-            chunk = os.read(self.fd, 1 << 16) if ready else b""
+        while b"\n" not in self.pending:
+            fd = self._out()
+            if fd is None:
+                return None
+            ready, _, _ = select.select([fd], [], [], SILENCE_S)
+            chunk = os.read(fd, 1 << 16) if ready else b""
             if not chunk:
                 return None
             self.pending += chunk
-        if self.fd is None:
-            return None
         line, _, self.pending = self.pending.partition(b"\n")
         return line.decode("ascii")
 
     def stop(self) -> None:
-        if self.fd is not None:
-            os.close(self.fd)
-            self.fd = None
-        if self.pid is not None:
+        """Stop the helper; nothing more comes from it: what it did not send is drawn in place."""
+        process, self.process = self.process, None
+        if process is not None:
+            for stream in (process.stdin, process.stdout):
+                if stream is not None:
+                    with contextlib.suppress(OSError):
+                        stream.close()
             with contextlib.suppress(OSError):  # already gone
-                os.kill(self.pid, signal.SIGKILL)
-            with contextlib.suppress(ChildProcessError):
-                os.waitpid(self.pid, 0)
-            self.pid = None
-        # nothing more comes from this helper: what it did not send is drawn in place (a later pass may ask anew)
+                process.kill()
+            process.wait()
         self.order.clear()
         self.jobs.clear()
         self.got.clear()
         self.pending = b""
 
 
-def _draw_all(jobs: list[tuple[str, Callable[[], Interval]]], write_end: int) -> None:
-    """The helper: each interval in the order asked, one line ``index low high`` each; a draw that fails is left
-    out (the parent draws it in place and meets the error there). Leaves without exit handlers or flushes."""
+def _start() -> subprocess.Popen[bytes] | None:
+    """The helper process, loading numpy while the command loads pandas; ``None`` when it cannot be started."""
     try:
-        signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle; it kills the helper
-        with os.fdopen(write_end, "w", encoding="ascii") as out:
-            for index, (_key, draw) in enumerate(jobs):
-                try:
-                    low, high = draw()
-                except Exception:  # deliberately broad: drawn again in place, where the error is raised
-                    continue
-                out.write(f"{index} {low!r} {high!r}\n")
-                out.flush()
-    finally:
-        os._exit(0)
+        process = subprocess.Popen([sys.executable, *HELPER_ARGS], stdin=subprocess.PIPE,
+                                   stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, close_fds=True)
+    except OSError:
+        return None
+    if process.stdin is not None and sys.platform.startswith("linux"):
+        # deferred: Linux only (a pipe with room for every draw of a comparison, ~100 KB: sending never waits)
+        import fcntl
+
+        with contextlib.suppress(OSError):
+            fcntl.fcntl(process.stdin.fileno(), fcntl.F_SETPIPE_SZ, 1 << 20)
+    return process
 
 
 _helper: ContextVar[_Helper | None] = ContextVar("intervals_ahead", default=None)
@@ -150,19 +189,19 @@ def usable_cores() -> int:
 
 
 def helper_open() -> bool:
-    """Whether a :func:`drawing_ahead` block is open (then intervals get content keys even without a memo)."""
+    """Whether a :func:`drawing_ahead` block with a helper is open (then intervals get content keys)."""
     return _helper.get() is not None
 
 
 @contextlib.contextmanager
 def drawing_ahead() -> Iterator[None]:
-    """Within this block, intervals asked for inside :func:`submitting` are drawn by a helper process after
-    :func:`start`; the helper is gone when the block ends. Outside Linux, or with one usable core, nothing
-    changes."""
-    if not sys.platform.startswith("linux") or usable_cores() < 2 or _helper.get() is not None:
+    """Within this block, intervals asked for inside :func:`submitting` are drawn by a helper process, started
+    now; it is stopped when the block ends. With one usable core, or no helper, nothing changes."""
+    process = _start() if usable_cores() >= 2 and _helper.get() is None else None
+    if process is None:
         yield
         return
-    helper = _Helper()
+    helper = _Helper(process)
     token = _helper.set(helper)
     try:
         yield
@@ -173,8 +212,8 @@ def drawing_ahead() -> Iterator[None]:
 
 @contextlib.contextmanager
 def submitting() -> Iterator[None]:
-    """Within this block (inside :func:`drawing_ahead`), each bootstrap interval is asked for and reads as
-    (nan, nan); then the helper starts drawing them. Outside :func:`drawing_ahead` nothing changes."""
+    """Within this block (inside :func:`drawing_ahead`), each bootstrap interval is sent to the helper and reads
+    as (nan, nan). Outside :func:`drawing_ahead` nothing changes."""
     helper = _helper.get()
     if helper is None:
         yield
@@ -184,15 +223,16 @@ def submitting() -> Iterator[None]:
         yield
     finally:
         helper.submitting = False
-    helper.start()
+        helper.sent_all()
 
 
-def hand_over(key: str | None, draw: Callable[[], Interval]) -> bool:
-    """While submitting: ask for ``draw`` (once per key) and say so (the caller returns nan then)."""
+def hand_over(key: str | None, draw: Callable[[], Interval], payload: Callable[[], Any]) -> bool:
+    """While submitting: send ``payload()`` to the helper (once per key; ``draw`` draws it here if need be) and
+    say so (the caller returns nan then)."""
     helper = _helper.get()
     if helper is None or key is None or not helper.submitting:
         return False
-    helper.ask(key, draw)
+    helper.ask(key, draw, payload)
     return True
 
 
