@@ -1,7 +1,7 @@
 """The cyclic garbage collector paused for the span of one computing command (a comparison).
 
 Why: loading pandas, numpy and pyarrow and reading a lab's files make hundreds of thousands of container objects,
-and the collector walked them again and again while the command ran: ~50 ms of a ~1 s ``compare worldsense``, ~5%
+and the collector walked them again and again while the command ran: ~50 ms of a ~1 s computed comparison, ~5%
 of its instructions. A comparison is a bounded computation whose memory is its arrays and frames, freed by their
 reference counts; the cycles it leaves are few (the paused run's peak memory is the same, 160 MB). So the
 collector is paused for the block, and at its end everything there is gets frozen (``gc.freeze``) before collecting

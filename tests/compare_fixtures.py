@@ -67,3 +67,12 @@ def write_results(path: Path, answer: Answerer, rt: Callable[[str, int, int, int
 
 def wrong(gold: str) -> str:
     return {"TRUE": "FALSE", "FALSE": "TRUE", "1": "3", "2": "3", "3": "1"}[gold]
+
+
+def write_two_people(out: Path) -> Path:
+    """Two people's results in ``out``: p1 right on every tuple's later trials, p2 on the first two (with RTs)."""
+    write_results(out / "basic___human-p1___results.jsonl", lambda p, s, t, i, g: g if t else wrong(g),
+                  rt=lambda p, s, t, i: 2000.0 + 100 * t)
+    write_results(out / "basic___human-p2___results.jsonl", lambda p, s, t, i, g: g if t < 2 else wrong(g),
+                  rt=lambda p, s, t, i: 3000.0 + 10 * i)
+    return out

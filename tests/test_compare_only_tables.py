@@ -6,19 +6,14 @@ from pathlib import Path
 
 from benchlab.data.analysis.compare import Comparison
 from benchlab.data.worldsense.compare import compare_worldsense
-from tests.compare_fixtures import make_testset, write_results, wrong
+from tests.compare_fixtures import make_testset, write_results, write_two_people, wrong
 
 
 def _lab(tmp_path: Path) -> tuple[Path, Path]:
     ts = make_testset(tmp_path / "ts")
     write_results(ts / "results" / "basic___GPT4___results.jsonl",
                   lambda p, s, t, i, g: wrong(g) if (p == "Infer.normal" and s == 4) else g)
-    out = tmp_path / "lab"
-    write_results(out / "basic___human-p1___results.jsonl", lambda p, s, t, i, g: g if t else wrong(g),
-                  rt=lambda p, s, t, i: 2000.0 + 100 * t)
-    write_results(out / "basic___human-p2___results.jsonl", lambda p, s, t, i, g: g if t < 2 else wrong(g),
-                  rt=lambda p, s, t, i: 3000.0 + 10 * i)
-    return ts, out
+    return ts, write_two_people(tmp_path / "lab")
 
 
 def _text(comp: Comparison, sections: tuple[str, ...]) -> list[str]:

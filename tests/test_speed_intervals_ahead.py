@@ -16,7 +16,7 @@ from benchlab.data.analysis.stats import intervals_ahead
 from benchlab.data.analysis.stats.intervals_ahead import drawing_ahead
 from benchlab.data.sort.compare import SortDesign, compare_sort
 from benchlab.data.worldsense.compare import WorldSenseDesign, compare_worldsense
-from tests.compare_fixtures import make_testset, write_results, wrong
+from tests.compare_fixtures import make_testset, write_results, write_two_people, wrong
 from tests.test_compare_sort import write_csv
 
 
@@ -26,12 +26,7 @@ def _ws_lab(tmp_path: Path) -> tuple[Path, Path]:
                   lambda p, s, t, i, g: wrong(g) if (p == "Infer.normal" and (s + i) % 3 == 0) else g)
     write_results(ts / "results" / "basic___Llama___results.jsonl",
                   lambda p, s, t, i, g: wrong(g) if (t + i) % 2 else g)
-    out = tmp_path / "lab"
-    write_results(out / "basic___human-p1___results.jsonl", lambda p, s, t, i, g: g if t else wrong(g),
-                  rt=lambda p, s, t, i: 2000.0 + 100 * t)
-    write_results(out / "basic___human-p2___results.jsonl", lambda p, s, t, i, g: g if t < 2 else wrong(g),
-                  rt=lambda p, s, t, i: 3000.0 + 10 * i)
-    return ts, out
+    return ts, write_two_people(tmp_path / "lab")
 
 
 def _sort_lab(tmp_path: Path) -> Path:
@@ -48,6 +43,18 @@ def _sort_lab(tmp_path: Path) -> Path:
 
 def _printed(comp: Comparison) -> list[str]:
     return [t.frame.to_string() for t in comp.tables()]
+
+
+def _same(got: Comparison, want: Comparison) -> None:
+    """Every cell and every printed table of ``got`` is ``want``'s (the intervals to the bit)."""
+    assert got.cells == want.cells and got.tests == want.tests
+    assert _printed(got) == _printed(want)
+
+
+def _ws_in_place(tmp_path: Path) -> tuple[Path, Path, Comparison]:
+    """The WorldSense lab and its comparison drawn in place (no helper)."""
+    ts, out = _ws_lab(tmp_path)
+    return ts, out, compare_worldsense(ts, [out], n_boot=300)
 
 
 @pytest.fixture
@@ -92,8 +99,7 @@ def test_worldsense_drawn_ahead_prints_what_is_drawn_in_place(
     # none of them drawn here again (intervals of the same content, e.g. two models' equal cells, are served too)
     assert len(here) - drawn_in_place <= drawn_in_place - sent
     assert helper.process is None  # stopped and reaped when the block ended
-    assert ahead.cells == in_place.cells and ahead.tests == in_place.tests
-    assert _printed(ahead) == _printed(in_place)
+    _same(ahead, in_place)
     assert ahead.extra_tables["bias"][1].frame.equals(in_place.extra_tables["bias"][1].frame)
 
 
@@ -104,27 +110,24 @@ def test_sort_drawn_ahead_prints_what_is_drawn_in_place(
     with drawing_ahead():
         ahead = compare_sort([res], n_boot=300)
     assert [sent for _helper, sent in helpers] == [1]  # the model's overall: stratified by configuration
-    assert ahead.cells == in_place.cells and ahead.tests == in_place.tests
-    assert _printed(ahead) == _printed(in_place)
+    _same(ahead, in_place)
 
 
 @pytest.mark.parametrize("mode", ["fail", "missing"])
 def test_a_helper_that_fails_or_cannot_start_changes_nothing(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
                                                             mode: str) -> None:
-    ts, out = _ws_lab(tmp_path)
-    in_place = compare_worldsense(ts, [out], n_boot=300)
+    ts, out, in_place = _ws_in_place(tmp_path)
     _fake(monkeypatch, mode)
     if mode == "missing":  # a module that is not there: the helper ends at once
         monkeypatch.setattr(intervals_ahead, "HELPER_ARGS", ("-m", "benchlab.no_such_helper"))
     with drawing_ahead():
         ahead = compare_worldsense(ts, [out], n_boot=300)
-    assert ahead.cells == in_place.cells and _printed(ahead) == _printed(in_place)
+    _same(ahead, in_place)
 
 
 def test_while_the_helper_draws_the_one_wanted_the_last_ones_are_drawn_here(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch, helpers: list[tuple[intervals_ahead._Helper, int]]) -> None:
-    ts, out = _ws_lab(tmp_path)
-    in_place = compare_worldsense(ts, [out], n_boot=300)
+    ts, out, in_place = _ws_in_place(tmp_path)
     _fake(monkeypatch, "slow")
     stolen: list[bool] = []
     real_last = intervals_ahead._Helper._draw_last_here
@@ -135,13 +138,12 @@ def test_while_the_helper_draws_the_one_wanted_the_last_ones_are_drawn_here(
     (_helper, sent), = helpers
     # while the helper drew the one wanted, this process drew from the end of the list
     assert sent >= 4 and 1 <= sum(stolen) < sent
-    assert shared.cells == in_place.cells and _printed(shared) == _printed(in_place)
+    _same(shared, in_place)
 
 
 def test_a_helper_that_goes_silent_is_stopped_and_the_rest_drawn_in_place(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch, helpers: list[tuple[intervals_ahead._Helper, int]]) -> None:
-    ts, out = _ws_lab(tmp_path)
-    in_place = compare_worldsense(ts, [out], n_boot=300)
+    ts, out, in_place = _ws_in_place(tmp_path)
     _fake(monkeypatch, "silent")
     monkeypatch.setattr(intervals_ahead, "SILENCE_S", 0.5)
     started = time.monotonic()
@@ -149,7 +151,7 @@ def test_a_helper_that_goes_silent_is_stopped_and_the_rest_drawn_in_place(
         stuck = compare_worldsense(ts, [out], n_boot=300)
     assert time.monotonic() - started < 60  # waited for the silence limit, not for the stuck helper
     assert helpers[0][0].process is None
-    assert stuck.cells == in_place.cells and _printed(stuck) == _printed(in_place)
+    _same(stuck, in_place)
 
 
 def test_nothing_is_asked_ahead_without_a_helper(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

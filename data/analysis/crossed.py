@@ -74,8 +74,8 @@ def _codes(labels: Sequence[Hashable] | np.ndarray) -> tuple[np.ndarray, int]:
 
 #: Codes of read-only label arrays, by identity (each kept with its array, so that an id is never taken for a later
 #: array's): a comparison passes the same condition's people and units to the pooled cell, the test against every
-#: model and the bias table (:meth:`benchlab.data.analysis.design.Design.labels`), and sorting ~4k tuple ids again
-#: for each was ~30 ms of a ``compare worldsense``. A writable array is coded every time (it may change).
+#: model and a crossed extra table (:meth:`benchlab.data.analysis.design.Design.labels`), and sorting ~4k unit ids
+#: again for each was ~30 ms of a lab's comparison. A writable array is coded every time (it may change).
 _CODED: dict[int, tuple[np.ndarray, tuple[np.ndarray, list[str]]]] = {}
 _CODED_MAX = 32
 

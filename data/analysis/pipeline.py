@@ -73,7 +73,7 @@ __all__ = [
 def run_comparison(design: Design, readings: Readings, options: Options) -> Comparison:
     """Every row, the pooled humans, every model, tests, spread, flags, RTs and agreement, for one benchmark.
 
-    Inside :func:`benchlab.data.analysis.stats.intervals_ahead.drawing_ahead` (``compare worldsense`` opens it) the
+    Inside :func:`benchlab.data.analysis.stats.intervals_ahead.drawing_ahead` (a ``compare`` command opens it) the
     models' bootstrap intervals are drawn by a helper process meanwhile (:meth:`Design.ask_ahead`); the figures are
     the same as drawn in place."""
     wanted = _wanted(options.tables)

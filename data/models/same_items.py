@@ -71,8 +71,8 @@ Units = tuple["np.ndarray", "np.ndarray", int]
 
 
 def _categorical_units(humans: pd.DataFrame, models: pd.DataFrame, unit: str) -> Units | None:
-    """:data:`Units` from two categorical unit columns of one dtype (WorldSense's tuple ids: the categories are
-    the test set's 87k tuples): their codes are the units, with no Python object per unit. ``None`` otherwise, or
+    """:data:`Units` from two categorical unit columns of one dtype (unit ids whose categories are a whole
+    test set's, e.g. 87k of them): their codes are the units, with no Python object per unit. ``None`` otherwise, or
     with a missing value."""
     # deferred: pandas and numpy are loaded by every caller already (they pass frames)
     import numpy as np
@@ -108,8 +108,8 @@ def _factorized_units(models: pd.DataFrame, people: set[object], unit: str) -> U
 
 def _restrict_coded(models: pd.DataFrame, unit_codes: np.ndarray, known: np.ndarray, n_people: int, who: str,
                     what: str) -> tuple[pd.DataFrame, list[str]] | None:
-    """:func:`restrict_to_shared`'s answer from the units' codes: no Python set per model (the WorldSense models'
-    160k tuples cost ~0.07 s that way); the same rows in the same order and the same notes. ``None`` when the
+    """:func:`restrict_to_shared`'s answer from the units' codes: no Python set per model (a lab's four models'
+    160k units cost ~0.07 s that way); the same rows in the same order and the same notes. ``None`` when the
     model column has missing values (then the sets decide, as before)."""
     # deferred: pandas and numpy are loaded by every caller already (they pass frames)
     import numpy as np

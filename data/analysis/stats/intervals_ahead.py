@@ -1,8 +1,8 @@
 """Bootstrap intervals drawn ahead by a helper process while a comparison goes on with the people's rows.
 
 Why: after one more person joined a lab of 20, the models' intervals (a stratified bootstrap over each model's
-thousands of tuples, for every cell and every bias figure: ~50 of them) were ~0.25 s of a ~1.3 s
-``compare worldsense``, and they wait on nothing the people's rows compute. The models are scored on the units
+thousands of units, for every cell and every extra-table figure: ~50 of them) were ~0.25 s of a ~1.3 s
+comparison, and they wait on nothing the people's rows compute. The models are scored on the units
 people saw, so their draws change whenever a person adds units and the interval memo cannot keep them. Worker
 threads gained little: the draws are numpy calls between short stretches of Python, and two threads spent the
 gain handing the interpreter's lock back and forth. A forked process drew at full speed but cost the command ~25 ms
