@@ -24,7 +24,7 @@ from pathlib import Path
 
 from benchlab.annotations.command_output import recorded
 from benchlab.annotations.exclusions.applied import STUDY_FILE, study_folder_of
-from benchlab.data.models.provenance import MODELS_FOLDER
+from benchlab.data.models.run_folder import MODELS_FOLDER
 
 
 def watched_inputs(paths: Sequence[Path]) -> tuple[list[Path], list[Path], list[Path]]:

@@ -104,7 +104,8 @@ class OptionsMeta(type):
     and makes instances of that model (see the module docstring)."""
 
     def __new__(mcs, name: str, bases: tuple[type, ...], ns: dict[str, Any], **kwargs: Any) -> OptionsMeta:
-        if ns.get("__options_of__") is not None:  # the pydantic model of a declared class
+        if ns.get("__options_of__") is not None or ns.get("__plain_of__") is not None:
+            # the pydantic model of a declared class, or the class of its options made without pydantic
             return super().__new__(mcs, name, bases, ns, **kwargs)
         specs: dict[str, OptionSpec] = {}
         for attr, annotation in ns.get("__annotations__", {}).items():
@@ -133,10 +134,23 @@ class OptionsMeta(type):
 
 
 def declared_class(model: type) -> type | None:
-    """The declared options class of ``model`` (itself, or the class its pydantic model was built from)."""
+    """The declared options class of ``model`` (itself, or the class its pydantic model was built from, or the one
+    whose options :mod:`benchlab.annotations.plain_options` made without pydantic)."""
     if not isinstance(model, OptionsMeta):
         return None
-    return model.__dict__.get("__options_of__") or model
+    return model.__dict__.get("__options_of__") or model.__dict__.get("__plain_of__") or model
+
+
+def has_validators(cls: type) -> bool:
+    """Whether the declared class ``cls`` (or a base) declares a validator, pydantic's own object (a computed
+    field, a pydantic validator) or a ``model_post_init``: pydantic must make its instances then."""
+    for klass in cls.__mro__:
+        for attr, value in klass.__dict__.items():
+            if isinstance(value, _Validator) or (_is_pydantic(value) and not attr.startswith("__")):
+                return True
+            if attr == "model_post_init":
+                return True
+    return False
 
 
 def declared_fields(model: type) -> dict[str, OptionSpec] | None:
@@ -214,6 +228,7 @@ def _meta() -> type:
 def model_of(cls: type) -> type[BaseModel]:
     """The pydantic model of the declared options class ``cls``, built on first use (once, whichever thread asks
     first: two models of one class would make unequal instances)."""
+    cls = cls.__dict__.get("__plain_of__") or cls
     made = cls.__dict__.get("__option_model__")
     if made is not None:
         return made

@@ -216,15 +216,24 @@ def _str_or_none(value: Any) -> str | None:
     return None if value is None else str(value)
 
 
-def parse_options(model: type[M], values: Mapping[str, Any]) -> M:
+def parse_options(model: type[M], values: Mapping[str, Any], *, typed: bool = False) -> M:
     """``model`` from raw values (CLI parameters or form strings); the first wrong field as :class:`OptionError`.
 
     Empty strings mean "not given" (the field's default), so a form's blank box and an absent flag agree.
+    ``typed``: the values are already converted to their declared types (the command line's are), so options that
+    need nothing of pydantic are made without it (:mod:`benchlab.annotations.plain_options`).
     """
+    cleaned = {k: v for k, v in values.items() if not (isinstance(v, str) and v.strip() == "")}
+    if typed:
+        # deferred: the plain checks load only for the command line (a form's values are text to convert)
+        from benchlab.annotations.plain_options import plain_checked
+
+        plain = plain_checked(model, cleaned)
+        if plain is not None:
+            return typing.cast(M, plain)
     # deferred: pydantic loads only when values are checked (a help page or option_infos never needs it)
     from pydantic import ValidationError
 
-    cleaned = {k: v for k, v in values.items() if not (isinstance(v, str) and v.strip() == "")}
     try:
         return model.model_validate(cleaned)
     except ValidationError as exc:  # a model not derived from Options

@@ -9,15 +9,16 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable, Iterator
 from pathlib import Path
-from typing import Any, TypeVar
-
-from pydantic import BaseModel, ValidationError
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from benchlab.data.atomic import cut_torn_tail
 from benchlab.data.errors import BenchlabError
 from benchlab.data.text_io import iter_lines
 
-M = TypeVar("M", bound=BaseModel)
+if TYPE_CHECKING:  # pydantic loads with the first validated line, not with every reader of plain lines
+    from pydantic import BaseModel, ValidationError
+
+M = TypeVar("M", bound="BaseModel")
 
 
 def iter_json_lines(path: str | Path, *, allow_torn_tail: bool = False) -> Iterator[tuple[int, dict[str, Any]]]:
@@ -52,6 +53,9 @@ def _parse(path: Path, lineno: int, raw: str) -> tuple[int, dict[str, Any]]:
 
 def validate(model: type[M], obj: dict[str, Any], path: str | Path, line: int | None = None) -> M:
     """Validate one parsed object, turning pydantic's error into one line naming the file, line and field."""
+    # deferred: pydantic loads with the first validated line (see the imports)
+    from pydantic import ValidationError
+
     try:
         return model.model_validate(obj)
     except ValidationError as exc:

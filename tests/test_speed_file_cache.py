@@ -65,8 +65,8 @@ def test_a_worldsense_person_file_is_parsed_once_until_it_changes(tmp_path: Path
     first = ws_compare._read_human(file)
     assert first.participant == "p1" and first.simulated == "oracle" and len(first.keys) > 0
     parsed: list[Path] = []
-    original = ws_compare.read_results
-    monkeypatch.setattr(ws_compare, "read_results",
+    original = ws_compare.result_answers
+    monkeypatch.setattr(ws_compare, "result_answers",
                         lambda p, **kw: (parsed.append(Path(p)), original(p, **kw))[1])
     again = ws_compare._read_human(file)
     assert parsed == []

@@ -24,7 +24,8 @@ from benchlab.data.models.hashing import prompt_sha256, text_sha256
 from benchlab.data.models.imported import EpochRule, ImportedAnswer, ImportedLog, reduce_epochs
 from benchlab.data.models.inspect_logs import read_inspect_log, sample_ids
 from benchlab.data.models.lm_eval import read_lm_eval_samples
-from benchlab.data.models.provenance import MODELS_FOLDER, ItemHashes, RunProvenance, software_versions
+from benchlab.data.models.provenance import ItemHashes, RunProvenance, software_versions
+from benchlab.data.models.run_folder import MODELS_FOLDER
 
 
 @dataclass

@@ -23,13 +23,8 @@ from benchlab.annotations.task import Benchmark, ModelAnswer, ModelItem, ModelPr
 from benchlab.data.errors import BenchlabError
 from benchlab.data.models.cache import AnswerCache, CachedAnswer
 from benchlab.data.models.hashing import prompt_sha256, text_sha256
-from benchlab.data.models.provenance import (
-    MODELS_FOLDER,
-    ItemHashes,
-    RunProvenance,
-    run_filename,
-    software_versions,
-)
+from benchlab.data.models.provenance import ItemHashes, RunProvenance, run_filename, software_versions
+from benchlab.data.models.run_folder import MODELS_FOLDER
 
 CACHE_FILE = "cache.jsonl"
 #: Versions recorded with every run (those installed).

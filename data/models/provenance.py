@@ -21,11 +21,8 @@ from benchlab.data.atomic import atomic_write_text
 from benchlab.data.errors import BenchlabError
 from benchlab.data.jsonl import describe_validation_error
 from benchlab.data.key_lines import json_line
+from benchlab.data.models.run_folder import RUN_SUFFIX
 from benchlab.data.version import __version__
-
-RUN_SUFFIX = ".run.json"
-#: The folder (under a task's results output folder) holding runs' provenance, the answer cache and inspect logs.
-MODELS_FOLDER = "models"
 
 
 class ItemHashes(BaseModel):

@@ -16,7 +16,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, TypeVar
 
-from benchlab.data.models.provenance import MODELS_FOLDER, read_runs
+from benchlab.data.models.run_folder import MODELS_FOLDER, has_runs
 
 if TYPE_CHECKING:
     import numpy as np
@@ -179,9 +179,13 @@ def prompt_hash_notes(results: Sequence[str | Path], human_hashes: Mapping[str, 
         folder = Path(raw)
         if not folder.is_dir():
             continue
-        runs = read_runs(folder.parent / MODELS_FOLDER) + read_runs(folder / MODELS_FOLDER)
-        if not runs:
+        places = [f for f in (folder.parent / MODELS_FOLDER, folder / MODELS_FOLDER) if has_runs(f)]
+        if not places:
             continue
+        # deferred: the runs' pydantic models load only for a folder with a run beside it
+        from benchlab.data.models.provenance import read_runs
+
+        runs = [run for place in places for run in read_runs(place)]
         hashes = human_hashes if human_hashes is not None else _human_hashes(
             p for p in folder.rglob("*") if p.is_file() and "human" in p.name and p.suffix in (".jsonl", ".csv"))
         if not hashes:

@@ -56,7 +56,7 @@ from benchlab.data.tables import Table
 from benchlab.data.worldsense.columns import ResultColumns, TrialColumns, read_trial_columns
 from benchlab.data.worldsense.compare_strata import first_seen, is_trivial, row_names, strata_weights
 from benchlab.data.worldsense.result_columns import RESULTS_CACHE_MIN_BYTES, read_result_columns
-from benchlab.data.worldsense.results import ResultsFile, find_results, read_results
+from benchlab.data.worldsense.results import ResultsFile, find_results, result_answers
 from benchlab.data.worldsense.rules import MODEL_ORDER, PROBLEM_ORDER, is_correct
 from benchlab.data.worldsense.score_tables import stats_by_group
 from benchlab.data.worldsense.scoring import scored_tuples
@@ -122,20 +122,19 @@ def _read_human(file: ResultsFile) -> HumanAnswers:
 
 def _human_answers(path: Path, warn: Callable[[str], None]) -> HumanAnswers:
     """The first answer per Key, its response time and the session's ``simulated`` field (no warnings to give)."""
-    lines = read_results(path, allow_torn_tail=True)
     seen: set[int] = set()
     keys, resps, rts = [], [], []
     simulated = ""
-    for line in lines:
-        sim = line.extras.get("simulated")
+    for key, resp, extras in list(result_answers(path, allow_torn_tail=True)):  # every line checked first
+        sim = extras.get("simulated")
         if isinstance(sim, str) and sim and not simulated:
             simulated = sim
-        if line.Key in seen:
+        if key in seen:
             continue
-        seen.add(line.Key)
-        keys.append(line.Key)
-        resps.append(line.resp)
-        rt = line.extras.get("rt_ms")
+        seen.add(key)
+        keys.append(key)
+        resps.append(resp)
+        rt = extras.get("rt_ms")
         rts.append(float(rt) if isinstance(rt, int | float) and not isinstance(rt, bool) else np.nan)
     return HumanAnswers("", np.asarray(keys, dtype=np.int64), resps, np.asarray(rts, dtype=float), simulated)
 

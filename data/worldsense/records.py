@@ -11,10 +11,7 @@ from typing import Annotated, Any
 
 from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr, model_validator
 
-from benchlab.data.worldsense.rules import GOLD_OBFUSCATION_INVERSE, deobfuscate, is_correct
-
-INT64_MIN = -(2**63)
-INT64_MAX = 2**63 - 1
+from benchlab.data.worldsense.rules import GOLD_OBFUSCATION_INVERSE, INT64_MAX, INT64_MIN, deobfuscate, is_correct
 
 #: An exact signed 64-bit integer id.
 Key = Annotated[StrictInt, Field(ge=INT64_MIN, le=INT64_MAX)]

@@ -9,6 +9,10 @@ from __future__ import annotations
 
 from typing import Final
 
+#: The range of a Key: an exact signed 64-bit integer (Keys beyond 2**53 are why they are never floats).
+INT64_MIN: Final = -(2**63)
+INT64_MAX: Final = 2**63 - 1
+
 #: Obfuscated gold value in ``trials.jsonl.bz2`` -> real answer (a fixed one-to-one table, spec section 3).
 GOLD_OBFUSCATION: Final[dict[str, str]] = {
     "Emmanuel": "TRUE",

@@ -116,7 +116,7 @@ def model_from_click(model: type[M], params: Mapping[str, Any]) -> M:
     infos = {i.name: i for i in option_infos(model)}
     values = {name: _raw(infos[name], v) for name, v in params.items() if name in infos and v is not None}
     try:
-        return parse_options(model, values)
+        return parse_options(model, values, typed=True)
     except OptionError as exc:
         raise reworded(exc, model) from None
 

@@ -47,7 +47,7 @@ from benchlab.data.analysis.plots import save_comparison_plot
 from benchlab.data.analysis.stats import AttentionCriterion
 from benchlab.data.atomic import atomic_write_text
 from benchlab.data.errors import BenchlabError
-from benchlab.data.models.provenance import MODELS_FOLDER
+from benchlab.data.models.run_folder import MODELS_FOLDER
 from benchlab.data.tables import Table, counted, csv_files, render
 from benchlab.tui.session_handover import tasks
 
