@@ -81,3 +81,17 @@ def read_with_sha256(path: str | Path, read: Callable[[], bytes]) -> tuple[bytes
     if before is not None and after == before:
         _remember(before, digest, started)
     return data, digest
+
+
+def remembered() -> list[tuple[_State, str]]:
+    """Every digest the memo holds, with the file state it was taken in (for :func:`learn` in another process)."""
+    return list(_MEMO.items())
+
+
+def learn(entries: list[tuple[_State, str]]) -> None:
+    """Take digests another process remembered (:func:`remembered`): each is used only while its file's state is
+    the one it was hashed in, as this process's own are, so a file changed since is hashed again."""
+    for state, digest in entries:
+        if len(_MEMO) >= LIMIT:
+            _MEMO.clear()
+        _MEMO[(state[0], state[1], state[2], state[3], state[4])] = digest

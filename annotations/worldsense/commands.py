@@ -254,16 +254,20 @@ def compare(opts: CompareOptions) -> None:
 
 
 def _compare(opts: CompareOptions, testset: Path, default: Path) -> None:
+    # deferred: the readers (numpy) load only when the command runs; the helper reads with them meanwhile
+    from benchlab.data.worldsense.compare_inputs import read_ahead
+
+    results = opts.results
+    if not results and default.is_dir():
+        err(f"human results: {default} (the sessions' default output folder)")
+        results = (default,)
+    read_ahead(testset, list(results), include_published=not opts.no_published)  # by the helper, while pandas loads
     # deferred: pandas and scipy load only when the command runs (`benchlab --help` stays quick)
     from benchlab.annotations.comparison_output import emit_comparison
     from benchlab.annotations.exclusions.applied import exclusion_notes, exclusions_for
     from benchlab.data.analysis.stats.interval_memo import remembered_intervals
     from benchlab.data.worldsense.compare import compare_worldsense
 
-    results = opts.results
-    if not results and default.is_dir():
-        err(f"human results: {default} (the sessions' default output folder)")
-        results = (default,)
     log = exclusions_for(list(results), opts.exclude)
     status = (f"reading {files(count_files(results, RESULTS_GLOB))} of results, bootstrapping ({opts.n_boot} "
               "resamples)...")

@@ -49,17 +49,14 @@ from benchlab.data.analysis.pipeline import (
     run_comparison,
 )
 from benchlab.data.analysis.stats import AttentionCriterion, FigureCell
-from benchlab.data.errors import BenchlabError
 from benchlab.data.file_cache import read_once
 from benchlab.data.models.same_items import prompt_hash_notes, restrict_to_shared
 from benchlab.data.tables import Table
-from benchlab.data.worldsense.columns import ResultColumns, TrialColumns, read_trial_columns
+from benchlab.data.worldsense.compare_inputs import inputs_read
 from benchlab.data.worldsense.compare_strata import first_seen, is_trivial, row_names, strata_weights
-from benchlab.data.worldsense.result_columns import RESULTS_CACHE_MIN_BYTES, read_result_columns
 from benchlab.data.worldsense.results import ResultsFile, find_results, result_answers
 from benchlab.data.worldsense.rules import MODEL_ORDER, PROBLEM_ORDER, is_correct
 from benchlab.data.worldsense.score_tables import stats_by_group
-from benchlab.data.worldsense.scoring import scored_tuples
 
 OVERALL_CORRECTNESS = "overall (right/wrong)"
 HUMAN_PREFIXES = ("human-", "human_", "human")
@@ -86,21 +83,6 @@ def participant_id(modelname: str) -> str:
         if low.startswith(prefix) and len(modelname) > len(prefix):
             return modelname[len(prefix):]
     return modelname
-
-
-def results_dirs_for(testset: str | Path, results: Sequence[str | Path] | None, include_published: bool) -> list[Path]:
-    """``<testset>/results`` (the published models) unless excluded, then each extra folder, each once."""
-    dirs: list[Path] = []
-    published = Path(testset) / "results"
-    if include_published and Path(testset).is_dir() and published.is_dir():
-        dirs.append(published)
-    for d in results or []:
-        p = Path(d)
-        if not any(p.resolve() == q.resolve() for q in dirs):
-            dirs.append(p)
-    if not dirs:
-        raise BenchlabError("no results folder: pass --results DIR (the test set has no results/ folder)", testset)
-    return dirs
 
 
 def watched_files(results: Path | Sequence[Path]) -> list[Path]:
@@ -294,35 +276,6 @@ def _order_models(names: list[str]) -> list[str]:
     return known + sorted(n for n in names if n not in known)
 
 
-def _score(testset: str | Path, results: Sequence[str | Path] | str | Path | None,
-           include_published: bool) -> tuple[TrialColumns, list[ResultsFile], pd.DataFrame, list[str]]:
-    """The test set, every results file found, the benchmark's tuple scores of all of them and the warnings."""
-    extra = [results] if isinstance(results, str | Path) else results
-    trials = read_trial_columns(testset)
-    files: list[ResultsFile] = []
-    for d in results_dirs_for(testset, extra, include_published):
-        found = find_results(d)
-        if not found:
-            raise BenchlabError("no results files here (expected <prompting>___<modelname>___results.jsonl)", d)
-        files.extend(found)
-    columns = [_result_columns(f) for f in files]
-    return trials, files, *scored_tuples(trials, columns)
-
-
-def _result_columns(file: ResultsFile) -> ResultColumns:
-    """A results file's columns; a participant's (small) file read once per content through
-    :mod:`benchlab.data.file_cache`, since a lab's comparison parses every person's file again on each run (~3 ms
-    each; the big model files have their own cache by content in :func:`read_result_columns`)."""
-    try:
-        small = file.path.stat().st_size < RESULTS_CACHE_MIN_BYTES
-    except OSError:  # the reader gives its own clear error
-        small = False
-    if not small:
-        return read_result_columns(file.path, file.prompting, file.modelname)
-    return read_once("worldsense-result-columns", file.path,  # the path names the prompting and the model
-                     lambda path, _warn: read_result_columns(path, file.prompting, file.modelname))
-
-
 class _ByTrial:
     """A coded column of the test set's trials (names and one code per trial), indexed by trial positions like the
     array of names it stands for, without making that 87k-long array of strings on every comparison."""
@@ -356,7 +309,8 @@ def _participant(pid: str, answers: HumanAnswers, own: pd.DataFrame, key_index: 
 def read_worldsense(testset: str | Path, results: Sequence[str | Path] | str | Path | None = None,
                     include_published: bool = True) -> tuple[Readings, list[str]]:
     """WorldSense results in the pipeline's terms (tuples as units), and the scoring warnings."""
-    trials, files, tuples, warnings = _score(testset, results, include_published)
+    inputs = inputs_read(testset, results, include_published)
+    trials, files, tuples, warnings = inputs.trials, inputs.files, inputs.scored.frame(), inputs.warnings
     names_count = pd.Series([f.modelname for f in files]).value_counts()
     pairs = tuples[["prompting", "modelname"]].drop_duplicates()
     who_of = {(p, m): (m if names_count.get(m, 0) <= 1 else f"{p}/{m}")

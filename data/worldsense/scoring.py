@@ -174,8 +174,21 @@ def scored_tuples(
     """:func:`score_worldsense`'s ``tuples`` and ``warnings`` alone, the same rows and the same warnings: what a
     comparison uses. Why apart: the three statistics tables (overall, per problem, bias) cost ~0.1 s on the full
     test set and a comparison computes its own."""
+    scored, warnings = reduced_tuples(trials, results, on_warning=on_warning, same_items=same_items)
+    return scored.frame(), warnings
+
+
+def reduced_tuples(
+    trials: TrialColumns | Sequence[Trial] | str | Path,
+    results: ResultsInput,
+    *,
+    on_warning: Callable[[str], None] | None = None,
+    same_items: bool = False,
+) -> tuple[TupleScores, list[str]]:
+    """:func:`scored_tuples` before its table is made: numpy arrays, no pandas (a helper process computes them
+    while a comparison loads pandas, :mod:`benchlab.data.worldsense.compare_inputs`)."""
     reduced = _reduce(trials, results, on_warning, same_items, tuple_cell_counts)
-    return reduced.scored.frame(), reduced.warnings
+    return reduced.scored, reduced.warnings
 
 
 @dataclass

@@ -22,6 +22,11 @@ at the end. The same function computes each interval from the same seed either w
 start, fails a draw, dies or stays silent for :data:`SILENCE_S` only means drawing in place (where an error, if
 any, is raised as before).
 
+The helper also runs a call ahead (:func:`call_ahead`, before any draw): a command hands it work that needs
+nothing pandas does, such as reading and scoring its files, as soon as it starts, and takes the result where it
+needs it (:func:`called`), reading it in place when the helper could not make it. The result's arrays come back
+through an anonymous memory file the command maps, not through the pipe (see :func:`returned_value`).
+
 Only with at least two usable cores; the helper is stopped (and reaped) when the block ends. Library calls and the
 screens draw in place.
 """
@@ -29,6 +34,7 @@ screens draw in place.
 from __future__ import annotations
 
 import contextlib
+import mmap
 import os
 import pickle
 import select
@@ -38,6 +44,8 @@ from collections.abc import Callable, Iterator
 from contextvars import ContextVar
 from dataclasses import dataclass, field
 from typing import Any
+
+from benchlab.data.file_digest import learn
 
 Interval = tuple[float, float]
 
@@ -55,25 +63,55 @@ class _Helper:
 
     process: subprocess.Popen[bytes] | None
     submitting: bool = False
+    calls: dict[str, int] = field(default_factory=dict)  # each call's key -> its number
+    returned: dict[int, tuple[bool, Any]] = field(default_factory=dict)  # what each call returned, by number
     jobs: list[Callable[[], Interval]] = field(default_factory=list)  # each draw, to draw it here instead
     order: dict[str, int] = field(default_factory=dict)
     got: dict[int, Interval] = field(default_factory=dict)
-    pending: bytes = b""
+    pending: bytearray = field(default_factory=bytearray)
     last: int = -1  # the next interval to draw here from the end of the list (see :meth:`interval`)
 
     def ask(self, key: str, draw: Callable[[], Interval], payload: Callable[[], Any]) -> None:
         if key in self.order or self.process is None or self.process.stdin is None:
             return
         index = len(self.jobs)
-        frame = pickle.dumps((index, payload()), protocol=pickle.HIGHEST_PROTOCOL)
-        try:
-            self.process.stdin.write(len(frame).to_bytes(8, "little") + frame)
-            self.process.stdin.flush()  # drawn as soon as it is sent
-        except OSError:  # the helper is gone: every interval is drawn in place
-            self.stop()
+        if not self._send(index, payload()):
             return
         self.order[key] = index
         self.jobs.append(draw)
+
+    def call(self, module: str, function: str, arguments: tuple[Any, ...]) -> None:
+        """Send a call (its frame's index is negative: ``-1 - number``)."""
+        key = repr((module, function, arguments))
+        if key in self.calls or self.process is None or self.process.stdin is None:
+            return
+        number = len(self.calls)
+        if self._send(-1 - number, ("call", module, function, arguments)):
+            self.calls[key] = number
+
+    def result(self, module: str, function: str, arguments: tuple[Any, ...]) -> tuple[bool, Any]:
+        """What the helper's call returned, reading its output up to it; ``(False, None)`` when it was not sent or
+        the helper could not make it (it failed, died or went silent)."""
+        number = self.calls.get(repr((module, function, arguments)))
+        if number is None:
+            return False, None
+        while number not in self.returned:
+            if not self._next():
+                self.stop()
+                return False, None
+        return self.returned[number]
+
+    def _send(self, index: int, payload: Any) -> bool:
+        """Write one frame to the helper; ``False`` (and the helper stopped) when it is gone."""
+        assert self.process is not None and self.process.stdin is not None
+        frame = pickle.dumps((index, payload), protocol=pickle.HIGHEST_PROTOCOL)
+        try:
+            self.process.stdin.write(len(frame).to_bytes(8, "little") + frame)
+            self.process.stdin.flush()  # done as soon as it is sent
+        except OSError:  # the helper is gone: everything is done in place
+            self.stop()
+            return False
+        return True
 
     def sent_all(self) -> None:
         """No more draws: the helper ends once it has drawn them."""
@@ -96,13 +134,28 @@ class _Helper:
                     return None
                 if self._draw_last_here():
                     continue
-            line = self._line()
-            if line is None:  # the helper ended (or is stuck) without it: the rest is drawn in place
+            if not self._next():  # the helper ended (or is stuck) without it: the rest is drawn in place
                 self.stop()
                 return None
+        return self.got[index]
+
+    def _next(self) -> bool:
+        """Read the helper's next answer, an interval (``index low high``) or what a call returned (see
+        :func:`returned_value`); ``False`` when none comes."""
+        line = self._line()
+        if line is None:
+            return False
+        if not line.startswith("call "):
             done, low, high = line.split()
             self.got[int(done)] = (float(low), float(high))
-        return self.got[index]
+            return True
+        words = line.split()
+        body = self._bytes(int(words[3])) if words[2] == "bytes" else b""
+        if body is None:
+            return False
+        assert self.process is not None
+        self.returned[int(words[1])] = returned_value(words, body, self.process.pid)
+        return True
 
     def _draw_last_here(self) -> bool:
         """Draw the last interval neither process has drawn (if the helper has not come to it); whether one was."""
@@ -135,16 +188,32 @@ class _Helper:
 
     def _line(self) -> str | None:
         while b"\n" not in self.pending:
-            fd = self._out()
-            if fd is None:
+            if not self._read_more():
                 return None
-            ready, _, _ = select.select([fd], [], [], SILENCE_S)
-            chunk = os.read(fd, 1 << 16) if ready else b""
-            if not chunk:
+        end = self.pending.index(b"\n")
+        line = self.pending[:end].decode("ascii")
+        del self.pending[:end + 1]
+        return line
+
+    def _bytes(self, size: int) -> bytes | None:
+        while len(self.pending) < size:
+            if not self._read_more():
                 return None
-            self.pending += chunk
-        line, _, self.pending = self.pending.partition(b"\n")
-        return line.decode("ascii")
+        body = bytes(self.pending[:size])
+        del self.pending[:size]
+        return body
+
+    def _read_more(self) -> bool:
+        """Read what the helper wrote (waiting up to :data:`SILENCE_S`); ``False`` at its end or silence."""
+        fd = self._out()
+        if fd is None:
+            return False
+        ready, _, _ = select.select([fd], [], [], SILENCE_S)
+        chunk = os.read(fd, 1 << 16) if ready else b""
+        if not chunk:
+            return False
+        self.pending += chunk
+        return True
 
     def stop(self) -> None:
         """Stop the helper; nothing more comes from it: what it did not send is drawn in place."""
@@ -160,7 +229,8 @@ class _Helper:
         self.order.clear()
         self.jobs.clear()
         self.got.clear()
-        self.pending = b""
+        self.calls.clear()
+        self.pending.clear()
 
 
 def _start() -> subprocess.Popen[bytes] | None:
@@ -234,6 +304,58 @@ def hand_over(key: str | None, draw: Callable[[], Interval], payload: Callable[[
         return False
     helper.ask(key, draw, payload)
     return True
+
+
+def returned_value(words: list[str], body: bytes, pid: int) -> tuple[bool, Any]:
+    """What a call returned, from the helper's answer line (split) and what followed it:
+
+    * ``call N failed``: nothing (the caller makes the call itself);
+    * ``call N bytes SIZE`` and SIZE bytes: the pickle of (result, file digests);
+    * ``call N memfd FD META SIZE...``: the same pickle (META bytes) and its out-of-band buffers (the arrays' bytes,
+      each SIZE), one after the other in the helper's anonymous memory file FD, mapped here copy-on-write through
+      ``/proc/PID/fd/FD``, so the arrays are read without a copy through the pipe (~25 ms for a lab's 13 MB).
+
+    The digests are taken into this process's memo (:func:`benchlab.data.file_digest.learn`)."""
+    try:
+        if words[2] == "failed":
+            return False, None
+        if words[2] == "bytes":
+            value, digests = pickle.loads(body)
+        else:
+            value, digests = _mapped(pid, int(words[3]), int(words[4]), [int(w) for w in words[5:]])
+    except Exception:  # deliberately broad: an unreadable answer means making the call in place
+        return False, None
+    learn(digests)
+    return True, value
+
+
+def _mapped(pid: int, fd: int, meta: int, sizes: list[int]) -> Any:
+    """The pickle and buffers of a ``memfd`` answer (see :func:`returned_value`)."""
+    with open(f"/proc/{pid}/fd/{fd}", "rb") as handle:
+        mapped = mmap.mmap(handle.fileno(), meta + sum(sizes), access=mmap.ACCESS_COPY)
+    view = memoryview(mapped)
+    buffers, at = [], meta
+    for size in sizes:
+        buffers.append(view[at:at + size])
+        at += size
+    return pickle.loads(view[:meta], buffers=buffers)
+
+
+def call_ahead(module: str, function: str, *arguments: Any) -> None:
+    """Within :func:`drawing_ahead`: have the helper run ``module.function(*arguments)`` now, before any draw (a
+    module of benchlab's that loads no pandas, so it starts at once; arguments and result are pickled). Its result
+    is for :func:`called`; outside the block nothing happens."""
+    helper = _helper.get()
+    if helper is not None:
+        helper.call(module, function, arguments)
+
+
+def called(module: str, function: str, *arguments: Any) -> tuple[bool, Any]:
+    """``(True, result)`` of a :func:`call_ahead` with the same module, function and arguments (waiting for it);
+    ``(False, None)`` when there was none or the helper could not make it: the caller makes the call itself then
+    (and meets any error there)."""
+    helper = _helper.get()
+    return helper.result(module, function, arguments) if helper is not None else (False, None)
 
 
 def drawn(key: str | None) -> Interval | None:
