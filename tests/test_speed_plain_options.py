@@ -12,18 +12,18 @@ import pickle
 import subprocess
 import sys
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any
 
 import pytest
 
-from benchlab.annotations.options import OptionError, Options, field_validator, option, parse_options
+from benchlab.annotations.options import OptionError, Options, option, parse_options
 from benchlab.annotations.plain_options import PlainOptions
 from benchlab.annotations.worldsense.commands import CompareOptions
 from benchlab.data.errors import BenchlabError
 from benchlab.data.worldsense.results import read_results, result_answers
 from benchlab.tui.commands.declared import model_from_click, reworded
 from tests.compare_fixtures import make_testset, write_results, write_two_people, wrong
-from tests.test_option_models import _declared_models
+from tests.test_option_models import _Base, _declared_models
 
 
 def _plain(options: object) -> bool:
@@ -77,18 +77,6 @@ def test_a_wrong_value_gets_pydantic_s_error_naming_its_flag(values: dict[str, A
     assert str(typed.value) == str(reworded(checked.value, CompareOptions)) and flag in str(typed.value)
 
 
-class _Checked(Options):
-    count: int = option(3, label="Count", ge=1, help="How many.")
-    mode: Literal["a", "b"] = option("a", label="Mode", help="Which.")
-
-    @field_validator("count")
-    @classmethod
-    def _not_thirteen(cls, value: int) -> int:
-        if value == 13:
-            raise ValueError("must not be 13")
-        return value
-
-
 class _Loose(Options):
     count: int = option(3, label="Count", ge=1, help="How many.")
     names: tuple[str, ...] = option((), label="Names", help="Who.")
@@ -96,8 +84,8 @@ class _Loose(Options):
 
 def test_validators_unknown_names_and_values_to_convert_go_to_pydantic() -> None:
     with pytest.raises(OptionError, match="must not be 13"):
-        parse_options(_Checked, {"count": 13}, typed=True)  # a declared validator always runs
-    assert not _plain(parse_options(_Checked, {"count": 2}, typed=True))
+        parse_options(_Base, {"count": 13}, typed=True)  # a declared validator always runs
+    assert not _plain(parse_options(_Base, {"count": 2}, typed=True))
     converted = parse_options(_Loose, {"count": "4", "names": ["x"]}, typed=True)  # text and a list: converted
     assert not _plain(converted) and (converted.count, converted.names) == (4, ("x",))
     with pytest.raises(OptionError):
